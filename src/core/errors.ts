@@ -1,0 +1,59 @@
+/** Typed errors. Caught only at the edges (CLI, App, Action), where they become one clear line. */
+
+export class MemoryTransferError extends Error {
+  constructor(
+    message: string,
+    /** a stable machine-readable code */
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad input from outside: a flag, a file, a payload. The message names what is wrong. */
+export class InputError extends MemoryTransferError {
+  constructor(message: string, code = 'bad-input') {
+    super(message, code);
+  }
+}
+
+/** The pool cannot be opened or written: corrupt, locked, newer schema. */
+export class StoreError extends MemoryTransferError {
+  constructor(message: string, code: 'corrupt' | 'locked' | 'newer-schema' | 'io' | 'not-found' | 'conflict') {
+    super(message, code);
+  }
+}
+
+/** A request is refused: unauthenticated (401) or forbidden (403). */
+export class AuthError extends MemoryTransferError {
+  constructor(
+    message: string,
+    readonly status: 401 | 403,
+  ) {
+    super(message, status === 401 ? 'unauthenticated' : 'forbidden');
+  }
+}
+
+export class NotFoundError extends MemoryTransferError {
+  constructor(message: string) {
+    super(message, 'not-found');
+  }
+}
+
+/** An upstream (LLM, GitHub) failed; retryable says whether trying later may help. */
+export class UpstreamError extends MemoryTransferError {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message, 'upstream');
+  }
+}
+
+/** Formats any error as one line for a user, without a stack trace. */
+export function describeError(error: unknown): string {
+  if (error instanceof MemoryTransferError) return error.message;
+  if (error instanceof Error) return error.message.split('\n')[0] ?? String(error);
+  return String(error);
+}

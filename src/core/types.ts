@@ -1,0 +1,185 @@
+/**
+ * The domain model of Memory Transfer (glossary in docs/architecture.md).
+ * Pure types and constants: no I/O, nothing imported from the rest of the project.
+ */
+
+export const MEMORY_LEVELS = ['trajectory', 'workflow', 'summary', 'insight'] as const;
+export type MemoryLevel = (typeof MEMORY_LEVELS)[number];
+
+/** public < internal < private: a memory may flow only to a reader at least as private as its source. */
+export const VISIBILITIES = ['public', 'internal', 'private'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+export const MEMORY_STATUSES = ['proposed', 'active', 'rejected', 'archived'] as const;
+export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
+
+export const SOURCE_KINDS = ['pull_request', 'issue', 'commit', 'check', 'import'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** The kind of check that went red then green. */
+export const CHECK_KINDS = ['lint', 'types', 'unit', 'e2e', 'build', 'other'] as const;
+export type CheckKind = (typeof CHECK_KINDS)[number];
+
+export interface ValidationSignal {
+  /** what kind of evidence this is */
+  kind: 'check-red-green' | 'tests-added' | 'tests-changed';
+  /** for check-red-green: which kind of check */
+  check?: CheckKind;
+  /** the check's or test file's name (kept out of insights, used as evidence only) */
+  name?: string;
+  /** a capped, redacted excerpt of the failing log or annotation */
+  excerpt?: string;
+}
+
+/** Where a memory came from. The first entry of Memory.provenance is its origin. */
+export interface Provenance {
+  /** the organization (pool) login, lower-case */
+  tenant: string;
+  /** owner/name */
+  repo: string;
+  repoId?: number;
+  visibility: Visibility;
+  sourceKind: SourceKind;
+  /** PR or issue number, or commit sha */
+  ref: string;
+  url?: string;
+  authors: string[];
+  /** ISO 8601 date of the fix */
+  date: string;
+}
+
+/** A resolved problem with its evidence. Produced by a source (git, GitHub, fixes file). */
+export interface Fix {
+  tenant: string;
+  repo: string;
+  repoId?: number;
+  visibility: Visibility;
+  sourceKind: SourceKind;
+  ref: string;
+  url?: string;
+  /** the problem's title: issue title, PR title or commit subject */
+  title: string;
+  /** the problem text: issue body, PR body or commit body (may be empty) */
+  problem: string;
+  /** a capped summary of the change: diff excerpt or PR description of the change */
+  change: string;
+  /** paths changed (used for cues only, never copied into an insight) */
+  files: string[];
+  testsChanged: boolean;
+  signals: ValidationSignal[];
+  authors: string[];
+  /** true when the fix was merged by, and its text written by, people with write access */
+  trusted: boolean;
+  /** main language of the repository, when known */
+  language?: string;
+  /** ISO 8601 */
+  date: string;
+  /** the tracker's labels on the PR or issue (e.g. "bug"); not the eval answer key */
+  labels?: string[];
+}
+
+export interface InsightBody {
+  title: string;
+  description: string;
+  content: string;
+}
+export interface WorkflowBody {
+  goal: string;
+  steps: string[];
+}
+export interface SummaryBody {
+  task_summary: string;
+  experience_summary: string;
+}
+export interface TrajectoryBody {
+  /** the redacted evidence, concrete: commands, files, outputs */
+  trace: string;
+}
+
+export type MemoryBody =
+  | { level: 'insight'; insight: InsightBody }
+  | { level: 'workflow'; workflow: WorkflowBody }
+  | { level: 'summary'; summary: SummaryBody }
+  | { level: 'trajectory'; trajectory: TrajectoryBody };
+
+export interface Votes {
+  up: number;
+  down: number;
+}
+
+export interface Outcomes {
+  success: number;
+  failure: number;
+}
+
+/**
+ * A memory in the pool. Every level carries title/description/content as text (what is indexed
+ * and rendered); `body` keeps the level's structured shape from the research.
+ */
+export interface Memory {
+  /** short stable id, e.g. "m3f9a1c20b7" */
+  id: string;
+  tenant: string;
+  level: MemoryLevel;
+  title: string;
+  description: string;
+  content: string;
+  body: MemoryBody;
+  /** facets such as "lang:typescript", "tool:npm", "check:unit", "routine:edge-input" */
+  tags: string[];
+  /** short lines a reader can check: "tests changed in the same change", "check `lint` failed then passed" */
+  evidence: string[];
+  /** where it came from; first entry is the origin; merged near-duplicates append theirs */
+  provenance: Provenance[];
+  /** the most private visibility among its provenance */
+  visibility: Visibility;
+  /** an admin approved showing it in repositories less private than its source */
+  sharedWiderBy?: string;
+  status: MemoryStatus;
+  votes: Votes;
+  /** how many fixes back it (1 + merged near-duplicates) */
+  support: number;
+  /** how many times it was injected or commented */
+  uses: number;
+  outcomes: Outcomes;
+  /** "rules@1" or the LLM model name */
+  model: string;
+  createdAt: string;
+  updatedAt: string;
+  lastUsedAt?: string;
+}
+
+/** Who is asking for a recall: the policy filter decides what they may see. */
+export interface Requester {
+  tenant: string;
+  /** the repository the memories will be shown in; absent for a local admin (CLI) */
+  repo?: string;
+  repoId?: number;
+  visibility?: Visibility;
+  /** include memories of these statuses (default: active only) */
+  statuses?: MemoryStatus[];
+}
+
+/** One recalled memory with the parts of its score. */
+export interface RecallHit {
+  memory: Memory;
+  score: number;
+  parts: {
+    lexical: number;
+    vector: number;
+    routine: number;
+    prior: number;
+    fused: number;
+  };
+  /** true when the memory was learned in a repository other than the requester's */
+  transferred: boolean;
+}
+
+export interface AuditEntry {
+  tenant: string;
+  actor: string;
+  action: 'approve' | 'reject' | 'forget' | 'archive' | 'restore' | 'edit' | 'share' | 'revoke-source';
+  memoryId?: string;
+  detail?: string;
+  at: string;
+}

@@ -1,0 +1,59 @@
+/**
+ * The ports services take as arguments. Adapters implement them: pino or @actions/core for the
+ * logger, the OpenAI-compatible client or the rules for the abstractor, and so on.
+ */
+import type { Fix, Memory } from '../core/types.js';
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export const silentLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What an abstractor makes of one (already redacted) fix: the four levels, without ids or bookkeeping. */
+export interface AbstractedMemory {
+  level: Memory['level'];
+  title: string;
+  description: string;
+  content: string;
+  body: Memory['body'];
+  tags: string[];
+  evidence: string[];
+}
+
+export interface Abstraction {
+  memories: AbstractedMemory[];
+  /** "rules@1" or the LLM model that wrote the insight */
+  model: string;
+}
+
+export interface Abstractor {
+  /** never throws for a bad model answer: falls back to the rules and logs */
+  abstract(fix: Fix): Promise<Abstraction>;
+}
+
+export interface Embedder {
+  /** model name stored beside the vectors; vectors of different models are never compared */
+  readonly model: string;
+  readonly dimensions: number;
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+/** Redacts secrets from text. Throws if redaction could not be done (then nothing is sent or stored). */
+export interface Redactor {
+  redact(text: string): Promise<string>;
+}

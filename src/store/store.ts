@@ -1,0 +1,114 @@
+/**
+ * The Store port: everything the services persist. Implemented by sqlite-store.ts (default,
+ * one file) and postgres-store.ts. Both pass the same contract suite
+ * (__tests__/store/contract.ts). Every row carries its tenant; no method crosses tenants.
+ */
+import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
+
+export interface MemoryFilter {
+  status?: MemoryStatus[];
+  level?: MemoryLevel[];
+  /** only memories with a provenance entry in this repository (owner/name) */
+  repo?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ScoredId {
+  id: string;
+  /** higher is better; lexical: -bm25 (positive), vector: cosine similarity */
+  score: number;
+}
+
+export interface SearchOptions {
+  level?: MemoryLevel[];
+  status?: MemoryStatus[];
+  limit: number;
+}
+
+export interface Job {
+  id: number;
+  /** natural key: a second enqueue with the same key is ignored */
+  key: string;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+  /** ISO time before which the job is not claimed */
+  runAfter: string;
+  lastError?: string;
+}
+
+export interface UsageRecord {
+  tenant: string;
+  memoryId: string;
+  repo: string;
+  /** the workflow run id, PR number or comment id that used it */
+  runRef: string;
+  at: string;
+}
+
+export interface PoolStats {
+  memories: number;
+  byLevel: Record<string, number>;
+  byStatus: Record<string, number>;
+  repos: number;
+  fixes: number;
+}
+
+export interface Store {
+  /** creates or upgrades the schema; throws StoreError('newer-schema') for a pool written by a newer version */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** runs fn atomically; nested calls join the outer transaction */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+
+  // memories
+  /** inserts or replaces the memory (by tenant+id), keeping the full-text index in step */
+  putMemory(memory: Memory): Promise<void>;
+  getMemory(tenant: string, id: string): Promise<Memory | undefined>;
+  getMemories(tenant: string, ids: string[]): Promise<Memory[]>;
+  listMemories(tenant: string, filter?: MemoryFilter): Promise<Memory[]>;
+  countMemories(tenant: string, filter?: MemoryFilter): Promise<number>;
+  /** removes the memory, its full-text entry and its vector; false when it did not exist */
+  deleteMemory(tenant: string, id: string): Promise<boolean>;
+  /** every tenant that has data */
+  listTenants(): Promise<string[]>;
+
+  // retrieval
+  /** full-text search (FTS5 bm25 / tsvector rank); query is plain text, never store syntax */
+  searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]>;
+  putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void>;
+  /** cosine similarity against stored vectors of the same model */
+  searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]>;
+
+  // fixes already learned (natural-key dedupe)
+  /** records that a fix was learned; false if it was already recorded */
+  markFixLearned(tenant: string, repo: string, ref: string): Promise<boolean>;
+  isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean>;
+  /** forgets that fixes of this repo (or one ref) were learned */
+  unmarkFix(tenant: string, repo: string, ref?: string): Promise<void>;
+
+  // durable jobs
+  /** false when a job with this key already exists (done or not) */
+  enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean>;
+  /** atomically claims the next due job, leasing it until leaseUntil */
+  claimJob(now: string, leaseUntil: string): Promise<Job | undefined>;
+  completeJob(id: number): Promise<void>;
+  /** records the error; the job is retried after runAfter, or dead when dead is true */
+  failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void>;
+  countJobs(state: 'pending' | 'done' | 'dead'): Promise<number>;
+
+  // small key-value state: cursors, caches, comment ids
+  getState(key: string): Promise<string | undefined>;
+  setState(key: string, value: string): Promise<void>;
+
+  // audit log
+  appendAudit(entry: AuditEntry): Promise<void>;
+  listAudit(tenant: string, limit?: number): Promise<AuditEntry[]>;
+
+  // usage of memories (injections, comments)
+  recordUsage(usage: UsageRecord): Promise<void>;
+  listUsage(tenant: string, runRef: string): Promise<UsageRecord[]>;
+
+  stats(tenant: string): Promise<PoolStats>;
+}
