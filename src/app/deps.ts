@@ -1,0 +1,36 @@
+/**
+ * What the App's handlers and workers are given. Built once in server.ts from the environment;
+ * tests build it from a temp SQLite pool and nock'd GitHub/LLM.
+ */
+import type { Store } from '../store/store.js';
+import type { Abstractor, Clock, Embedder, Logger, Redactor } from '../services/ports.js';
+
+/** A durable job handler: runs in the worker, may throw to be retried with backoff. */
+export type JobHandler = (payload: unknown, job: { id: number; key: string; attempts: number }) => Promise<void>;
+
+export interface JobQueue {
+  /** records the job durably; false when a job with this key was already recorded (dedupe) */
+  enqueue(key: string, kind: string, payload: unknown): Promise<boolean>;
+  /** registers the handler for a job kind; the worker calls it */
+  register(kind: string, handler: JobHandler): void;
+}
+
+export interface AppSettings {
+  /** the App's slug, e.g. "memory-transfer" (its bot login is `${slug}[bot]`) */
+  appSlug: string;
+  /** GitHub host links may point to, e.g. "https://github.com" */
+  githubUrl: string;
+  /** how many merged PRs a fresh installation backfills per repository */
+  installBackfillLimit: number;
+}
+
+export interface AppDeps {
+  store: Store;
+  abstractor: Abstractor;
+  embedder?: Embedder;
+  redactor: Redactor;
+  logger: Logger;
+  clock: Clock;
+  queue: JobQueue;
+  settings: AppSettings;
+}
