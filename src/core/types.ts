@@ -76,6 +76,8 @@ export interface Fix {
   date: string;
   /** the tracker's labels on the PR or issue (e.g. "bug"); not the eval answer key */
   labels?: string[];
+  /** issues the fix refers to or closes: "#12", "acme/api#3" */
+  issues?: string[];
 }
 
 export interface InsightBody {

@@ -1,44 +1,80 @@
 /**
  * The one place that decides whether a memory may be shown to a requester (tenant, status,
  * visibility). Used by recall for the CLI, the App's comments, the recall API and pool files.
+ *
+ * Fail closed: tenants compare case-insensitively and never mix; a memory is as private as the
+ * most private of its stored visibility and every provenance entry (so a stale `visibility`
+ * field cannot widen it); a provenance entry of another tenant, or a visibility value this
+ * version does not know, makes the memory unreadable to repositories; a requester in a
+ * repository without a known visibility reads as public.
  */
+import { tenantOf } from './ids.js';
 import type { Memory, MemoryStatus, Requester, Visibility } from './types.js';
 
 const RANK: Record<Visibility, number> = { public: 0, internal: 1, private: 2 };
 
-/** The most private of the given visibilities (private when none is given). */
+function isVisibility(value: unknown): value is Visibility {
+  return typeof value === 'string' && Object.hasOwn(RANK, value);
+}
+
+/** An unknown value read as a source is treated as private; read as a reader, as public. */
+function sourceRank(value: unknown): number {
+  return isVisibility(value) ? RANK[value] : RANK.private;
+}
+function readerRank(value: unknown): number {
+  return isVisibility(value) ? RANK[value] : RANK.public;
+}
+
+/** The most private of the given visibilities (private when none is given or one is unknown). */
 export function mostPrivate(visibilities: Visibility[]): Visibility {
   if (visibilities.length === 0) return 'private';
-  return visibilities.reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
+  let most: Visibility = 'public';
+  for (const visibility of visibilities) {
+    if (!isVisibility(visibility)) return 'private';
+    if (RANK[visibility] > RANK[most]) most = visibility;
+  }
+  return most;
 }
 
 /** May knowledge from a source of this visibility flow to a reader of that visibility? */
 export function flowsTo(source: Visibility, reader: Visibility): boolean {
-  return RANK[reader] >= RANK[source];
+  return readerRank(reader) >= sourceRank(source);
 }
 
 export const DEFAULT_RECALL_STATUSES: MemoryStatus[] = ['active'];
 
-/**
- * True when the requester may see the memory: same tenant, an allowed status, and (for a
- * requester in a repository) a reader at least as private as every source, unless an admin
- * shared it wider within the org.
- */
-export function maySee(memory: Memory, requester: Requester): boolean {
-  if (memory.tenant !== requester.tenant) return false;
-  const statuses = requester.statuses ?? DEFAULT_RECALL_STATUSES;
-  if (!statuses.includes(memory.status)) return false;
-  if (requester.repo === undefined && requester.visibility === undefined) return true;
-  if (memory.sharedWiderBy) return true;
-  const reader = requester.visibility ?? 'public';
-  return flowsTo(memory.visibility, reader);
+function sameTenant(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/** The memory's effective visibility: the most private of its field and every source. */
+export function effectiveVisibility(memory: Pick<Memory, 'visibility' | 'provenance'>): Visibility {
+  return mostPrivate([memory.visibility, ...memory.provenance.map((p) => p.visibility)]);
 }
 
 /**
- * May the reader open a link to this source? Only same-org readers in a repository at least as
- * private as the source, or the source repository itself.
+ * True when the requester may see the memory: same tenant, an allowed status, and (for a
+ * requester in a repository) a reader at least as private as every source, unless an admin
+ * shared it wider within the org. A local admin (no repo, no visibility) sees every visibility
+ * of its own tenant.
+ */
+export function maySee(memory: Memory, requester: Requester): boolean {
+  if (!sameTenant(memory.tenant, requester.tenant)) return false;
+  const statuses = requester.statuses ?? DEFAULT_RECALL_STATUSES;
+  if (!statuses.includes(memory.status)) return false;
+  if (requester.repo === undefined && requester.visibility === undefined) return true;
+  // knowledge of another organization never reaches a repository, shared wider or not
+  if (memory.provenance.some((p) => !sameTenant(p.tenant, memory.tenant))) return false;
+  if (memory.sharedWiderBy) return true;
+  return flowsTo(effectiveVisibility(memory), requester.visibility ?? 'public');
+}
+
+/**
+ * May the reader open a link to this source? Never across organizations; the source repository
+ * itself; otherwise a local admin, or a reader at least as private as the source.
  */
 export function mayLinkSource(source: { repo: string; visibility: Visibility }, requester: Requester): boolean {
+  if (!sameTenant(tenantOf(source.repo), requester.tenant)) return false;
   if (requester.repo !== undefined && requester.repo.toLowerCase() === source.repo.toLowerCase()) return true;
   if (requester.repo === undefined && requester.visibility === undefined) return true;
   return flowsTo(source.visibility, requester.visibility ?? 'public');

@@ -1,12 +1,26 @@
 /**
- * learn: fix → memories in the pool. (Owner: engine. Signatures are the contract; bodies to come.)
- * Pipeline: skip if already learned → strip hidden text → redact secrets → abstract → specificity
- * check + screen → embed → merge with near-duplicates (support +1, provenance appended) → store.
+ * learn: fix → memories in the pool.
+ * Pipeline: skip if already learned → strip hidden text → redact secrets (a failure aborts the fix:
+ * nothing is abstracted or stored) → abstract → specificity check + screen → embed → merge with a
+ * near-duplicate insight (support +1, provenance appended, visibility = most private) → store in
+ * one transaction → mark the fix learned.
  * Untrusted fixes produce `proposed` memories that are never recalled until approved.
  */
-import type { Fix } from '../core/types.js';
+import { memoryId } from '../core/ids.js';
+import { searchableText } from '../core/memory-index.js';
+import { NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_JACCARD } from '../core/ranking.js';
+import { routinesOfTags } from '../core/routines.js';
+import { jaccard, termSet } from '../core/text.js';
+import type { Fix, Memory, MemoryStatus, Provenance } from '../core/types.js';
+import { MEMORY_STATUSES } from '../core/types.js';
+import { mostPrivate } from '../core/visibility.js';
+import { describeError } from '../core/errors.js';
+import { checkSpecificity } from '../abstraction/specificity.js';
+import { redactFix } from '../security/redact.js';
+import { stripHiddenText } from '../security/sanitize.js';
+import { screenInsightText } from '../security/screen.js';
 import type { Store } from '../store/store.js';
-import type { Abstractor, Clock, Embedder, Logger, Redactor } from './ports.js';
+import type { AbstractedMemory, Abstractor, Clock, Embedder, Logger, Redactor } from './ports.js';
 
 export interface LearnDeps {
   store: Store;
@@ -34,6 +48,8 @@ export interface LearnResult {
   merged: string[];
   /** would-be insights refused by the specificity check or the screen */
   rejected: { title: string; reason: string }[];
+  /** set when the fix was not learned at all (redaction failed): nothing was stored */
+  failed?: string;
 }
 
 export interface LearnSummary {
@@ -42,12 +58,271 @@ export interface LearnSummary {
   created: number;
   merged: number;
   rejected: number;
+  /** fixes that could not be learned (e.g. redaction failed); they stay unlearned */
+  failed: number;
 }
 
-export declare function learnFix(deps: LearnDeps, fix: Fix, options?: LearnOptions): Promise<LearnResult>;
+/** Evidence lines kept on one insight at most (merges append new ones). */
+const MAX_EVIDENCE = 12;
+/** Near-duplicate candidates examined per new insight. */
+const MERGE_CANDIDATES = 10;
 
-export declare function learnFixes(
+export async function learnFix(deps: LearnDeps, fix: Fix, options: LearnOptions = {}): Promise<LearnResult> {
+  const result: LearnResult = { repo: fix.repo, ref: fix.ref, created: [], merged: [], rejected: [] };
+  const { store, logger } = deps;
+  if (!options.force && (await store.isFixLearned(fix.tenant, fix.repo, fix.ref))) {
+    return { ...result, skipped: 'already-learned' };
+  }
+
+  // 1. what a reader saw, then without secrets; a redaction failure stops here
+  const clean = sanitizeFix(fix);
+  let redacted: Fix;
+  try {
+    redacted = await redactFix(clean, deps.redactor);
+  } catch (error) {
+    logger.error('learn: redaction failed, fix skipped (nothing sent or stored)', {
+      repo: fix.repo,
+      ref: fix.ref,
+      error: describeError(error),
+    });
+    return { ...result, failed: `redaction failed: ${describeError(error)}` };
+  }
+
+  // 2. abstract, then check what may be stored
+  const abstraction = await deps.abstractor.abstract(redacted);
+  const accepted: AbstractedMemory[] = [];
+  for (const memory of abstraction.memories) {
+    const checked = vet(memory, redacted);
+    if ('reason' in checked) {
+      result.rejected.push({ title: memory.title, reason: checked.reason });
+      logger.info('learn: memory rejected', {
+        repo: fix.repo,
+        ref: fix.ref,
+        level: memory.level,
+        reason: checked.reason,
+      });
+    } else accepted.push(checked.memory);
+  }
+
+  // 3. embed the insights (a failure only costs the vectors)
+  const insights = accepted.filter((m) => m.level === 'insight');
+  let vectors: Float32Array[] = [];
+  if (deps.embedder && insights.length > 0) {
+    try {
+      vectors = await deps.embedder.embed(insights.map((m) => searchableText(m)));
+    } catch (error) {
+      logger.warn('learn: embedding failed, stored without vectors', {
+        repo: fix.repo,
+        ref: fix.ref,
+        error: describeError(error),
+      });
+    }
+  }
+
+  // 4. build the rows, merging insights into near-duplicates
+  const now = deps.clock.now().toISOString();
+  const status: MemoryStatus = !fix.trusted || options.requireReview ? 'proposed' : 'active';
+  const provenance = provenanceOf(fix);
+  const writes: { memory: Memory; vector?: Float32Array }[] = [];
+  for (const memory of accepted) {
+    const id = memoryId(fix.tenant, fix.repo, fix.ref, memory.level);
+    const vector = memory.level === 'insight' ? vectors[insights.indexOf(memory)] : undefined;
+    const existing = await store.getMemory(fix.tenant, id);
+    if (existing) {
+      // relearning the same fix: refresh the text, keep the standing it earned
+      writes.push({ memory: refresh(existing, memory, abstraction.model, now), ...(vector ? { vector } : {}) });
+      continue;
+    }
+    if (memory.level === 'insight') {
+      const target = await findNearDuplicate(deps, fix, memory, vector, status);
+      if (target) {
+        writes.push({ memory: strengthen(target, memory, provenance, now) });
+        result.merged.push(target.id);
+        continue;
+      }
+    }
+    writes.push({
+      memory: {
+        id,
+        tenant: fix.tenant,
+        level: memory.level,
+        title: memory.title,
+        description: memory.description,
+        content: memory.content,
+        body: memory.body,
+        tags: memory.tags,
+        evidence: memory.evidence.slice(0, MAX_EVIDENCE),
+        provenance: [provenance],
+        visibility: fix.visibility,
+        status,
+        votes: { up: 0, down: 0 },
+        support: 1,
+        uses: 0,
+        outcomes: { success: 0, failure: 0 },
+        model: abstraction.model,
+        createdAt: now,
+        updatedAt: now,
+      },
+      ...(vector ? { vector } : {}),
+    });
+    result.created.push(id);
+  }
+
+  // 5. store atomically, then remember the fix
+  await store.transaction(async () => {
+    for (const write of writes) {
+      await store.putMemory(write.memory);
+      if (write.vector && deps.embedder)
+        await store.putVector(fix.tenant, write.memory.id, write.vector, deps.embedder.model);
+    }
+    await store.markFixLearned(fix.tenant, fix.repo, fix.ref);
+  });
+  logger.debug('learn: fix learned', {
+    repo: fix.repo,
+    ref: fix.ref,
+    created: result.created.length,
+    merged: result.merged.length,
+  });
+  return result;
+}
+
+export async function learnFixes(
   deps: LearnDeps,
   fixes: AsyncIterable<Fix> | Iterable<Fix>,
-  options?: LearnOptions & { onProgress?: (done: number, total?: number) => void },
-): Promise<LearnSummary>;
+  options: LearnOptions & { onProgress?: (done: number, total?: number) => void } = {},
+): Promise<LearnSummary> {
+  const summary: LearnSummary = { fixes: 0, skipped: 0, created: 0, merged: 0, rejected: 0, failed: 0 };
+  const total = Array.isArray(fixes) ? fixes.length : undefined;
+  for await (const fix of fixes) {
+    const result = await learnFix(deps, fix, options);
+    summary.fixes += 1;
+    if (result.skipped) summary.skipped += 1;
+    if (result.failed) summary.failed += 1;
+    summary.created += result.created.length;
+    summary.merged += result.merged.length;
+    summary.rejected += result.rejected.length;
+    options.onProgress?.(summary.fixes, total);
+  }
+  return summary;
+}
+
+// ---------------------------------------------------------------- steps
+
+function sanitizeFix(fix: Fix): Fix {
+  const strip = (text: string) => stripHiddenText(text, { trustedAuthor: fix.trusted });
+  return {
+    ...fix,
+    title: strip(fix.title),
+    problem: strip(fix.problem),
+    change: strip(fix.change),
+    signals: fix.signals.map((s) => (s.excerpt === undefined ? s : { ...s, excerpt: strip(s.excerpt) })),
+  };
+}
+
+/**
+ * The specificity check (insight and workflow: the levels that travel; summary and trajectory
+ * are the concrete record of the fix by design) and the screen (insights, which are injected).
+ */
+function vet(memory: AbstractedMemory, fix: Fix): { memory: AbstractedMemory } | { reason: string } {
+  let checked = memory;
+  if (memory.level === 'insight' || memory.level === 'workflow') {
+    const specificity = checkSpecificity(memory, fix);
+    if (!specificity.ok) return { reason: specificity.reason ?? 'names its source' };
+    if (specificity.rewritten) checked = specificity.rewritten;
+  }
+  if (checked.level === 'insight') {
+    const screen = screenInsightText([checked.title, checked.description, checked.content].join('\n'));
+    if (!screen.ok) return { reason: screen.reason ?? 'refused by the screen' };
+  }
+  return { memory: checked };
+}
+
+function provenanceOf(fix: Fix): Provenance {
+  return {
+    tenant: fix.tenant,
+    repo: fix.repo,
+    ...(fix.repoId === undefined ? {} : { repoId: fix.repoId }),
+    visibility: fix.visibility,
+    sourceKind: fix.sourceKind,
+    ref: fix.ref,
+    ...(fix.url === undefined ? {} : { url: fix.url }),
+    authors: fix.authors,
+    date: fix.date,
+  };
+}
+
+function sameRoutines(a: readonly string[], b: readonly string[]): boolean {
+  const x = routinesOfTags(a);
+  const y = routinesOfTags(b);
+  return x[0] === y[0] && x.length === y.length && x.every((k) => y.includes(k));
+}
+
+/**
+ * An existing insight of the same tenant with the same routines and near-identical text (or
+ * vectors). An untrusted fix may only strengthen insights that are not active yet, so it cannot
+ * inflate the standing of what is already served.
+ */
+async function findNearDuplicate(
+  deps: LearnDeps,
+  fix: Fix,
+  insight: AbstractedMemory,
+  vector: Float32Array | undefined,
+  status: MemoryStatus,
+): Promise<Memory | undefined> {
+  const search = { level: ['insight' as const], status: [...MEMORY_STATUSES], limit: MERGE_CANDIDATES };
+  const cosineById = new Map<string, number>();
+  if (vector && deps.embedder) {
+    for (const hit of await deps.store.searchVector(fix.tenant, vector, deps.embedder.model, search))
+      cosineById.set(hit.id, hit.score);
+  }
+  const lexical = await deps.store.searchLexical(fix.tenant, `${insight.title} ${insight.description}`, search);
+  const ids = [...new Set([...cosineById.keys(), ...lexical.map((h) => h.id)])];
+  if (ids.length === 0) return undefined;
+  const words = termSet(`${insight.title}\n${insight.description}\n${insight.content}`);
+  let best: { memory: Memory; similarity: number } | undefined;
+  for (const candidate of await deps.store.getMemories(fix.tenant, ids)) {
+    if (candidate.level !== 'insight' || !sameRoutines(candidate.tags, insight.tags)) continue;
+    if (status !== 'active' && candidate.status === 'active') continue;
+    const textSimilarity = jaccard(
+      words,
+      termSet(`${candidate.title}\n${candidate.description}\n${candidate.content}`),
+    );
+    const cos = cosineById.get(candidate.id) ?? 0;
+    if (textSimilarity < NEAR_DUPLICATE_JACCARD && cos < NEAR_DUPLICATE_COSINE) continue;
+    const similarity = Math.max(textSimilarity, cos);
+    if (!best || similarity > best.similarity) best = { memory: candidate, similarity };
+  }
+  return best?.memory;
+}
+
+/** The existing insight, backed by one more fix (once per fix). */
+function strengthen(target: Memory, insight: AbstractedMemory, provenance: Provenance, now: string): Memory {
+  const already = target.provenance.some(
+    (p) => p.repo.toLowerCase() === provenance.repo.toLowerCase() && p.ref === provenance.ref,
+  );
+  if (already) return target;
+  const provenances = [...target.provenance, provenance];
+  return {
+    ...target,
+    tags: [...new Set([...target.tags, ...insight.tags])],
+    evidence: [...new Set([...target.evidence, ...insight.evidence])].slice(0, MAX_EVIDENCE),
+    provenance: provenances,
+    visibility: mostPrivate(provenances.map((p) => p.visibility)),
+    support: target.support + 1,
+    updatedAt: now,
+  };
+}
+
+function refresh(existing: Memory, memory: AbstractedMemory, model: string, now: string): Memory {
+  return {
+    ...existing,
+    title: memory.title,
+    description: memory.description,
+    content: memory.content,
+    body: memory.body,
+    tags: [...new Set([...memory.tags, ...existing.tags])],
+    evidence: [...new Set([...memory.evidence, ...existing.evidence])].slice(0, MAX_EVIDENCE),
+    model,
+    updatedAt: now,
+  };
+}

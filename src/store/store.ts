@@ -91,7 +91,11 @@ export interface Store {
   // durable jobs
   /** false when a job with this key already exists (done or not) */
   enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean>;
-  /** atomically claims the next due job, leasing it until leaseUntil */
+  /**
+   * atomically claims the next due job (pending with runAfter <= now, or leased with an expired
+   * lease), leasing it until leaseUntil; increments attempts, so the returned job's attempts
+   * counts this claim (a worker that dies mid-job used an attempt)
+   */
   claimJob(now: string, leaseUntil: string): Promise<Job | undefined>;
   completeJob(id: number): Promise<void>;
   /** records the error; the job is retried after runAfter, or dead when dead is true */

@@ -1,0 +1,43 @@
+/** Fixes and memories shared by the LLM abstractor and specificity tests. */
+import type { Fix } from '../../src/core/types.js';
+import type { AbstractedMemory } from '../../src/services/ports.js';
+
+export function makeFix(overrides: Partial<Fix> = {}): Fix {
+  return {
+    tenant: 'acme',
+    repo: 'acme/http-kit',
+    visibility: 'private',
+    sourceKind: 'pull_request',
+    ref: '42',
+    url: 'https://github.com/acme/http-kit/pull/42',
+    title: 'Fix `retryLimit` ignored when `retry` is a number',
+    problem: 'Passing a number as the retry option dropped the default "exponential backoff with jitter" setting.',
+    change: [
+      '--- a/source/core/normalize-options.ts',
+      '+++ b/source/core/normalize-options.ts',
+      '-  options.retry = { limit: input.retry };',
+      '+  options.retry = { ...defaults.retry, limit: normalizeRetryLimit(input.retry) };',
+      "+  if (!options.retry.methods) throw new TypeError('retry methods missing');",
+    ].join('\n'),
+    files: ['source/core/normalize-options.ts', 'test/retry.ts', 'index.ts'],
+    testsChanged: true,
+    signals: [{ kind: 'tests-added', name: 'test/retry.ts' }],
+    authors: ['octocat'],
+    trusted: true,
+    language: 'TypeScript',
+    date: '2026-11-02T10:00:00Z',
+    ...overrides,
+  };
+}
+
+export function makeInsight(title: string, description: string, content: string): AbstractedMemory {
+  return {
+    level: 'insight',
+    title,
+    description,
+    content,
+    body: { level: 'insight', insight: { title, description, content } },
+    tags: ['routine:regression-test'],
+    evidence: ['tests changed in the same change'],
+  };
+}

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { checkSpecificity, leaksSource } from '../../src/abstraction/specificity.js';
+import type { AbstractedMemory } from '../../src/services/ports.js';
+import { makeFix, makeInsight } from './llm-fixtures.js';
+
+const fix = makeFix();
+
+describe('leaksSource', () => {
+  it('finds a path, a sub-path and a file name of the fix', () => {
+    expect(leaksSource('Edit source/core/normalize-options.ts first', fix)).toEqual([
+      'source/core/normalize-options.ts',
+    ]);
+    expect(leaksSource('Look in core/normalize-options.ts', fix)).toEqual(['core/normalize-options.ts']);
+    expect(leaksSource('Run retry.ts again', fix)).toEqual(['retry.ts']);
+  });
+
+  it('finds a compound file stem in plain prose', () => {
+    expect(leaksSource('The normalize-options step must merge defaults.', fix)).toEqual(['normalize-options']);
+  });
+
+  it('finds symbols of the change and the title: camelCase, dotted, calls, backticks', () => {
+    expect(leaksSource('Check retryLimit after merging.', fix)).toEqual(['retryLimit']);
+    expect(leaksSource('Call normalizeRetryLimit on every input.', fix)).toEqual(['normalizeRetryLimit']);
+    expect(leaksSource('Assert on defaults.retry before release.', fix)).toEqual(['defaults.retry']);
+    expect(leaksSource('Keep `retryLimit` in sync.', fix)).toEqual(['retryLimit']);
+  });
+
+  it('finds a string literal of the fix, quoted or verbatim', () => {
+    expect(leaksSource('Expect the error "retry methods missing".', fix)).toEqual(['retry methods missing']);
+    expect(leaksSource('Keep exponential backoff with jitter as the default.', fix)).toEqual([
+      'exponential backoff with jitter',
+    ]);
+  });
+
+  it('finds the repository by name', () => {
+    expect(leaksSource('As seen in acme/http-kit, defaults matter.', fix)).toEqual(['acme/http-kit']);
+  });
+
+  it('does not flag common words that happen to be file stems or keywords', () => {
+    const text =
+      'When an option accepts a number or an object, add a test that the index of defaults survives; ' +
+      'run the retry tests and check `null` input. Node.js 16 and TypeScript behave alike.';
+    expect(leaksSource(text, fix)).toEqual([]);
+    expect(
+      leaksSource('Run `npm test` and check the index page.', makeFix({ files: ['index.js', 'test.js'] })),
+    ).toEqual([]);
+  });
+
+  it('does not flag ordinary hyphenated words or words that only appear as plain prose in the fix', () => {
+    const text = 'Add a non-empty input case; a regression test pins exponential backoff.';
+    expect(leaksSource(text, fix)).toEqual([]);
+  });
+
+  it('flags a plain source word only in code form', () => {
+    const plainFix = makeFix({
+      files: ['src/walker.rs'],
+      change: '+ fn walker(dir: &Path)',
+      title: 'fix walker',
+      problem: '',
+    });
+    expect(leaksSource('A directory walker must skip broken links.', plainFix)).toEqual([]);
+    expect(leaksSource('Test `walker` with broken links.', plainFix)).toEqual(['walker']);
+    expect(leaksSource('Test walker() with broken links.', plainFix)).toEqual(['walker']);
+  });
+
+  it('survives hostile text', () => {
+    const hostile = makeFix({ change: '`'.repeat(5000) + '"'.repeat(5000), title: "'''", problem: '((((' });
+    expect(leaksSource('`'.repeat(1000) + 'a(b(c(', hostile)).toEqual([]);
+  });
+});
+
+describe('checkSpecificity', () => {
+  it('passes a repository-agnostic insight untouched', () => {
+    const insight = makeInsight(
+      'Pin option defaults with a regression test',
+      'When an option may be given in short form, verify the defaults still apply.',
+      'Add a test that passes the short form and asserts every default field. The fix worked because defaults were merged before overrides.',
+    );
+    expect(checkSpecificity(insight, fix)).toEqual({ ok: true });
+  });
+
+  it('rewrites a path in code form to a generic phrase', () => {
+    const insight = makeInsight(
+      'Test short-form options',
+      'Short-form option values must keep the defaults.',
+      'After changing `source/core/normalize-options.ts`, add a case to test/retry.ts for the number form.',
+    );
+    const result = checkSpecificity(insight, fix);
+    expect(result.ok).toBe(true);
+    expect(result.rewritten?.content).toBe(
+      'After changing the affected module, add a case to the affected test file for the number form.',
+    );
+    expect(result.rewritten?.body).toEqual({
+      level: 'insight',
+      insight: { title: insight.title, description: insight.description, content: result.rewritten?.content },
+    });
+    expect(leaksSource(result.rewritten?.content ?? '', fix)).toEqual([]);
+  });
+
+  it('drops a backticked symbol and keeps the sentence readable', () => {
+    const insight = makeInsight(
+      'Check merged defaults',
+      'Verify that `normalizeRetryLimit()` keeps defaults.',
+      'Add a test.',
+    );
+    const result = checkSpecificity(insight, fix);
+    expect(result.ok).toBe(true);
+    expect(result.rewritten?.description).toBe('Verify that the affected code keeps defaults.');
+  });
+
+  it('rejects an insight naming a symbol in plain prose, with the reason', () => {
+    const insight = makeInsight('Guard retryLimit', 'Check defaults.', 'Assert normalizeRetryLimit keeps the limit.');
+    const result = checkSpecificity(insight, fix);
+    expect(result.ok).toBe(false);
+    expect(result.reason).toBe('names its source: retryLimit, normalizeRetryLimit');
+  });
+
+  it('rejects an insight quoting a string of the fix in prose', () => {
+    const insight = makeInsight('Keep defaults', 'Keep exponential backoff with jitter.', 'Add a test.');
+    expect(checkSpecificity(insight, fix)).toMatchObject({ ok: false, reason: expect.stringContaining('jitter') });
+  });
+
+  it('rejects an insight that needs too many rewrites', () => {
+    const insight = makeInsight(
+      'Edit `index.ts`',
+      'Touch `test/retry.ts` and `retryLimit`.',
+      'Then `source/core/normalize-options.ts` and `defaults.retry`.',
+    );
+    expect(checkSpecificity(insight, fix)).toEqual({ ok: false, reason: 'too specific: 5 mentions of its source' });
+  });
+
+  it('checks workflow steps and summaries but never the trajectory', () => {
+    const workflow: AbstractedMemory = {
+      level: 'workflow',
+      title: 'Verify option defaults',
+      description: '',
+      content: '1. Edit `index.ts`',
+      body: {
+        level: 'workflow',
+        workflow: { goal: 'Verify option defaults', steps: ['Edit `index.ts`', 'Run tests'] },
+      },
+      tags: [],
+      evidence: [],
+    };
+    const result = checkSpecificity(workflow, fix);
+    expect(result.rewritten?.body).toEqual({
+      level: 'workflow',
+      workflow: { goal: 'Verify option defaults', steps: ['Edit the affected module', 'Run tests'] },
+    });
+    const summary: AbstractedMemory = {
+      ...workflow,
+      level: 'summary',
+      content: 'x',
+      body: { level: 'summary', summary: { task_summary: 'Fix retryLimit', experience_summary: 'ok' } },
+    };
+    expect(checkSpecificity(summary, fix).ok).toBe(false);
+    const trajectory: AbstractedMemory = {
+      ...workflow,
+      level: 'trajectory',
+      content: 'changed source/core/normalize-options.ts, test/retry.ts',
+      body: { level: 'trajectory', trajectory: { trace: 'changed source/core/normalize-options.ts' } },
+    };
+    expect(checkSpecificity(trajectory, fix)).toEqual({ ok: true });
+  });
+});

@@ -1,0 +1,256 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { buildGitRepo } from '../helpers/git-repo.js';
+import type { CommitSpec } from '../helpers/git-repo.js';
+
+let tmp: string;
+let db: string;
+
+beforeEach(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'mt-cli-'));
+  db = join(tmp, 'pool.db');
+});
+afterEach(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process with a clean environment (offline: no API key). */
+async function cli(...args: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: tmp };
+  const code = await main(args, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+const API_HISTORY: CommitSpec[] = [
+  { message: 'Initial service', files: { 'src/server.ts': 'export {}\n' } },
+  {
+    message: 'Fix crash when the request body is empty\n\nAn empty POST body threw a TypeError instead of a 400.',
+    files: { 'src/parse-body.ts': 'if (!body) throw new BadRequest();\n', 'test/parse-body.test.ts': 'it("rejects empty")\n' },
+  },
+  {
+    message: 'fix: compare invoice dates in UTC (#41)\n\nCustomers in UTC+13 saw invoices dated the next day.',
+    files: { 'src/billing/dates.ts': 'toUTC()\n', 'test/dates.test.ts': 'it("auckland")\n' },
+  },
+  { message: 'Add an export endpoint', files: { 'src/export.ts': 'export {}\n' } },
+];
+
+async function learnApi(): Promise<Run> {
+  const dir = join(tmp, 'api');
+  await mkdir(dir);
+  buildGitRepo(dir, API_HISTORY);
+  return cli('learn', '--git', dir, '--repo', 'acme/api', '--db', db);
+}
+
+describe('learn and recall', () => {
+  it('learns a git repository and recalls its insight for a task in other words', async () => {
+    const learned = await learnApi();
+    expect(learned).toMatchObject({ code: 0, stderr: '' });
+    expect(learned.stdout).toMatch(/^learned 2 fixes from acme\/api: \d+ memories created/);
+
+    const recalled = await cli('recall', 'date parsing breaks for users in UTC+13', '--db', db);
+    expect(recalled.code).toBe(0);
+    expect(recalled.stdout).toMatch(/^1\. /);
+    expect(recalled.stdout).toContain('from acme/api');
+  });
+
+  it('recall --json shows each result with its score parts and provenance', async () => {
+    await learnApi();
+    const { code, stdout } = await cli('recall', 'invoice dates wrong in another time zone', '--json', '--repo', 'acme/web', '--db', db);
+    expect(code).toBe(0);
+    const body = JSON.parse(stdout);
+    expect(body).toMatchObject({ query: 'invoice dates wrong in another time zone', tenant: 'acme', repo: 'acme/web', level: 'insight' });
+    expect(body.results.length).toBeGreaterThan(0);
+    const first = body.results[0];
+    expect(first).toMatchObject({ rank: 1, level: 'insight', transferred: true, status: 'active' });
+    expect(Object.keys(first.parts).sort()).toEqual(['fused', 'lexical', 'prior', 'routine', 'vector']);
+    expect(first.provenance[0]).toMatchObject({ repo: 'acme/api', sourceKind: 'commit', visibility: 'private' });
+    expect(first.provenance[0].ref).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('learn --json prints the summary; learning again skips what was learned', async () => {
+    const dir = join(tmp, 'api');
+    await mkdir(dir);
+    buildGitRepo(dir, API_HISTORY);
+    const first = await cli('learn', '--git', dir, '--repo', 'acme/api', '--json', '--db', db);
+    expect(JSON.parse(first.stdout)).toMatchObject({ repo: 'acme/api', tenant: 'acme', fixes: 2, skipped: 0 });
+    const again = await cli('learn', '--git', dir, '--repo', 'acme/api', '--json', '--db', db);
+    expect(JSON.parse(again.stdout)).toMatchObject({ fixes: 2, skipped: 2, created: 0 });
+  });
+
+  it('recall --fail-empty exits 4 when nothing is relevant', async () => {
+    await learnApi();
+    const { code, stdout } = await cli('recall', 'zzqx vvwy', '--fail-empty', '--db', db);
+    expect(code).toBe(4);
+    expect(stdout).toBe('');
+  });
+});
+
+describe('review and governance', () => {
+  it('list, show, reject, approve and forget a memory', async () => {
+    await learnApi();
+    const listed = JSON.parse((await cli('list', '--level', 'insight', '--json', '--db', db)).stdout);
+    expect(listed.memories.length).toBeGreaterThan(0);
+    const id: string = listed.memories[0].id;
+
+    const shown = await cli('show', id, '--db', db);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('sources:');
+    expect(shown.stdout).toContain('acme/api commit');
+
+    expect((await cli('reject', id, '--db', db)).stdout).toMatch(new RegExp(`^rejected ${id}: `));
+    expect(JSON.parse((await cli('show', id, '--json', '--db', db)).stdout).status).toBe('rejected');
+    const active = JSON.parse((await cli('list', '--status', 'active', '--json', '--db', db)).stdout);
+    expect(active.memories.map((m: { id: string }) => m.id)).not.toContain(id);
+
+    expect((await cli('approve', id, '--db', db)).code).toBe(0);
+    expect(JSON.parse((await cli('show', id, '--json', '--db', db)).stdout).status).toBe('active');
+
+    expect((await cli('forget', id, '--db', db)).code).toBe(0);
+    const gone = await cli('show', id, '--db', db);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toBe(`memory-transfer: no memory ${id} in acme\n`);
+  });
+
+  it('stats --json counts the pool', async () => {
+    await learnApi();
+    const stats = JSON.parse((await cli('stats', '--json', '--db', db)).stdout);
+    expect(stats).toMatchObject({ tenant: 'acme', repos: 1, fixes: 2 });
+    expect(stats.memories).toBeGreaterThan(0);
+  });
+});
+
+describe('export and import', () => {
+  it('round-trips the pool into a fresh one', async () => {
+    await learnApi();
+    const file = join(tmp, 'pool.jsonl');
+    const exported = await cli('export', '--out', file, '--db', db);
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toMatch(/^exported \d+ memories of acme to /);
+    const text = await readFile(file, 'utf8');
+    expect(JSON.parse(text.split('\n')[0] ?? '')).toMatchObject({ format: 'memory-transfer-pool', version: 1, tenant: 'acme' });
+
+    const fresh = join(tmp, 'fresh.db');
+    const imported = await cli('import', file, '--json', '--db', fresh);
+    expect(imported.code).toBe(0);
+    const count = text.trimEnd().split('\n').length - 1;
+    expect(JSON.parse(imported.stdout)).toEqual({ tenant: 'acme', imported: count, replaced: 0 });
+
+    const before = JSON.parse((await cli('list', '--limit', '1000', '--json', '--db', db)).stdout).memories;
+    const after = JSON.parse((await cli('list', '--limit', '1000', '--json', '--db', fresh)).stdout).memories;
+    const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+    expect(after.sort(byId)).toEqual(before.sort(byId));
+
+    // the fixes are known as learned in the fresh pool too
+    const relearn = await cli('learn', '--git', join(tmp, 'api'), '--repo', 'acme/api', '--json', '--db', fresh);
+    expect(JSON.parse(relearn.stdout)).toMatchObject({ skipped: 2, created: 0 });
+  });
+
+  it('export writes to stdout without --out', async () => {
+    await learnApi();
+    const { code, stdout } = await cli('export', '--db', db);
+    expect(code).toBe(0);
+    expect(stdout.startsWith('{"format":"memory-transfer-pool","version":1,')).toBe(true);
+  });
+
+  it('a malformed line is named and nothing is imported', async () => {
+    await learnApi();
+    const file = join(tmp, 'pool.jsonl');
+    await cli('export', '--out', file, '--db', db);
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    lines[2] = (lines[2] ?? '').replace(/"status":"\w+"/, '"status":"bogus"');
+    await writeFile(file, `${lines.join('\n')}\n`);
+
+    const fresh = join(tmp, 'fresh.db');
+    const { code, stdout, stderr } = await cli('import', file, '--db', fresh);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^memory-transfer: .*pool\.jsonl: line 3: status: .*; nothing was imported\n$/);
+    const listed = JSON.parse((await cli('list', '--tenant', 'acme', '--json', '--db', fresh)).stdout);
+    expect(listed.memories).toEqual([]);
+  });
+
+  it('a file from a newer format version is refused with a clear line', async () => {
+    const file = join(tmp, 'new.jsonl');
+    await writeFile(file, '{"format":"memory-transfer-pool","version":9,"tenant":"acme","exportedAt":"2030-01-01T00:00:00Z"}\n');
+    const { code, stderr } = await cli('import', file, '--db', db);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/format version 9, newer than this memory-transfer reads \(1\); upgrade memory-transfer/);
+  });
+});
+
+describe('errors', () => {
+  it('a corrupt pool file exits 3 with one clear line', async () => {
+    await writeFile(db, 'this is not a database '.repeat(200));
+    const { code, stderr } = await cli('stats', '--db', db);
+    expect(code).toBe(3);
+    expect(stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(stderr).toMatch(/^memory-transfer: /);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a folder that is not a git repository exits 2', async () => {
+    const { code, stderr } = await cli('learn', '--git', tmp, '--db', db);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`memory-transfer: ${tmp}: not a git repository\n`);
+  });
+
+  it('an unknown id exits 2', async () => {
+    await learnApi();
+    const { code, stderr } = await cli('approve', 'm0000000000', '--db', db);
+    expect(code).toBe(2);
+    expect(stderr).toBe('memory-transfer: no memory m0000000000 in acme\n');
+  });
+
+  it.each([
+    [['learn', '--db', 'x.db'], /learn needs exactly one of --git DIR or --fixes FILE/],
+    [['learn', '--git', '.', '--max', 'lots'], /--max: /],
+    [['recall', 'x', '--k', '0'], /--k: must be at least 1/],
+    [['recall', 'x', '--level', 'memo'], /option '--level <level>' argument 'memo' is invalid/],
+    [['learn', '--gti', 'x'], /unknown option '--gti'/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['show', 'bad id!'], /--id: must be a memory id/],
+  ])('bad usage %j exits 2', async (args, message) => {
+    const { code, stderr } = await cli(...args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr).toMatch(/^memory-transfer: /);
+  });
+
+  it('an empty pool asks for learn first; several tenants ask for --tenant', async () => {
+    const empty = await cli('list', '--db', db);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/the pool is empty: run `memory-transfer learn` first/);
+
+    await learnApi();
+    const web = join(tmp, 'web');
+    await mkdir(web);
+    buildGitRepo(web, API_HISTORY);
+    await cli('learn', '--git', web, '--repo', 'globex/web', '--db', db);
+    const several = await cli('list', '--db', db);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toMatch(/several tenants \(acme, globex\): pass --tenant/);
+    expect((await cli('list', '--tenant', 'globex', '--db', db)).code).toBe(0);
+  });
+
+  it.each(['learn', 'recall', 'list', 'show', 'approve', 'reject', 'forget', 'export', 'import', 'stats'])(
+    '%s --help prints its usage',
+    async (command) => {
+      const { code, stdout } = await cli(command, '--help');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(new RegExp(`^Usage: memory-transfer ${command}`));
+      expect(stdout).toContain('--db');
+    },
+  );
+});

@@ -1,0 +1,627 @@
+/**
+ * The Store contract: every implementation (SQLite, PostgreSQL) runs this same suite against a
+ * real database. makeStore returns a fresh, migrated, empty store; reopen (optional) closes a store
+ * and opens the same pool again.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/core/errors.js';
+import type { Memory, MemoryLevel } from '../../src/core/types.js';
+import type { Store } from '../../src/store/store.js';
+
+let counter = 0;
+
+/** A complete memory with every optional field set; override what the test is about. */
+export function makeMemory(overrides: Partial<Memory> = {}): Memory {
+  counter++;
+  const level: MemoryLevel = overrides.level ?? 'insight';
+  const title = overrides.title ?? `Run the migration tests against a fresh database ${counter}`;
+  const description = overrides.description ?? 'After changing a schema migration, verify it on an empty database.';
+  const content =
+    overrides.content ?? 'Apply every migration from scratch in CI and run the data-access tests afterwards.';
+  const body: Memory['body'] =
+    level === 'insight'
+      ? { level, insight: { title, description, content } }
+      : level === 'workflow'
+        ? { level, workflow: { goal: title, steps: [content] } }
+        : level === 'summary'
+          ? { level, summary: { task_summary: title, experience_summary: content } }
+          : { level, trajectory: { trace: content } };
+  return {
+    id: `m${String(counter).padStart(10, '0')}`,
+    tenant: 'acme',
+    level,
+    title,
+    description,
+    content,
+    body,
+    tags: ['lang:typescript', 'check:unit', 'routine:migration'],
+    evidence: ['tests changed in the same change', 'check `unit` failed then passed'],
+    provenance: [
+      {
+        tenant: 'acme',
+        repo: 'acme/api',
+        repoId: 42,
+        visibility: 'private',
+        sourceKind: 'pull_request',
+        ref: '17',
+        url: 'https://github.com/acme/api/pull/17',
+        authors: ['octocat'],
+        date: '2026-01-02T03:04:05.000Z',
+      },
+    ],
+    visibility: 'private',
+    sharedWiderBy: 'admin',
+    status: 'active',
+    votes: { up: 2, down: 1 },
+    support: 3,
+    uses: 4,
+    outcomes: { success: 5, failure: 6 },
+    model: 'rules@1',
+    createdAt: '2026-01-02T03:04:05.000Z',
+    updatedAt: '2026-01-03T03:04:05.000Z',
+    lastUsedAt: '2026-01-04T03:04:05.000Z',
+    ...overrides,
+  };
+}
+
+/** a unit-ish vector pointing mostly along axis `axis`, with a small tilt along `tilt` */
+export function axisVector(dims: number, axis: number, tilt = 0, tiltAxis = (axis + 1) % dims): Float32Array {
+  const v = new Float32Array(dims);
+  v[axis] = 1;
+  v[tiltAxis] = (v[tiltAxis] ?? 0) + tilt;
+  return v;
+}
+
+export function runStoreContract(
+  name: string,
+  makeStore: () => Promise<Store>,
+  reopen?: (store: Store) => Promise<Store>,
+): void {
+  describe(`Store contract: ${name}`, () => {
+    const open: Store[] = [];
+    async function fresh(): Promise<Store> {
+      const store = await makeStore();
+      open.push(store);
+      return store;
+    }
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((s) => s.close().catch(() => undefined)));
+    });
+
+    describe('memories', () => {
+      it('stores a memory and gives it back field for field', async () => {
+        const store = await fresh();
+        const memory = makeMemory();
+        await store.putMemory(memory);
+        expect(await store.getMemory('acme', memory.id)).toEqual(memory);
+      });
+
+      it('keeps optional fields absent when they were absent', async () => {
+        const store = await fresh();
+        const { sharedWiderBy: _s, lastUsedAt: _l, ...rest } = makeMemory();
+        await store.putMemory(rest);
+        const back = await store.getMemory('acme', rest.id);
+        expect(back).toEqual(rest);
+        expect(back && 'sharedWiderBy' in back).toBe(false);
+      });
+
+      it('replaces a memory put again under the same id, and searches the new text only', async () => {
+        const store = await fresh();
+        const memory = makeMemory({ title: 'Check timezone offsets in date parsing' });
+        await store.putMemory(memory);
+        await store.putMemory({ ...memory, title: 'Quote shell arguments in scripts', status: 'archived' });
+        const back = await store.getMemory('acme', memory.id);
+        expect(back?.title).toBe('Quote shell arguments in scripts');
+        expect(back?.status).toBe('archived');
+        expect(await store.countMemories('acme')).toBe(1);
+        expect(await store.searchLexical('acme', 'timezone offsets', { limit: 5 })).toEqual([]);
+        expect((await store.searchLexical('acme', 'shell arguments', { limit: 5 })).map((h) => h.id)).toEqual([
+          memory.id,
+        ]);
+      });
+
+      it('returns memories by ids in the order asked, skipping unknown ids', async () => {
+        const store = await fresh();
+        const a = makeMemory();
+        const b = makeMemory();
+        await store.putMemory(a);
+        await store.putMemory(b);
+        const got = await store.getMemories('acme', [b.id, 'm-unknown', a.id]);
+        expect(got.map((m) => m.id)).toEqual([b.id, a.id]);
+        expect(await store.getMemories('acme', [])).toEqual([]);
+      });
+
+      it('lists and counts with status, level and repository filters, newest first, with paging', async () => {
+        const store = await fresh();
+        const a = makeMemory({ status: 'active', updatedAt: '2026-02-01T00:00:00.000Z' });
+        const b = makeMemory({ status: 'proposed', updatedAt: '2026-02-03T00:00:00.000Z' });
+        const c = makeMemory({
+          level: 'workflow',
+          updatedAt: '2026-02-02T00:00:00.000Z',
+          provenance: [{ ...makeMemory().provenance[0]!, repo: 'Acme/Web' }],
+        });
+        for (const m of [a, b, c]) await store.putMemory(m);
+        expect((await store.listMemories('acme')).map((m) => m.id)).toEqual([b.id, c.id, a.id]);
+        expect((await store.listMemories('acme', { status: ['active'] })).map((m) => m.id)).toEqual([c.id, a.id]);
+        expect((await store.listMemories('acme', { level: ['workflow'] })).map((m) => m.id)).toEqual([c.id]);
+        expect((await store.listMemories('acme', { repo: 'acme/web' })).map((m) => m.id)).toEqual([c.id]);
+        expect(
+          (await store.listMemories('acme', { repo: 'acme/api', status: ['active', 'proposed'] })).map((m) => m.id),
+        ).toEqual([b.id, a.id]);
+        expect((await store.listMemories('acme', { limit: 1, offset: 1 })).map((m) => m.id)).toEqual([c.id]);
+        expect(await store.countMemories('acme')).toBe(3);
+        expect(await store.countMemories('acme', { status: ['proposed'] })).toBe(1);
+        expect(await store.countMemories('acme', { level: ['insight'], status: ['active'] })).toBe(1);
+        expect(await store.countMemories('acme', { repo: 'acme/nothing' })).toBe(0);
+      });
+
+      it('deletes a memory with its full-text entry and vector', async () => {
+        const store = await fresh();
+        const memory = makeMemory({ title: 'Reproduce the race with a stress test' });
+        const other = makeMemory({ title: 'Unrelated' });
+        await store.putMemory(memory);
+        await store.putMemory(other);
+        await store.putVector('acme', memory.id, axisVector(8, 0), 'emb');
+        await store.putVector('acme', other.id, axisVector(8, 3), 'emb');
+        expect((await store.searchVector('acme', axisVector(8, 0), 'emb', { limit: 1 }))[0]?.id).toBe(memory.id);
+        expect(await store.deleteMemory('acme', memory.id)).toBe(true);
+        expect(await store.getMemory('acme', memory.id)).toBeUndefined();
+        expect(await store.searchLexical('acme', 'race stress', { limit: 5 })).toEqual([]);
+        const hits = await store.searchVector('acme', axisVector(8, 0), 'emb', { limit: 5 });
+        expect(hits.map((h) => h.id)).toEqual([other.id]);
+        expect(await store.deleteMemory('acme', memory.id)).toBe(false);
+      });
+
+      it('lists every tenant that has data', async () => {
+        const store = await fresh();
+        await store.putMemory(makeMemory({ tenant: 'beta' }));
+        await store.markFixLearned('gamma', 'gamma/x', '1');
+        await store.putMemory(makeMemory({ tenant: 'acme' }));
+        expect(await store.listTenants()).toEqual(['acme', 'beta', 'gamma']);
+      });
+    });
+
+    describe('tenant isolation', () => {
+      it('never returns, counts, searches or deletes another tenant’s data', async () => {
+        const store = await fresh();
+        const mine = makeMemory({ tenant: 'acme', title: 'Validate empty input in parsers' });
+        const theirs = { ...mine, tenant: 'other', title: 'Validate empty input in parsers too' };
+        await store.putMemory(mine);
+        await store.putMemory(theirs);
+        await store.putVector('other', theirs.id, axisVector(4, 1), 'emb');
+
+        expect((await store.getMemory('acme', mine.id))?.title).toBe(mine.title);
+        expect((await store.getMemory('other', mine.id))?.title).toBe(theirs.title);
+        expect(await store.getMemory('nobody', mine.id)).toBeUndefined();
+        expect(await store.getMemories('nobody', [mine.id])).toEqual([]);
+        expect(await store.listMemories('nobody')).toEqual([]);
+        expect(await store.countMemories('nobody')).toBe(0);
+        expect(await store.searchLexical('nobody', 'empty input parsers', { limit: 5 })).toEqual([]);
+        expect(await store.searchVector('acme', axisVector(4, 1), 'emb', { limit: 5 })).toEqual([]);
+        expect(await store.searchVector('nobody', axisVector(4, 1), 'emb', { limit: 5 })).toEqual([]);
+        expect((await store.stats('nobody')).memories).toBe(0);
+
+        expect(await store.deleteMemory('acme', mine.id)).toBe(true);
+        expect(await store.getMemory('other', mine.id)).toBeDefined();
+        expect((await store.searchLexical('other', 'empty input parsers', { limit: 5 })).map((h) => h.id)).toEqual([
+          mine.id,
+        ]);
+        expect((await store.searchVector('other', axisVector(4, 1), 'emb', { limit: 5 })).map((h) => h.id)).toEqual([
+          mine.id,
+        ]);
+
+        await store.markFixLearned('acme', 'acme/api', '7');
+        expect(await store.isFixLearned('other', 'acme/api', '7')).toBe(false);
+        await store.appendAudit({
+          tenant: 'acme',
+          actor: 'a',
+          action: 'approve',
+          memoryId: mine.id,
+          at: '2026-01-01T00:00:00.000Z',
+        });
+        expect(await store.listAudit('other')).toEqual([]);
+        await store.recordUsage({
+          tenant: 'acme',
+          memoryId: mine.id,
+          repo: 'acme/web',
+          runRef: 'run-1',
+          at: '2026-01-01T00:00:00.000Z',
+        });
+        expect(await store.listUsage('other', 'run-1')).toEqual([]);
+        expect((await store.stats('other')).fixes).toBe(0);
+      });
+    });
+
+    describe('lexical search', () => {
+      it('ranks the more relevant memory first, with positive scores', async () => {
+        const store = await fresh();
+        const strong = makeMemory({
+          title: 'Timezone bugs in date parsing',
+          description: 'Date parsing breaks across timezone offsets.',
+          content: 'Add tests that parse dates with positive and negative timezone offsets.',
+          tags: ['failure:timezone'],
+        });
+        const weak = makeMemory({
+          title: 'Run the linter before committing',
+          description: 'Style checks catch mistakes early.',
+          content: 'Some date formatting code was also touched.',
+          tags: ['check:lint'],
+        });
+        const none = makeMemory({
+          title: 'Lock files',
+          description: 'Keep the lockfile in step.',
+          content: 'Regenerate it.',
+          tags: [],
+        });
+        for (const m of [weak, none, strong]) await store.putMemory(m);
+        const hits = await store.searchLexical('acme', 'date parsing breaks for users in UTC+13 timezone', {
+          limit: 5,
+        });
+        expect(hits.map((h) => h.id)).toEqual([strong.id, weak.id]);
+        expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+        expect(hits.every((h) => h.score > 0)).toBe(true);
+      });
+
+      it('matches word forms (stemming) and tags', async () => {
+        const store = await fresh();
+        const m = makeMemory({ title: 'Parsers need tests', description: 'x', content: 'y', tags: ['tool:pytest'] });
+        await store.putMemory(m);
+        expect((await store.searchLexical('acme', 'parser testing', { limit: 5 })).map((h) => h.id)).toEqual([m.id]);
+        expect((await store.searchLexical('acme', 'pytest', { limit: 5 })).map((h) => h.id)).toEqual([m.id]);
+      });
+
+      it('filters by level and status, and honours the limit', async () => {
+        const store = await fresh();
+        const active = makeMemory({ title: 'flaky retry logic', status: 'active' });
+        const proposed = makeMemory({ title: 'flaky retry logic again', status: 'proposed' });
+        const workflow = makeMemory({ title: 'flaky retry logic workflow', level: 'workflow' });
+        for (const m of [active, proposed, workflow]) await store.putMemory(m);
+        const ids = async (o: Parameters<Store['searchLexical']>[2]) =>
+          (await store.searchLexical('acme', 'flaky retry', o)).map((h) => h.id).sort();
+        expect(await ids({ limit: 10, status: ['active'], level: ['insight'] })).toEqual([active.id]);
+        expect(await ids({ limit: 10, status: ['proposed'] })).toEqual([proposed.id]);
+        expect(await ids({ limit: 10, level: ['workflow'] })).toEqual([workflow.id]);
+        expect(await ids({ limit: 10 })).toEqual([active.id, proposed.id, workflow.id].sort());
+        expect(await store.searchLexical('acme', 'flaky retry', { limit: 2 })).toHaveLength(2);
+        expect(await store.searchLexical('acme', 'flaky retry', { limit: 0 })).toEqual([]);
+      });
+
+      it('treats hostile query text as plain words and never throws', async () => {
+        const store = await fresh();
+        const m = makeMemory({ title: 'NEAR the boundary: title OR content' });
+        await store.putMemory(m);
+        const hostile = [
+          '"NEAR( OR *',
+          'title:secret',
+          'AND OR NOT',
+          '^*"()-+:\'',
+          "'); DROP TABLE memories; --",
+          '\u0000\u202e zero\u200bwidth',
+          'a'.repeat(10_000),
+          'x '.repeat(5_000),
+          '@@ !! && || <-> :*',
+        ];
+        for (const q of hostile) {
+          await expect(store.searchLexical('acme', q, { limit: 5 })).resolves.toBeInstanceOf(Array);
+        }
+        expect((await store.searchLexical('acme', 'boundary NEAR(', { limit: 5 })).map((h) => h.id)).toEqual([m.id]);
+        expect(await store.countMemories('acme')).toBe(1);
+      });
+
+      it('returns nothing for an empty or stop-word-only query', async () => {
+        const store = await fresh();
+        await store.putMemory(makeMemory({ title: 'the and of it' }));
+        expect(await store.searchLexical('acme', '', { limit: 5 })).toEqual([]);
+        expect(await store.searchLexical('acme', '   ', { limit: 5 })).toEqual([]);
+        expect(await store.searchLexical('acme', 'the and of it', { limit: 5 })).toEqual([]);
+        expect(await store.searchLexical('acme', '!!! ???', { limit: 5 })).toEqual([]);
+      });
+    });
+
+    describe('vector search', () => {
+      it('ranks by cosine similarity within one model, with level and status filters', async () => {
+        const store = await fresh();
+        const near = makeMemory();
+        const mid = makeMemory();
+        const far = makeMemory({ status: 'proposed' });
+        const workflow = makeMemory({ level: 'workflow' });
+        for (const m of [near, mid, far, workflow]) await store.putMemory(m);
+        await store.putVector('acme', near.id, axisVector(16, 0, 0.1), 'small');
+        await store.putVector('acme', mid.id, axisVector(16, 0, 1), 'small');
+        await store.putVector('acme', far.id, axisVector(16, 0, 0.01), 'small');
+        await store.putVector('acme', workflow.id, axisVector(16, 0, 0), 'small');
+        await store.putVector('acme', mid.id, axisVector(16, 5), 'other-model');
+
+        const hits = await store.searchVector('acme', axisVector(16, 0), 'small', {
+          limit: 10,
+          status: ['active'],
+          level: ['insight'],
+        });
+        expect(hits.map((h) => h.id)).toEqual([near.id, mid.id]);
+        expect(hits[0]!.score).toBeCloseTo(1 / Math.sqrt(1.01), 5);
+        expect(hits[1]!.score).toBeCloseTo(1 / Math.sqrt(2), 5);
+        const all = await store.searchVector('acme', axisVector(16, 0), 'small', { limit: 2 });
+        expect(all.map((h) => h.id)).toEqual([workflow.id, far.id]);
+        const other = await store.searchVector('acme', axisVector(16, 5), 'other-model', { limit: 10 });
+        expect(other.map((h) => h.id)).toEqual([mid.id]);
+        expect(await store.searchVector('acme', axisVector(16, 0), 'unknown-model', { limit: 10 })).toEqual([]);
+      });
+
+      it('sees vectors and status changes written after the first search', async () => {
+        const store = await fresh();
+        const a = makeMemory();
+        const b = makeMemory();
+        await store.putMemory(a);
+        await store.putMemory(b);
+        await store.putVector('acme', a.id, axisVector(8, 0), 'emb');
+        expect((await store.searchVector('acme', axisVector(8, 1), 'emb', { limit: 1 }))[0]?.id).toBe(a.id);
+        await store.putVector('acme', b.id, axisVector(8, 1), 'emb');
+        expect((await store.searchVector('acme', axisVector(8, 1), 'emb', { limit: 1 }))[0]?.id).toBe(b.id);
+        await store.putMemory({ ...b, status: 'rejected' });
+        expect(
+          (await store.searchVector('acme', axisVector(8, 1), 'emb', { limit: 1, status: ['active'] }))[0]?.id,
+        ).toBe(a.id);
+        await store.putVector('acme', a.id, axisVector(8, 2), 'emb');
+        expect((await store.searchVector('acme', axisVector(8, 2), 'emb', { limit: 1 }))[0]?.id).toBe(a.id);
+      });
+
+      it('refuses a query of the wrong dimension and a vector for an unknown memory', async () => {
+        const store = await fresh();
+        const a = makeMemory();
+        await store.putMemory(a);
+        await store.putVector('acme', a.id, axisVector(8, 0), 'emb');
+        await expect(store.searchVector('acme', axisVector(4, 0), 'emb', { limit: 1 })).rejects.toBeInstanceOf(
+          InputError,
+        );
+        await expect(store.putVector('acme', 'm-missing', axisVector(8, 0), 'emb')).rejects.toThrow(/m-missing/);
+      });
+    });
+
+    describe('transactions', () => {
+      it('rolls back every write of a failed transaction, including its full-text and vector entries', async () => {
+        const store = await fresh();
+        const kept = makeMemory({ title: 'kept insight' });
+        const lost = makeMemory({ title: 'rolled back insight' });
+        await store.putMemory(kept);
+        await store.putVector('acme', kept.id, axisVector(4, 0), 'emb');
+        await store.searchVector('acme', axisVector(4, 0), 'emb', { limit: 1 });
+        await expect(
+          store.transaction(async () => {
+            await store.putMemory(lost);
+            await store.putVector('acme', lost.id, axisVector(4, 1), 'emb');
+            await store.transaction(() => store.markFixLearned('acme', 'acme/api', '9'));
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        expect(await store.getMemory('acme', lost.id)).toBeUndefined();
+        expect(await store.isFixLearned('acme', 'acme/api', '9')).toBe(false);
+        expect((await store.searchLexical('acme', 'rolled back insight', { limit: 5 })).map((h) => h.id)).toEqual([
+          kept.id,
+        ]);
+        expect((await store.searchVector('acme', axisVector(4, 1), 'emb', { limit: 5 })).map((h) => h.id)).toEqual([
+          kept.id,
+        ]);
+      });
+
+      it('keeps concurrent transactions apart: one failing does not undo the other', async () => {
+        const store = await fresh();
+        const a = makeMemory();
+        const b = makeMemory();
+        const slow = (ms: number) => new Promise((r) => setTimeout(r, ms));
+        const ok = store.transaction(async () => {
+          await store.putMemory(a);
+          await slow(20);
+          await store.setState('k', 'from-a');
+          return 'a';
+        });
+        const bad = store.transaction(async () => {
+          await store.putMemory(b);
+          await slow(5);
+          throw new Error('b failed');
+        });
+        const outside = store.setState('outside', 'yes');
+        await expect(ok).resolves.toBe('a');
+        await expect(bad).rejects.toThrow('b failed');
+        await outside;
+        expect(await store.getMemory('acme', a.id)).toBeDefined();
+        expect(await store.getMemory('acme', b.id)).toBeUndefined();
+        expect(await store.getState('k')).toBe('from-a');
+        expect(await store.getState('outside')).toBe('yes');
+      });
+
+      it('returns the value of fn and joins nested transactions', async () => {
+        const store = await fresh();
+        const value = await store.transaction(async () => {
+          await store.setState('outer', '1');
+          return store.transaction(async () => {
+            await store.setState('inner', '2');
+            return 42;
+          });
+        });
+        expect(value).toBe(42);
+        expect(await store.getState('inner')).toBe('2');
+      });
+    });
+
+    describe('fixes learned', () => {
+      it('records a fix once, case-insensitively by repository, and forgets by ref or by repository', async () => {
+        const store = await fresh();
+        expect(await store.markFixLearned('acme', 'Acme/API', 'abc123')).toBe(true);
+        expect(await store.markFixLearned('acme', 'acme/api', 'abc123')).toBe(false);
+        await store.markFixLearned('acme', 'acme/api', 'def456');
+        await store.markFixLearned('acme', 'acme/web', '1');
+        expect(await store.isFixLearned('acme', 'acme/Api', 'abc123')).toBe(true);
+        await store.unmarkFix('acme', 'acme/api', 'abc123');
+        expect(await store.isFixLearned('acme', 'acme/api', 'abc123')).toBe(false);
+        expect(await store.isFixLearned('acme', 'acme/api', 'def456')).toBe(true);
+        await store.unmarkFix('acme', 'ACME/api');
+        expect(await store.isFixLearned('acme', 'acme/api', 'def456')).toBe(false);
+        expect(await store.isFixLearned('acme', 'acme/web', '1')).toBe(true);
+      });
+    });
+
+    describe('durable jobs', () => {
+      const t = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+
+      it('ignores a second job with the same key, even after it is done', async () => {
+        const store = await fresh();
+        expect(await store.enqueueJob({ key: 'delivery-1', kind: 'learn', payload: { pr: 1 } })).toBe(true);
+        expect(await store.enqueueJob({ key: 'delivery-1', kind: 'learn', payload: { pr: 2 } })).toBe(false);
+        const job = await store.claimJob(t(0), t(5));
+        expect(job).toMatchObject({ key: 'delivery-1', kind: 'learn', payload: { pr: 1 }, attempts: 1 });
+        await store.completeJob(job!.id);
+        expect(await store.enqueueJob({ key: 'delivery-1', kind: 'learn', payload: {} })).toBe(false);
+        expect(await store.countJobs('done')).toBe(1);
+        expect(await store.countJobs('pending')).toBe(0);
+        expect(await store.claimJob(t(10), t(15))).toBeUndefined();
+      });
+
+      it('leases a job to one claimer until the lease expires, then hands it out again', async () => {
+        const store = await fresh();
+        await store.enqueueJob({ key: 'k', kind: 'learn', payload: null });
+        const first = await store.claimJob(t(0), t(5));
+        expect(first?.attempts).toBe(1);
+        expect(await store.claimJob(t(1), t(6))).toBeUndefined();
+        expect(await store.countJobs('pending')).toBe(1);
+        const again = await store.claimJob(t(5), t(10));
+        expect(again?.id).toBe(first?.id);
+        expect(again?.attempts).toBe(2);
+      });
+
+      it('claims jobs in due order and never before runAfter', async () => {
+        const store = await fresh();
+        await store.enqueueJob({ key: 'later', kind: 'x', payload: 1, runAfter: t(30) });
+        await store.enqueueJob({ key: 'sooner', kind: 'x', payload: 2, runAfter: t(10) });
+        expect(await store.claimJob(t(5), t(6))).toBeUndefined();
+        expect((await store.claimJob(t(31), t(40)))?.key).toBe('sooner');
+        expect((await store.claimJob(t(31), t(40)))?.key).toBe('later');
+      });
+
+      it('retries a failed job after its retry time and keeps a dead job out for good', async () => {
+        const store = await fresh();
+        await store.enqueueJob({ key: 'k', kind: 'x', payload: {} });
+        const job = await store.claimJob(t(0), t(5));
+        await store.failJob(job!.id, 'GitHub said 502', t(20), false);
+        expect(await store.claimJob(t(10), t(15))).toBeUndefined();
+        const retry = await store.claimJob(t(20), t(25));
+        expect(retry).toMatchObject({ id: job!.id, attempts: 2, lastError: 'GitHub said 502' });
+        await store.failJob(job!.id, 'still broken', t(30), true);
+        expect(await store.claimJob(t(100), t(105))).toBeUndefined();
+        expect(await store.countJobs('dead')).toBe(1);
+        expect(await store.countJobs('pending')).toBe(0);
+      });
+
+      it('gives each job to exactly one of many concurrent claimers', async () => {
+        const store = await fresh();
+        for (let i = 0; i < 10; i++) await store.enqueueJob({ key: `job-${i}`, kind: 'x', payload: i });
+        const claims = await Promise.all(Array.from({ length: 25 }, () => store.claimJob(t(0), t(5))));
+        const claimed = claims.filter((j) => j !== undefined).map((j) => j.key);
+        expect(claimed).toHaveLength(10);
+        expect(new Set(claimed).size).toBe(10);
+      });
+    });
+
+    describe('state, audit, usage, stats', () => {
+      it('stores and overwrites state values', async () => {
+        const store = await fresh();
+        expect(await store.getState('cursor')).toBeUndefined();
+        await store.setState('cursor', 'abc');
+        await store.setState('cursor', 'def');
+        expect(await store.getState('cursor')).toBe('def');
+      });
+
+      it('lists the audit log newest first, with a limit', async () => {
+        const store = await fresh();
+        await store.appendAudit({
+          tenant: 'acme',
+          actor: 'alice',
+          action: 'approve',
+          memoryId: 'm1',
+          at: '2026-01-01T00:00:00.000Z',
+        });
+        await store.appendAudit({
+          tenant: 'acme',
+          actor: 'bob',
+          action: 'forget',
+          memoryId: 'm2',
+          detail: 'asked in #12',
+          at: '2026-01-02T00:00:00.000Z',
+        });
+        await store.appendAudit({
+          tenant: 'acme',
+          actor: 'carol',
+          action: 'revoke-source',
+          at: '2026-01-03T00:00:00.000Z',
+        });
+        const entries = await store.listAudit('acme');
+        expect(entries.map((e) => e.actor)).toEqual(['carol', 'bob', 'alice']);
+        expect(entries[1]).toEqual({
+          tenant: 'acme',
+          actor: 'bob',
+          action: 'forget',
+          memoryId: 'm2',
+          detail: 'asked in #12',
+          at: '2026-01-02T00:00:00.000Z',
+        });
+        expect(entries[0]).toEqual({
+          tenant: 'acme',
+          actor: 'carol',
+          action: 'revoke-source',
+          at: '2026-01-03T00:00:00.000Z',
+        });
+        expect(await store.listAudit('acme', 1)).toHaveLength(1);
+      });
+
+      it('lists the usage of one run', async () => {
+        const store = await fresh();
+        const at = '2026-01-01T00:00:00.000Z';
+        await store.recordUsage({ tenant: 'acme', memoryId: 'm1', repo: 'acme/web', runRef: 'run-7', at });
+        await store.recordUsage({ tenant: 'acme', memoryId: 'm2', repo: 'acme/web', runRef: 'run-7', at });
+        await store.recordUsage({ tenant: 'acme', memoryId: 'm3', repo: 'acme/web', runRef: 'run-8', at });
+        expect(await store.listUsage('acme', 'run-7')).toEqual([
+          { tenant: 'acme', memoryId: 'm1', repo: 'acme/web', runRef: 'run-7', at },
+          { tenant: 'acme', memoryId: 'm2', repo: 'acme/web', runRef: 'run-7', at },
+        ]);
+      });
+
+      it('counts memories by level and status, repositories and fixes', async () => {
+        const store = await fresh();
+        await store.putMemory(makeMemory());
+        await store.putMemory(makeMemory({ status: 'proposed' }));
+        await store.putMemory(
+          makeMemory({ level: 'trajectory', provenance: [{ ...makeMemory().provenance[0]!, repo: 'acme/web' }] }),
+        );
+        await store.markFixLearned('acme', 'acme/api', '1');
+        await store.markFixLearned('acme', 'acme/web', '2');
+        const stats = await store.stats('acme');
+        expect(stats).toEqual({
+          memories: 3,
+          byLevel: { trajectory: 1, workflow: 0, summary: 0, insight: 2 },
+          byStatus: { proposed: 1, active: 2, rejected: 0, archived: 0 },
+          repos: 2,
+          fixes: 2,
+        });
+      });
+    });
+
+    if (reopen) {
+      it('keeps everything after closing and reopening the pool, vectors included', async () => {
+        const store = await fresh();
+        const m = makeMemory({ title: 'Durable insight about retries' });
+        await store.putMemory(m);
+        await store.putVector('acme', m.id, axisVector(4, 2), 'emb');
+        await store.setState('cursor', 'x');
+        await store.enqueueJob({ key: 'j', kind: 'x', payload: { a: 1 } });
+        const again = await reopen(store);
+        open.push(again);
+        expect(await again.getMemory('acme', m.id)).toEqual(m);
+        expect((await again.searchLexical('acme', 'retries', { limit: 1 })).map((h) => h.id)).toEqual([m.id]);
+        expect((await again.searchVector('acme', axisVector(4, 2), 'emb', { limit: 1 })).map((h) => h.id)).toEqual([
+          m.id,
+        ]);
+        expect(await again.getState('cursor')).toBe('x');
+        expect(await again.countJobs('pending')).toBe(1);
+      });
+    }
+  });
+}

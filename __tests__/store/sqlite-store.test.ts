@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/core/errors.js';
+import { defaultPoolLocation, openStore } from '../../src/store/open-store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+import { makeMemory, runStoreContract } from './contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mt-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const newPath = () => join(dir, `pool-${++n}`, 'pool.db');
+const paths = new WeakMap<Store, string>();
+
+async function makeStore(): Promise<Store> {
+  const path = newPath();
+  const store = await openStore(path);
+  paths.set(store, path);
+  return store;
+}
+
+runStoreContract('sqlite', makeStore, async (store) => {
+  const path = paths.get(store)!;
+  await store.close();
+  return openStore(path);
+});
+
+/** a second, raw connection to the same file (another process's view) */
+function raw(path: string): { exec(sql: string): Promise<void>; close(): Promise<void> } {
+  const db = new sqlite3.Database(path);
+  return {
+    exec: (sql) => new Promise((resolve, reject) => db.exec(sql, (e) => (e ? reject(e) : resolve()))),
+    close: () => new Promise((resolve) => db.close(() => resolve())),
+  };
+}
+
+describe('SQLite pool file', () => {
+  it('creates missing parent folders', async () => {
+    const path = join(dir, 'deep', 'er', 'pool.db');
+    const store = await openStore(path);
+    await store.putMemory(makeMemory());
+    expect(await store.countMemories('acme')).toBe(1);
+    await store.close();
+  });
+
+  it('refuses a file that is not SQLite with a corrupt-pool error naming the path', async () => {
+    const path = join(dir, 'garbage.db');
+    writeFileSync(
+      path,
+      'this is not a database, just a text file that is long enough to have a header page'.repeat(100),
+    );
+    const error = await openStore(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe('corrupt');
+    expect((error as StoreError).message).toContain(path);
+  });
+
+  it('refuses a pool written by a newer schema version, saying which versions', async () => {
+    const path = newPath();
+    const store = await openStore(path);
+    await store.putMemory(makeMemory());
+    await store.close();
+    const other = raw(path);
+    await other.exec(`INSERT INTO schema_version (version, applied_at) VALUES (99, '2030-01-01')`);
+    await other.close();
+    const error = await openStore(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe('newer-schema');
+    expect((error as StoreError).message).toMatch(/99/);
+    expect((error as StoreError).message).toMatch(/up to 1/);
+  });
+
+  it('reports a pool locked by another writer as locked, and loses nothing', async () => {
+    const path = newPath();
+    const store = await SqliteStore.open(path, { busyTimeoutMs: 100 });
+    await store.migrate();
+    const kept = makeMemory();
+    await store.putMemory(kept);
+    const other = raw(path);
+    await other.exec("BEGIN IMMEDIATE; INSERT INTO state (key, value, updated_at) VALUES ('other', '1', 'x');");
+    const error = await store.putMemory(makeMemory()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe('locked');
+    expect((error as StoreError).message).toContain(path);
+    // reads still work while locked
+    expect(await store.getMemory('acme', kept.id)).toEqual(kept);
+    await other.exec('COMMIT');
+    await other.close();
+    // the store recovers once the lock is gone
+    const later = makeMemory();
+    await store.putMemory(later);
+    expect(await store.countMemories('acme')).toBe(2);
+    expect(await store.getState('other')).toBe('1');
+    await store.close();
+  });
+
+  it('migrates an existing pool without touching its data when opened again', async () => {
+    const path = newPath();
+    const first = await openStore(path);
+    const m = makeMemory();
+    await first.putMemory(m);
+    await first.close();
+    const second = await openStore(path);
+    await second.migrate();
+    expect(await second.getMemory('acme', m.id)).toEqual(m);
+    await second.close();
+  });
+});
+
+describe('defaultPoolLocation', () => {
+  it('uses MEMORY_TRANSFER_DB when set, else ./.memory-transfer/pool.db', () => {
+    expect(defaultPoolLocation({ MEMORY_TRANSFER_DB: '/data/pool.db' })).toBe('/data/pool.db');
+    expect(defaultPoolLocation({ MEMORY_TRANSFER_DB: '  ' })).toBe('./.memory-transfer/pool.db');
+    expect(defaultPoolLocation({})).toBe('./.memory-transfer/pool.db');
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * `npm run bench` prints speed figures (no assertions): `npm run bench` runs every section,
+ * `npm run bench -- <name> [<name>…]` runs the named ones. A section is scripts/bench/<name>.ts
+ * exporting `run(): Promise<Record<string, string | number>>`; add yours to SECTIONS below.
+ */
+type Figures = Record<string, string | number>;
+type Section = () => Promise<{ run(): Promise<Figures> }>;
+
+const SECTIONS: Record<string, Section> = {
+  learn: () => import('./bench/learn.js'),
+  recall: () => import('./bench/recall.js'),
+};
+
+async function runSection(name: string, load: Section): Promise<boolean> {
+  console.log(`\n## ${name}`);
+  const started = performance.now();
+  try {
+    const figures = await (await load()).run();
+    const width = Math.max(...Object.keys(figures).map((key) => key.length), 1);
+    for (const [key, value] of Object.entries(figures)) console.log(`  ${key.padEnd(width)}  ${value}`);
+    console.log(`  (section took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return true;
+  } catch (error) {
+    console.log(`  failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return false;
+  }
+}
+
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const unknown = wanted.filter((name) => !(name in SECTIONS));
+if (unknown.length > 0) {
+  console.error(`bench: unknown section ${unknown.join(', ')} (sections: ${Object.keys(SECTIONS).join(', ')})`);
+  process.exit(2);
+}
+console.log(`memory-transfer bench · node ${process.version} · ${process.platform}/${process.arch}`);
+let ok = true;
+for (const name of wanted.length > 0 ? wanted : Object.keys(SECTIONS)) {
+  ok = (await runSection(name, SECTIONS[name] as Section)) && ok;
+}
+process.exitCode = ok ? 0 : 1;

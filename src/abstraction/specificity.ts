@@ -1,0 +1,468 @@
+/**
+ * The specificity check shared by both abstractors (the research's negative-transfer finding:
+ * a memory that names a file, symbol or string of its source fix gets copied into the wrong task).
+ *
+ * What counts as a leak, found in the insight/workflow/summary text (never the trajectory, which is
+ * concrete by design, nor the evidence lines, which exist so a reader can check the source):
+ * - a path of the fix, or a sub-path of two segments or more, or a file's name (`merge.ts`);
+ * - a distinctive name anywhere: a compound file stem (`url-to-options`, `flag_test`), an identifier
+ *   of the fix's title, problem, change or logs in code form (camelCase, PascalCase, snake_case,
+ *   dotted calls such as `opts.retry.limit`), or a string literal of several words, verbatim;
+ * - a plain word of the fix (a file stem such as `redirects`, a call such as `retry()`, a quoted
+ *   single word) only in code form: backticked, quoted, called `word(`, or as `word.ext`.
+ *   Common words ("index", "test", "null") never count.
+ * Mentions in code form (backticks, quotes, paths, file names, calls) are rewritten to generic
+ * words; a distinctive name left in plain prose, or too many mentions, rejects the memory.
+ */
+import type { Fix } from '../core/types.js';
+import { isTestPath } from '../core/test-paths.js';
+import type { AbstractedMemory } from '../services/ports.js';
+
+export interface SpecificityResult {
+  ok: boolean;
+  /** why the memory was rejected */
+  reason?: string;
+  /** the memory with its removable mentions replaced by generic words (present when something changed) */
+  rewritten?: AbstractedMemory;
+}
+
+/** More distinct rewritten mentions than this in one memory means it is about the source, not a routine: rejected. */
+const MAX_REWRITES = 4;
+
+/** Words that are file stems, keywords or literals everywhere: never a leak on their own. */
+const GENERIC_WORDS = new Set(
+  (
+    'index main test tests spec specs util utils helper helpers lib libs core common shared base types type ' +
+    'errors error config configs options option settings default defaults constants const consts readme license ' +
+    'changelog contributing package setup build dist source sources docs doc example examples fixture fixtures ' +
+    'mock mocks init conftest cli app server client api mod models model view views style styles test_utils ' +
+    'null undefined none nil true false nan this self super void async await return throw throws catch try ' +
+    'function func class struct enum trait impl interface import export from require module exports string ' +
+    'number boolean object array list dict map set value values input output data file files path paths name ' +
+    'text json yaml toml date time parse format print string len make new delete defer chan panic unwrap expect ' +
+    'result ok err some println console log logger debug warn info assert assertEqual describe it before after ' +
+    'each all node deno bun npm yarn pnpm pytest cargo go rust python java ruby bash shell windows linux macos ' +
+    'utf8 utf-8 ascii unicode http https url uri host port request response body header headers query stream ' +
+    'buffer event events listener listeners callback promise timeout timer signal process child thread lock ' +
+    'mutex context state store cache queue retry retries hook hooks plugin plugins middleware handler handlers ' +
+    'router route routes schema schemas version versions flag flags command commands args argv env'
+  ).split(' '),
+);
+
+/** Names with inner capitals that are products or platforms, not the source's symbols. */
+const TECH_NAMES = new Set(
+  (
+    'javascript typescript github gitlab bitbucket powershell websocket websockets macos ios ipados nodejs ' +
+    'postgresql mysql mongodb sqlite graphql openai pypi npmjs dockerfile kubernetes webpack esbuild eslint ' +
+    'vscode intellij pycharm'
+  ).split(' '),
+);
+
+/** Standard library names and conventions any repository may use: never the source's own symbols. */
+const BUILTINS = new Set(
+  (
+    'TypeError RangeError SyntaxError ReferenceError EvalError URIError AggregateError ValueError KeyError ' +
+    'IndexError AttributeError RuntimeError OSError IOError FileNotFoundError PermissionError NotImplementedError ' +
+    'StopIteration UnicodeDecodeError UnicodeEncodeError TimeoutError AbortError AbortController AbortSignal ' +
+    'ArrayBuffer Uint8Array Int32Array Float32Array SharedArrayBuffer TextEncoder TextDecoder URLSearchParams ' +
+    'setTimeout setInterval clearTimeout clearInterval setImmediate queueMicrotask structuredClone ' +
+    'JSON.parse JSON.stringify Promise.all Promise.race Promise.allSettled Object.keys Object.assign ' +
+    'Object.entries Array.isArray Number.isNaN Date.now process.env process.exit process.platform os.path ' +
+    'console.log console.error sys.exit sys.argv os.environ fmt.Println fmt.Errorf errors.Is errors.As ' +
+    'NO_COLOR FORCE_COLOR LC_ALL NODE_ENV NODE_OPTIONS GITHUB_TOKEN'
+  )
+    .toLowerCase()
+    .split(' '),
+);
+
+/** Extensions that make a dotted word a file or product name ("Node.js") rather than a member access. */
+const FILE_EXTENSIONS =
+  /\.(js|mjs|cjs|jsx|ts|mts|cts|tsx|py|pyi|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|json|ya?ml|toml|md|txt|lock|sh|ps1|bat|cfg|ini|xml|html?|css|scss|vue|svelte)$/i;
+
+const HOST_NAME = /\.(com|org|net|io|dev|app|co|edu|gov)$/i;
+
+interface SourceTerms {
+  /** lower-case names that leak wherever they appear as a word */
+  distinctive: Set<string>;
+  /** lower-case plain words that leak only in code form */
+  plain: Set<string>;
+  /** case-sensitive literals of several words that leak verbatim */
+  literals: Set<string>;
+  /** lower-case sub-paths (two segments or more) of the fix's files */
+  subPaths: Set<string>;
+  /** lower-case file names of the fix (`merge.ts`) */
+  fileNames: Set<string>;
+}
+
+type LeakKind = 'path' | 'test' | 'symbol' | 'string';
+
+interface Mention {
+  start: number;
+  end: number;
+  /** what leaks, as it will be reported */
+  term: string;
+  kind: LeakKind;
+  /** in code form: can be replaced by a generic word */
+  removable: boolean;
+}
+
+const termCache = new WeakMap<Fix, SourceTerms>();
+
+/** Lists what in `text` names a path, symbol or string of the fix (each once, in order of appearance). */
+export function leaksSource(text: string, fix: Fix): string[] {
+  const seen = new Set<string>();
+  for (const mention of findMentions(text, sourceTerms(fix))) seen.add(mention.term);
+  return [...seen];
+}
+
+/** Checks a memory of the fix; rewrites removable mentions or rejects it, naming what leaks. */
+export function checkSpecificity(memory: AbstractedMemory, fix: Fix): SpecificityResult {
+  if (memory.level === 'trajectory') return { ok: true };
+  const terms = sourceTerms(fix);
+  const rewrites = new Set<string>();
+  const leftovers = new Set<string>();
+  const seen = new Map<string, Mention[]>();
+  const mentionsOf = (text: string): Mention[] => {
+    let found = seen.get(text);
+    if (!found) seen.set(text, (found = findMentions(text, terms)));
+    return found;
+  };
+  const rewrite = (text: string): string => {
+    const mentions = mentionsOf(text);
+    if (mentions.length === 0) return text;
+    for (const m of mentions) if (!m.removable) leftovers.add(m.term);
+    const removable = mentions.filter((m) => m.removable);
+    for (const m of removable) rewrites.add(m.term);
+    return removable.length === 0 ? text : replaceMentions(text, removable);
+  };
+  const rewritten = mapTexts(memory, rewrite);
+  if (leftovers.size > 0) {
+    return { ok: false, reason: `names its source: ${[...leftovers].slice(0, 3).join(', ')}` };
+  }
+  if (rewrites.size > MAX_REWRITES) {
+    return { ok: false, reason: `too specific: ${rewrites.size} mentions of its source` };
+  }
+  if (rewrites.size === 0) return { ok: true };
+  // a rewrite that still leaks (a mention hidden inside another) is a reject, never a half-clean memory
+  const still = [...new Set(allTexts(rewritten).flatMap((t) => findMentions(t, terms).map((m) => m.term)))];
+  if (still.length > 0) return { ok: false, reason: `names its source: ${still.slice(0, 3).join(', ')}` };
+  return { ok: true, rewritten };
+}
+
+// ---------------------------------------------------------------- the memory's text fields
+
+function mapTexts(memory: AbstractedMemory, f: (text: string) => string): AbstractedMemory {
+  const body = memory.body;
+  let mapped: AbstractedMemory['body'];
+  switch (body.level) {
+    case 'insight':
+      mapped = {
+        level: 'insight',
+        insight: {
+          title: f(body.insight.title),
+          description: f(body.insight.description),
+          content: f(body.insight.content),
+        },
+      };
+      break;
+    case 'workflow':
+      mapped = { level: 'workflow', workflow: { goal: f(body.workflow.goal), steps: body.workflow.steps.map(f) } };
+      break;
+    case 'summary':
+      mapped = {
+        level: 'summary',
+        summary: {
+          task_summary: f(body.summary.task_summary),
+          experience_summary: f(body.summary.experience_summary),
+        },
+      };
+      break;
+    case 'trajectory':
+      mapped = body;
+      break;
+  }
+  return {
+    ...memory,
+    title: f(memory.title),
+    description: f(memory.description),
+    content: f(memory.content),
+    body: mapped,
+  };
+}
+
+function allTexts(memory: AbstractedMemory): string[] {
+  const texts: string[] = [];
+  mapTexts(memory, (t) => {
+    texts.push(t);
+    return t;
+  });
+  return texts;
+}
+
+// ---------------------------------------------------------------- what the fix names
+
+function sourceTerms(fix: Fix): SourceTerms {
+  const cached = termCache.get(fix);
+  if (cached) return cached;
+  const terms: SourceTerms = {
+    distinctive: new Set(),
+    plain: new Set(),
+    literals: new Set(),
+    subPaths: new Set(),
+    fileNames: new Set(),
+  };
+  const names = [...fix.files, ...fix.signals.flatMap((s) => (s.name ? [s.name] : []))];
+  for (const file of names) addPath(terms, file);
+  const name = fix.repo.split('/')[1];
+  if (name) addToken(terms, name, true);
+  if (fix.repo.includes('/')) terms.subPaths.add(fix.repo.toLowerCase());
+
+  const prose = [fix.title, fix.problem, ...fix.signals.flatMap((s) => (s.excerpt ? [s.excerpt] : []))];
+  for (const text of [...prose, fix.change]) addCodeNames(terms, text);
+  for (const text of prose) addQuoted(terms, text, /"([^"\n]{2,120})"|“([^”\n]{2,120})”/g);
+  // single quotes only in code: in prose they are apostrophes ("don't ... isn't")
+  addQuoted(terms, fix.change, /(?<![\w'])'([^'\n\\]{2,120})'(?![\w'])|"([^"\n\\]{2,120})"/g);
+
+  termCache.set(fix, terms);
+  return terms;
+}
+
+function addPath(terms: SourceTerms, raw: string): void {
+  const path = raw.trim().replace(/\\/g, '/').replace(/^\.\//, '').toLowerCase();
+  if (!path) return;
+  const segments = path.split('/').filter(Boolean);
+  for (let i = 0; i < segments.length; i += 1) {
+    for (let j = i + 2; j <= segments.length; j += 1) terms.subPaths.add(segments.slice(i, j).join('/'));
+  }
+  const fileName = segments[segments.length - 1] ?? '';
+  if (fileName.includes('.') && !fileName.startsWith('.')) terms.fileNames.add(fileName);
+  const stemName = fileName.replace(/^\.+/, '').split('.')[0] ?? '';
+  if (stemName.length > 3) addToken(terms, stemName, true);
+}
+
+/** Sorts a source token into distinctive (compound) or plain (one word). */
+function addToken(terms: SourceTerms, rawToken: string, fromPath = false): void {
+  const token = rawToken.replace(/\(\)$/, '').replace(/^[$@#]+|[.,:;]+$/g, '');
+  if (token.length < 3 || !/[A-Za-z]/.test(token)) return;
+  const lower = token.toLowerCase();
+  if (isCompound(token, fromPath)) terms.distinctive.add(lower);
+  else if (/^[A-Za-z][A-Za-z0-9]*$/.test(token) && token.length > 3 && !GENERIC_WORDS.has(lower)) {
+    terms.plain.add(lower);
+  }
+}
+
+function isCompound(token: string, fromPath: boolean): boolean {
+  const lower = token.toLowerCase();
+  if (GENERIC_WORDS.has(lower) || TECH_NAMES.has(lower) || BUILTINS.has(lower)) return false;
+  if (/[a-z][A-Z]/.test(token)) return true; // camelCase, PascalCase
+  if (/[A-Za-z0-9]_[A-Za-z0-9]/.test(token)) return true; // snake_case, SCREAMING_CASE
+  if (/[A-Za-z]\.[A-Za-z_$]/.test(token)) {
+    // a member access or dotted call, not a file, product or host name ("Node.js", "golang.org")
+    return (
+      !FILE_EXTENSIONS.test(token) &&
+      !HOST_NAME.test(token) &&
+      token.split('.').every((part) => /^[A-Za-z_$][\w$]*$/.test(part))
+    );
+  }
+  // kebab-case is distinctive in a file name ("url-to-options"), but ordinary English in prose ("non-empty")
+  return fromPath && /[A-Za-z0-9]-[A-Za-z]/.test(token) && !/-\d+$/.test(token);
+}
+
+/** Identifiers in code form in the fix's text: backticked, camelCase, snake_case, dotted, calls. */
+function addCodeNames(terms: SourceTerms, text: string): void {
+  if (!text) return;
+  for (const match of text.matchAll(/`([^`\n]{1,120})`/g)) {
+    const span = (match[1] ?? '').trim();
+    if (/\s/.test(span)) addLiteral(terms, span);
+    else addToken(terms, span);
+  }
+  for (const match of text.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    const token = match[0];
+    if (isCompound(token, false)) {
+      terms.distinctive.add(token.toLowerCase());
+      // the members of a dotted name are names too (`opts.retryLimit` → `retryLimit`)
+      if (token.includes('.')) for (const part of token.split('.')) addToken(terms, part);
+    } else if (text[(match.index ?? 0) + token.length] === '(') {
+      addToken(terms, token); // a call: `retry(`
+    }
+  }
+}
+
+function addQuoted(terms: SourceTerms, text: string, pattern: RegExp): void {
+  if (!text) return;
+  for (const match of text.matchAll(pattern)) {
+    const span = (match[1] ?? match[2] ?? '').trim();
+    if (/\s/.test(span)) addLiteral(terms, span);
+    else addToken(terms, span);
+  }
+}
+
+function addLiteral(terms: SourceTerms, span: string): void {
+  // a literal of several words: at least two words of letters, long enough to be specific
+  const words = span.match(/[A-Za-z]{2,}/g) ?? [];
+  if (span.length >= 8 && words.length >= 2) terms.literals.add(span);
+}
+
+// ---------------------------------------------------------------- finding mentions in a memory
+
+const literalPatterns = new WeakMap<SourceTerms, RegExp | null>();
+
+/** One pattern for all the literals of a fix, longest first (built once per fix). */
+function literalPattern(terms: SourceTerms): RegExp | null {
+  let pattern = literalPatterns.get(terms);
+  if (pattern === undefined) {
+    const escaped = [...terms.literals]
+      .sort((a, b) => b.length - a.length)
+      .map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    pattern = escaped.length === 0 ? null : new RegExp(escaped.join('|'), 'g');
+    literalPatterns.set(terms, pattern);
+  }
+  return pattern;
+}
+
+/** A run of characters that may form a path or file name (checked for `/` or `.` after). */
+const PATHISH = /[\w@.\/-]+/g;
+
+function findMentions(text: string, terms: SourceTerms): Mention[] {
+  if (!text) return [];
+  const mentions: Mention[] = [];
+  const taken: [number, number][] = [];
+  const free = (start: number, end: number) => taken.every(([s, e]) => end <= s || start >= e);
+  const add = (mention: Mention) => {
+    if (!free(mention.start, mention.end)) return;
+    mentions.push(mention);
+    taken.push([mention.start, mention.end]);
+  };
+
+  // 1. code spans and quotes: the whole span goes if anything inside it leaks
+  for (const match of text.matchAll(/`([^`\n]+)`|"([^"\n]+)"|“([^”\n]+)”|(?<![\w'])'([^'\n]+)'(?![\w'])/g)) {
+    const inner = match[1] ?? match[2] ?? match[3] ?? match[4] ?? '';
+    const found = leakInSpan(inner, terms);
+    if (found) {
+      add({ start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, ...found, removable: true });
+    }
+  }
+  // 2. paths and file names
+  for (const match of text.matchAll(PATHISH)) {
+    const token = match[0].replace(/[.]+$/, '');
+    if (!/[./]/.test(token)) continue;
+    const found = pathLeak(token, terms);
+    if (found) add({ start: match.index ?? 0, end: (match.index ?? 0) + token.length, ...found, removable: true });
+  }
+  // 3. calls of a source name: `retry(`
+  for (const match of text.matchAll(/(?<![\w$])([A-Za-z_$][\w$]*)\(\)?/g)) {
+    const name = (match[1] ?? '').toLowerCase();
+    if (terms.plain.has(name) || terms.distinctive.has(name)) {
+      add({
+        start: match.index ?? 0,
+        end: (match.index ?? 0) + match[0].length,
+        term: match[1] ?? name,
+        kind: 'symbol',
+        removable: true,
+      });
+    }
+  }
+  // 4. distinctive names in plain prose: not removable
+  for (const match of text.matchAll(/(?<![\w$])[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*/g)) {
+    const token = match[0];
+    const hit = [token, ...token.split(/[.-]/)].find((p) => terms.distinctive.has(p.toLowerCase()));
+    if (hit)
+      add({
+        start: match.index ?? 0,
+        end: (match.index ?? 0) + token.length,
+        term: hit,
+        kind: 'symbol',
+        removable: false,
+      });
+  }
+  // 5. literals of several words, verbatim: not removable
+  const literals = process.env.NOLIT ? null : literalPattern(terms);
+  if (literals) {
+    for (const match of text.matchAll(literals)) {
+      const start = match.index ?? 0;
+      add({ start, end: start + match[0].length, term: match[0], kind: 'string', removable: false });
+    }
+  }
+  return mentions.sort((a, b) => a.start - b.start);
+}
+
+function leakInSpan(inner: string, terms: SourceTerms): { term: string; kind: LeakKind } | undefined {
+  const span = inner.trim();
+  if (terms.literals.has(span)) return { term: span, kind: 'string' };
+  for (const literal of terms.literals) if (span.includes(literal)) return { term: literal, kind: 'string' };
+  const bare = span.replace(/\(\)$/, '').toLowerCase();
+  if (terms.plain.has(bare) || terms.distinctive.has(bare)) return { term: span.replace(/\(\)$/, ''), kind: 'symbol' };
+  for (const match of span.matchAll(PATHISH)) {
+    if (!/[./]/.test(match[0])) continue;
+    const found = pathLeak(match[0].replace(/[.]+$/, ''), terms);
+    if (found) return found;
+  }
+  for (const match of span.matchAll(/[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*/g)) {
+    const token = match[0];
+    const hit = [token, ...token.split(/[.-]/)].find((p) => terms.distinctive.has(p.toLowerCase()));
+    if (hit) return { term: hit, kind: 'symbol' };
+    if (terms.plain.has(token.toLowerCase()) && span.includes(`${token}(`)) return { term: token, kind: 'symbol' };
+  }
+  return undefined;
+}
+
+function pathLeak(token: string, terms: SourceTerms): { term: string; kind: LeakKind } | undefined {
+  const lower = token.toLowerCase().replace(/^\.\//, '').replace(/\/$/, '');
+  const kind: LeakKind = isTestPath(lower) ? 'test' : 'path';
+  if (lower.includes('/')) {
+    const segments = lower.split('/').filter(Boolean);
+    for (let i = 0; i < segments.length; i += 1) {
+      for (let j = i + 2; j <= segments.length; j += 1) {
+        if (terms.subPaths.has(segments.slice(i, j).join('/'))) return { term: token, kind };
+      }
+    }
+  }
+  const fileName = lower.split('/').pop() ?? '';
+  if (terms.fileNames.has(fileName)) return { term: token, kind };
+  // a source stem with any extension: `redirects.ts` for test/redirects.js
+  const dot = fileName.indexOf('.');
+  if (dot > 0 && FILE_EXTENSIONS.test(fileName.slice(fileName.lastIndexOf('.')))) {
+    const stemName = fileName.slice(0, dot);
+    if (terms.plain.has(stemName) || terms.distinctive.has(stemName)) return { term: token, kind };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- rewriting
+
+const GENERIC: Record<LeakKind, string> = {
+  path: 'the affected module',
+  test: 'the affected test file',
+  symbol: 'the affected code',
+  string: 'a specific value',
+};
+
+function replaceMentions(text: string, mentions: Mention[]): string {
+  let out = text;
+  for (const m of [...mentions].sort((a, b) => b.start - a.start)) {
+    let start = m.start;
+    let phrase = GENERIC[m.kind];
+    // absorb an article before the mention: "the `foo.ts` module" → "the affected module module" is avoided below
+    const before = out.slice(0, start);
+    const article = /\b(the|a|an)\s+$/i.exec(before);
+    if (article) start -= article[0].length;
+    const head = out.slice(0, start);
+    if (/(^|[.!?:]\s+)$/.test(head)) phrase = phrase.charAt(0).toUpperCase() + phrase.slice(1);
+    out = head + phrase + out.slice(m.end);
+  }
+  return tidy(out);
+}
+
+/** Collapses the seams a rewrite leaves: repeated phrases, "module module", doubled spaces. */
+function tidy(text: string): string {
+  let out = text;
+  for (const phrase of Object.values(GENERIC)) {
+    const p = phrase.replace(/ /g, '\\s+');
+    out = out.replace(
+      new RegExp(`(${p})(?:(?:\\s*,\\s*|\\s+(?:and|or)\\s+|\\s*,\\s*(?:and|or)\\s+)${p})+`, 'gi'),
+      '$1',
+    );
+  }
+  out = out.replace(/\b(module|code|test file|value)\s+(module|file|function|method|class|helper|code)\b/gi, '$1');
+  return out.replace(/[ \t]{2,}/g, ' ').replace(/\s+([,.;:])/g, '$1');
+}

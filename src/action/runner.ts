@@ -1,0 +1,227 @@
+/**
+ * The Action's only I/O shell: reads inputs (zod) and the job's environment, builds the ports,
+ * calls main(), sets outputs, writes the job summary, and fails the step with one clear line.
+ */
+import * as core from '@actions/core';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { InputError, describeError } from '../core/errors.js';
+import { describeZodError } from '../core/recall-api.js';
+import { MEMORY_LEVELS, VISIBILITIES, type Visibility } from '../core/types.js';
+import type { Logger } from '../services/ports.js';
+import type { ChangedPathsFetcher } from './event-task.js';
+import { actionsLogger } from './logger.js';
+import { main, type ActionInputs, type ActionResult, type RunContext } from './main.js';
+import type { LocalRecall, PoolParser } from './pool-recall.js';
+import { createServerClient } from './server-client.js';
+import { renderSummary } from './summary.js';
+
+/** The slice of an Octokit the Action uses (so tests can pass one built with `request.fetch`). */
+export interface ActionOctokit {
+  rest: {
+    pulls: {
+      listFiles(params: { owner: string; repo: string; pull_number: number; per_page?: number }): Promise<{
+        data: { filename: string }[];
+      }>;
+    };
+  };
+}
+
+export interface RunnerDeps {
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  getIdToken: (audience: string) => Promise<string>;
+  createOctokit: (token: string) => ActionOctokit;
+  fetch?: typeof globalThis.fetch;
+  parsePool: PoolParser;
+  recallLocal: LocalRecall;
+  setOutput: (name: string, value: string) => void;
+  setFailed: (message: string) => void;
+  /** appends Markdown to the job summary (GITHUB_STEP_SUMMARY) */
+  writeSummary: (markdown: string) => Promise<void>;
+}
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optionalString = z.preprocess(blankToUndefined, z.string().trim().optional());
+const bool = (fallback: boolean) =>
+  z.preprocess(
+    (value) => blankToUndefined(typeof value === 'string' ? value.trim().toLowerCase() : value) ?? String(fallback),
+    z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true'),
+  );
+const toNumber = (value: unknown) => {
+  const v = blankToUndefined(value);
+  return v === undefined ? undefined : Number(v);
+};
+const numberOr = (schema: z.ZodNumber, fallback: number) => z.preprocess((v) => toNumber(v) ?? fallback, schema);
+const optionalNumber = (schema: z.ZodNumber) => z.preprocess(toNumber, schema.optional());
+
+const inputsSchema = z
+  .object({
+    'server-url': optionalString.pipe(
+      z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://memory.acme.dev' }).optional(),
+    ),
+    pool: optionalString,
+    task: optionalString,
+    'top-k': numberOr(z.number({ error: 'must be a number' }).int('must be a whole number').min(1).max(10), 3),
+    'min-score': optionalNumber(z.number({ error: 'must be a number' }).min(0)),
+    level: z.preprocess((v) => blankToUndefined(v) ?? 'insight', z.enum(MEMORY_LEVELS)),
+    target: z.preprocess((v) => blankToUndefined(v) ?? 'agents-md', z.string().trim()),
+    audience: z.preprocess((v) => blankToUndefined(v) ?? 'memory-transfer', z.string().trim()),
+    token: optionalString,
+    'dry-run': bool(false),
+    'report-usage': bool(true),
+    'fail-on-error': bool(false),
+    'timeout-seconds': numberOr(z.number({ error: 'must be a number' }).positive().max(300), 10),
+  })
+  .superRefine((value, ctx) => {
+    const both = value['server-url'] !== undefined && value.pool !== undefined;
+    const neither = value['server-url'] === undefined && value.pool === undefined;
+    if (both || neither) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['server-url'],
+        message: `give exactly one of "server-url" (the App's URL) or "pool" (a JSONL export in the workspace); ${both ? 'both were given' : 'neither was given'}`,
+      });
+    }
+  });
+
+export const INPUT_NAMES = Object.keys(inputsSchema.shape) as (keyof typeof inputsSchema.shape)[];
+
+/** Reads INPUT_* the way @actions/core does (spaces → _, upper case). */
+function rawInputs(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(INPUT_NAMES.map((name) => [name, env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`]]));
+}
+
+export function parseInputs(env: NodeJS.ProcessEnv): ActionInputs {
+  const parsed = inputsSchema.safeParse(rawInputs(env));
+  if (!parsed.success) throw new InputError(describeZodError(parsed.error));
+  const v = parsed.data;
+  return {
+    ...(v['server-url'] !== undefined ? { serverUrl: v['server-url'] } : {}),
+    ...(v.pool !== undefined ? { pool: v.pool } : {}),
+    ...(v.task !== undefined ? { task: v.task } : {}),
+    topK: v['top-k'],
+    ...(v['min-score'] !== undefined ? { minScore: v['min-score'] } : {}),
+    level: v.level,
+    target: v.target,
+    audience: v.audience,
+    ...(v.token !== undefined ? { token: v.token } : {}),
+    dryRun: v['dry-run'],
+    reportUsage: v['report-usage'],
+    failOnError: v['fail-on-error'],
+    timeoutMs: Math.round(v['timeout-seconds'] * 1000),
+  };
+}
+
+const visibilitySchema = z.enum(VISIBILITIES);
+
+/** The repository's visibility from the event payload (public when unknown: the most careful reader). */
+function visibilityOf(payload: unknown): Visibility {
+  const repo = (payload as { repository?: { visibility?: unknown; private?: unknown } } | null)?.repository;
+  const parsed = visibilitySchema.safeParse(repo?.visibility);
+  if (parsed.success) return parsed.data;
+  return repo?.private === true ? 'private' : 'public';
+}
+
+async function readContext(env: NodeJS.ProcessEnv): Promise<RunContext> {
+  const repository = env.GITHUB_REPOSITORY ?? '';
+  if (!/^[^/\s]+\/[^/\s]+$/.test(repository)) throw new InputError('GITHUB_REPOSITORY is not set: run this inside GitHub Actions');
+  let payload: unknown = {};
+  if (env.GITHUB_EVENT_PATH) {
+    try {
+      payload = JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8'));
+    } catch (error) {
+      throw new InputError(`GITHUB_EVENT_PATH: cannot read the event payload (${describeError(error)})`);
+    }
+  }
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT);
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    payload,
+    repository,
+    ...(env.GITHUB_RUN_ID ? { runId: env.GITHUB_RUN_ID } : {}),
+    ...(Number.isInteger(attempt) && attempt > 0 ? { runAttempt: attempt } : {}),
+    workspace: env.GITHUB_WORKSPACE || process.cwd(),
+    tempDir: env.RUNNER_TEMP || os.tmpdir(),
+    codexHome: env.CODEX_HOME || path.join(os.homedir(), '.codex'),
+    githubUrl: env.GITHUB_SERVER_URL || 'https://github.com',
+    visibility: visibilityOf(payload),
+  };
+}
+
+function changedPathsFetcher(inputs: ActionInputs, deps: RunnerDeps): ChangedPathsFetcher {
+  return async (owner, repo, pullNumber) => {
+    if (!inputs.token) return [];
+    try {
+      const octokit = deps.createOctokit(inputs.token);
+      const { data } = await octokit.rest.pulls.listFiles({ owner, repo, pull_number: pullNumber, per_page: 100 });
+      return data.map((file) => file.filename);
+    } catch (error) {
+      deps.logger.warn(`Memory Transfer: could not list the pull request's changed paths (${describeError(error)}); using its title and body`);
+      return [];
+    }
+  };
+}
+
+function setOutputs(result: ActionResult, deps: RunnerDeps): void {
+  deps.setOutput('insights', result.rendered.markdown);
+  deps.setOutput('insights-json', JSON.stringify(result.insights));
+  deps.setOutput('count', String(result.insights.length));
+  deps.setOutput('ids', result.rendered.ids.join(','));
+  deps.setOutput('prompt-file', result.promptFile);
+}
+
+/** Runs the Action. Never throws: a failure becomes setFailed with one line. */
+export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
+  try {
+    const inputs = parseInputs(deps.env);
+    const context = await readContext(deps.env);
+    const server = inputs.serverUrl
+      ? createServerClient({
+          serverUrl: inputs.serverUrl,
+          audience: inputs.audience,
+          timeoutMs: inputs.timeoutMs,
+          getIdToken: deps.getIdToken,
+          ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        })
+      : undefined;
+    const result = await main(inputs, context, {
+      logger: deps.logger,
+      ...(server ? { server } : {}),
+      changedPaths: changedPathsFetcher(inputs, deps),
+      parsePool: deps.parsePool,
+      recallLocal: deps.recallLocal,
+    });
+    setOutputs(result, deps);
+    deps.logger.info(
+      result.insights.length > 0
+        ? `Memory Transfer: ${result.insights.length} insight(s) for target ${result.target}: ${result.rendered.ids.join(', ')}`
+        : 'Memory Transfer: no insight cleared the relevance bar',
+    );
+    await deps.writeSummary(renderSummary(result, inputs.pool !== undefined ? 'pool' : 'server', inputs.dryRun, context.githubUrl)).catch((error: unknown) =>
+      deps.logger.warn(`Memory Transfer: could not write the job summary (${describeError(error)})`),
+    );
+    return result;
+  } catch (error) {
+    deps.setFailed(`Memory Transfer: ${describeError(error)}`);
+    return undefined;
+  }
+}
+
+/** The production ports, over @actions/core and the process environment. */
+export function actionsRunnerDeps(parts: Pick<RunnerDeps, 'createOctokit' | 'parsePool' | 'recallLocal'>): RunnerDeps {
+  return {
+    env: process.env,
+    logger: actionsLogger,
+    getIdToken: (audience) => core.getIDToken(audience),
+    setOutput: (name, value) => core.setOutput(name, value),
+    setFailed: (message) => core.setFailed(message),
+    writeSummary: async (markdown) => {
+      if (!process.env.GITHUB_STEP_SUMMARY) return;
+      await core.summary.addRaw(markdown, true).write();
+    },
+    ...parts,
+  };
+}

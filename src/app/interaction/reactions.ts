@@ -1,0 +1,137 @@
+/**
+ * 👍/👎 on our suggestion comment become votes on the insights it shows. GitHub sends no webhook
+ * for reactions, so they are read back when the issue or PR closes and by a periodic sweep.
+ * Each reaction is counted once: the ids of counted reactions are kept with the comment's state.
+ */
+import { z } from 'zod';
+import { describeError } from '../../core/errors.js';
+import { tenantOf } from '../../core/ids.js';
+import { isNotFound } from '../../github/client.js';
+import type { Clock } from '../../services/ports.js';
+import type { JobQueue } from '../deps.js';
+import { splitRepo, type InstallationOctokit, type InteractionContext } from './context.js';
+import { vote } from '../../services/governance.js';
+import { commentState, keys, readState, sweepIndex, writeState, type CommentState } from './state.js';
+
+export const REACTIONS_JOB = 'interaction-reactions';
+export const SWEEP_JOB = 'reactions-sweep';
+
+export const reactionsJob = z.object({
+  installationId: z.number().int(),
+  repo: z.string(),
+  number: z.number().int(),
+  /** the thread closed: harvest one last time and stop sweeping it */
+  final: z.boolean().default(false),
+});
+export type ReactionsJob = z.infer<typeof reactionsJob>;
+
+const reaction = z.object({
+  id: z.number().int(),
+  content: z.string(),
+  user: z.object({ login: z.string(), type: z.string().optional() }).nullable(),
+});
+
+/**
+ * Reads the reactions on our comment and turns every 👍/👎 not counted before into a vote on each
+ * insight the comment shows. Returns (and stores) the updated state.
+ */
+export async function harvestReactions(
+  ctx: InteractionContext,
+  octokit: InstallationOctokit,
+  repo: string,
+  number: number,
+  state: CommentState,
+): Promise<CommentState> {
+  if (state.deleted || state.shown.length === 0) return state;
+  let raw: unknown[];
+  try {
+    raw = await octokit.paginate('GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', {
+      ...splitRepo(repo),
+      comment_id: state.commentId,
+      per_page: 100,
+    });
+  } catch (error) {
+    if (isNotFound(error)) return state;
+    throw error;
+  }
+  const counted = new Set(state.countedReactions);
+  const tenant = tenantOf(repo);
+  let votes = 0;
+  for (const item of raw) {
+    const parsed = reaction.safeParse(item);
+    if (!parsed.success || counted.has(parsed.data.id)) continue;
+    const { content, user } = parsed.data;
+    if (content !== '+1' && content !== '-1') continue;
+    counted.add(parsed.data.id);
+    if (!user || user.type === 'Bot' || user.login.endsWith('[bot]')) continue;
+    for (const shown of state.shown) {
+      // a forgotten insight has nothing left to vote on
+      if (!(await ctx.deps.store.getMemory(tenant, shown.id))) continue;
+      await vote(ctx.deps.store, tenant, shown.id, content === '+1' ? 'up' : 'down', {
+        actor: user.login,
+        now: ctx.deps.clock.now(),
+      });
+      votes += 1;
+    }
+  }
+  const next = { ...state, countedReactions: [...counted] };
+  if (next.countedReactions.length !== state.countedReactions.length) {
+    await writeState(ctx.deps.store, keys.comment(repo, number), next);
+  }
+  if (votes > 0) ctx.deps.logger.info('reactions counted as votes', { repo, number, votes });
+  return next;
+}
+
+/** Harvests one thread's comment; on `final` (the thread closed) it leaves the sweep. */
+export async function runReactions(ctx: InteractionContext, job: ReactionsJob): Promise<void> {
+  const { store } = ctx.deps;
+  const state = await readState(store, keys.comment(job.repo, job.number), commentState);
+  if (state) {
+    const octokit = await ctx.auth(job.installationId);
+    await harvestReactions(ctx, octokit, job.repo, job.number, state);
+  }
+  if (job.final) {
+    const index = (await readState(store, keys.sweepIndex(), sweepIndex)) ?? [];
+    const kept = index.filter((e) => !(e.repo.toLowerCase() === job.repo.toLowerCase() && e.number === job.number));
+    if (kept.length !== index.length) await writeState(store, keys.sweepIndex(), kept);
+  }
+}
+
+/** The periodic sweep: harvests every recent suggestion comment; one failing thread does not stop the rest. */
+export async function runSweep(ctx: InteractionContext): Promise<{ visited: number; failed: number }> {
+  const { store, logger } = ctx.deps;
+  const index = (await readState(store, keys.sweepIndex(), sweepIndex)) ?? [];
+  let visited = 0;
+  let failed = 0;
+  for (const entry of index) {
+    try {
+      await runReactions(ctx, { ...entry, final: false });
+      visited += 1;
+    } catch (error) {
+      failed += 1;
+      logger.warn('reaction sweep failed for a thread', { repo: entry.repo, number: entry.number, error: describeError(error) });
+    }
+  }
+  return { visited, failed };
+}
+
+/** The sweep job's key for the time slot `now` falls in: one sweep per slot, however often it is asked for. */
+export function sweepKey(now: Date, intervalMs: number): string {
+  return `${SWEEP_JOB}:${Math.floor(now.getTime() / intervalMs)}`;
+}
+
+export const SWEEP_INTERVAL_MS = 60 * 60_000;
+
+/** Enqueues a sweep every interval; returns a function that stops the timer. The timer never keeps the process alive. */
+export function scheduleReactionSweeps(
+  queue: JobQueue,
+  clock: Clock,
+  onError: (error: unknown) => void,
+  intervalMs = SWEEP_INTERVAL_MS,
+): () => void {
+  const timer = setInterval(() => {
+    queue.enqueue(sweepKey(clock.now(), intervalMs), SWEEP_JOB, {}).catch(onError);
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

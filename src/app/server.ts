@@ -1,0 +1,195 @@
+/**
+ * The App's HTTP server: Probot 14 with webhooks at /api/github/webhooks, /healthz, the recall
+ * API (/api/v1/*, when src/app/http/api.ts is present) and the durable job worker.
+ * Without App credentials it runs Probot's manifest set-up flow from app.yml instead.
+ */
+import { copyFileSync, existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino, type Logger as PinoLogger } from 'pino';
+import { Probot, ProbotOctokit, Server, run } from 'probot';
+import { createAbstractor } from '../abstraction/create-abstractor.js';
+import { llmConfigFromEnv } from '../config/llm.js';
+import { describeError } from '../core/errors.js';
+import { createEmbedder } from '../embedding/openai-embedder.js';
+import { createRedactor } from '../security/redact.js';
+import { systemClock, type Abstractor, type Clock, type Embedder, type Logger, type Redactor } from '../services/ports.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+import type { AppDeps } from './deps.js';
+import { createApp } from './index.js';
+import type { ServeConfig } from './settings.js';
+import { createWorker, type Worker, type WorkerOptions } from './worker.js';
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+
+export interface StartServerOptions {
+  config: ServeConfig;
+  /** the environment for the LLM settings (default process.env) */
+  env?: Record<string, string | undefined>;
+  /** an open pool (tests); otherwise config.poolLocation is opened, and closed on stop */
+  store?: Store;
+  abstractor?: Abstractor;
+  embedder?: Embedder;
+  redactor?: Redactor;
+  clock?: Clock;
+  /** pino logger (default: pino at config.logLevel on stdout) */
+  log?: PinoLogger;
+  /** Octokit class for Probot (tests turn Probot's retries off) */
+  Octokit?: typeof ProbotOctokit;
+  /** start the job worker (default true); worker options override the settings */
+  worker?: boolean | Partial<Omit<WorkerOptions, 'store' | 'logger' | 'clock'>>;
+}
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  /** true when running Probot's manifest set-up flow (no App credentials yet) */
+  setup: boolean;
+  deps?: AppDeps;
+  worker?: Worker;
+  /** stops the HTTP server, then the worker (graceful), then closes a pool it opened */
+  stop(): Promise<void>;
+}
+
+/** The Logger port over pino (Probot's logger). */
+export function pinoLogger(log: PinoLogger): Logger {
+  return {
+    debug: (message, fields) => log.debug(fields ?? {}, message),
+    info: (message, fields) => log.info(fields ?? {}, message),
+    warn: (message, fields) => log.warn(fields ?? {}, message),
+    error: (message, fields) => log.error(fields ?? {}, message),
+  };
+}
+
+const healthz: NodeHandler = (req, res) => {
+  const path = (req.url ?? '').split('?')[0];
+  if (path !== '/healthz' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok' }));
+  return true;
+};
+
+/** The recall API of src/app/http/api.ts, when that module is present in this build. */
+async function loadApiHandler(deps: AppDeps, extra: Record<string, unknown>, logger: Logger): Promise<NodeHandler | undefined> {
+  const specifier = './http/api.js';
+  let module: { createApiHandler?: (deps: AppDeps, extra?: Record<string, unknown>) => NodeHandler | Promise<NodeHandler> };
+  try {
+    module = (await import(specifier)) as typeof module;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url/i.test(describeError(error))) return undefined;
+    throw error;
+  }
+  if (typeof module.createApiHandler !== 'function') {
+    logger.warn('src/app/http/api.ts has no createApiHandler: the recall API is not mounted');
+    return undefined;
+  }
+  return await module.createApiHandler(deps, extra);
+}
+
+/** The folder of the installed package (where app.yml lives). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i += 1) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'app.yml'))) return dir;
+    dir = resolve(dir, '..');
+  }
+  return process.cwd();
+}
+
+/** Probot's manifest flow: a page that creates the App from app.yml and writes .env. */
+async function startSetup(config: ServeConfig, log: PinoLogger): Promise<RunningServer> {
+  const manifest = join(process.cwd(), 'app.yml');
+  if (!existsSync(manifest)) {
+    const source = join(packageRoot(), 'app.yml');
+    if (existsSync(source)) {
+      copyFileSync(source, manifest);
+      log.info(`copied the App manifest to ${manifest} for the set-up flow`);
+    }
+  }
+  log.info('No APP_ID / PRIVATE_KEY: starting the GitHub App set-up flow (docs/app-setup.md explains each step).');
+  const server = await run(() => undefined, {
+    env: { PORT: String(config.port), HOST: config.host, WEBHOOK_SECRET: config.webhookSecret, NO_SMEE_SETUP: 'true' },
+    log,
+  } as Parameters<typeof run>[1]);
+  const port = server.port;
+  log.info(`Open http://localhost:${port} to create the App on GitHub, then restart \`memory-transfer serve\`.`);
+  return { port, url: `http://localhost:${port}`, setup: true, stop: () => server.stop() };
+}
+
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { config } = options;
+  const log = options.log ?? pino({ level: config.logLevel, name: 'memory-transfer' });
+  if (!config.credentials) return startSetup(config, log);
+  const logger = pinoLogger(log);
+  const clock = options.clock ?? systemClock;
+  const env = options.env ?? process.env;
+  const ownsStore = !options.store;
+  const store = options.store ?? (await openStore(config.poolLocation, logger));
+  const llm = llmConfigFromEnv(env);
+  const workerOptions = typeof options.worker === 'object' ? options.worker : {};
+  const worker = createWorker({
+    store,
+    logger,
+    clock,
+    concurrency: config.worker.concurrency,
+    leaseMs: config.worker.leaseMs,
+    maxAttempts: config.worker.maxAttempts,
+    ...workerOptions,
+  });
+  const embedder = options.embedder ?? createEmbedder(llm);
+  const deps: AppDeps = {
+    store,
+    abstractor: options.abstractor ?? createAbstractor(llm, logger),
+    ...(embedder ? { embedder } : {}),
+    redactor: options.redactor ?? createRedactor(),
+    logger,
+    clock,
+    queue: worker,
+    settings: config.settings,
+  };
+  const server = new Server({
+    Probot: Probot.defaults({
+      appId: config.credentials.appId,
+      privateKey: config.credentials.privateKey,
+      secret: config.webhookSecret,
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(options.Octokit ? { Octokit: options.Octokit } : {}),
+    }),
+    webhookPath: config.webhookPath,
+    port: config.port,
+    host: config.host,
+    log,
+    ...(config.webhookProxyUrl ? { webhookProxy: config.webhookProxyUrl } : {}),
+  });
+  let probot: Probot | undefined;
+  await server.load((app) => {
+    probot = app;
+    createApp(deps)(app);
+  });
+  server.addHandler(healthz);
+  const auth = (installationId?: number) => (probot as Probot).auth(installationId);
+  const api = await loadApiHandler(deps, { auth }, logger);
+  if (api) server.addHandler(api);
+  const http = await server.start();
+  const address = http.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  if (options.worker !== false) worker.start();
+  logger.info('memory-transfer App is listening', { port, webhooks: config.webhookPath, api: Boolean(api) });
+  let stopped = false;
+  return {
+    port,
+    url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`,
+    setup: false,
+    deps,
+    worker,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+      await worker.stop();
+      if (ownsStore) await store.close();
+    },
+  };
+}

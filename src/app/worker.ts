@@ -1,0 +1,166 @@
+/**
+ * The durable JobQueue (src/app/deps.ts) over the store's jobs: handlers enqueue in one insert
+ * and return; the worker polls, claims a job with a lease, runs its handler, and completes it,
+ * or records the error and retries with exponential backoff until it is dead after N attempts.
+ * A job whose worker died keeps its lease until it expires, then another worker claims it again:
+ * handlers must be idempotent (learn is, by natural key).
+ */
+import { describeError, UpstreamError } from '../core/errors.js';
+import type { Job, Store } from '../store/store.js';
+import type { Clock, Logger } from '../services/ports.js';
+import type { JobHandler, JobQueue } from './deps.js';
+
+export interface WorkerOptions {
+  store: Store;
+  logger: Logger;
+  clock: Clock;
+  /** how long a claimed job is leased before another worker may take it (default 5 min) */
+  leaseMs?: number;
+  /** idle wait between polls when the queue is empty (default 500 ms) */
+  pollMs?: number;
+  /** jobs run at the same time (default 4) */
+  concurrency?: number;
+  /** attempts before a job is dead (default 6) */
+  maxAttempts?: number;
+  /** first retry delay; doubles each attempt, capped at maxBackoffMs (default 2 s) */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export interface Worker extends JobQueue {
+  /** starts polling (idempotent) */
+  start(): void;
+  /**
+   * Stops polling and waits for running jobs up to `graceMs` (default 10 s). Jobs still running
+   * after that keep their lease and are re-run by the next worker once it expires.
+   */
+  stop(graceMs?: number): Promise<void>;
+  /** claims and runs due jobs until none is due; returns how many ran (tests, CLI, bench) */
+  drain(): Promise<number>;
+  /** the delay before retry number `attempts` (1-based) */
+  backoff(attempts: number): number;
+}
+
+/** Thrown by a handler for an error that retrying will never fix: the job is dead at once. */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError';
+}
+
+export function createWorker(options: WorkerOptions): Worker {
+  const { store, logger, clock } = options;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const pollMs = options.pollMs ?? 500;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const maxAttempts = options.maxAttempts ?? 6;
+  const backoffMs = options.backoffMs ?? 2_000;
+  const maxBackoffMs = options.maxBackoffMs ?? 10 * 60_000;
+  const handlers = new Map<string, JobHandler>();
+  const running = new Set<Promise<void>>();
+  let loops: Promise<void>[] = [];
+  let stopping = false;
+  let started = false;
+  const sleepers = new Set<() => void>();
+  const wakeAll = (): void => {
+    for (const wake of [...sleepers]) wake();
+  };
+
+  const backoff = (attempts: number): number => Math.min(maxBackoffMs, backoffMs * 2 ** Math.max(0, attempts - 1));
+
+  async function claim(): Promise<Job | undefined> {
+    const now = clock.now();
+    return store.claimJob(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString());
+  }
+
+  async function run(job: Job): Promise<void> {
+    const handler = handlers.get(job.kind);
+    // `attempts` counts this claim too (the store increments it when claiming)
+    const attempt = Math.max(1, job.attempts);
+    try {
+      if (!handler) throw new PermanentJobError(`no handler for job kind "${job.kind}"`);
+      await handler(job.payload, { id: job.id, key: job.key, attempts: attempt });
+      await store.completeJob(job.id);
+      logger.debug('job done', { id: job.id, key: job.key, kind: job.kind });
+    } catch (error) {
+      const permanent = error instanceof PermanentJobError || (error instanceof UpstreamError && !error.retryable);
+      const dead = permanent || attempt >= maxAttempts;
+      const runAfter = new Date(clock.now().getTime() + backoff(attempt)).toISOString();
+      const message = describeError(error);
+      await store.failJob(job.id, message, runAfter, dead).catch((failError: unknown) => {
+        logger.error('could not record a job failure', { id: job.id, error: describeError(failError) });
+      });
+      const fields = { id: job.id, key: job.key, kind: job.kind, attempt, error: message };
+      if (dead) logger.error('job dead', fields);
+      else logger.warn('job failed, will retry', { ...fields, runAfter });
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      let job: Job | undefined;
+      try {
+        job = await claim();
+      } catch (error) {
+        logger.error('could not claim a job', { error: describeError(error) });
+      }
+      if (stopping && job) {
+        // claimed while stopping: leave it leased; it is re-run after the lease expires
+        return;
+      }
+      if (!job) {
+        await new Promise<void>((resolve) => {
+          const wake = (): void => {
+            clearTimeout(timer);
+            sleepers.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, pollMs);
+          sleepers.add(wake);
+        });
+        continue;
+      }
+      const task = run(job);
+      running.add(task);
+      await task;
+      running.delete(task);
+    }
+  }
+
+  return {
+    async enqueue(key, kind, payload) {
+      const added = await store.enqueueJob({ key, kind, payload, runAfter: clock.now().toISOString() });
+      if (added) wakeAll();
+      return added;
+    },
+    register(kind, handler) {
+      handlers.set(kind, handler);
+    },
+    start() {
+      if (started) return;
+      started = true;
+      stopping = false;
+      loops = Array.from({ length: concurrency }, () => loop());
+    },
+    async stop(graceMs = 10_000) {
+      stopping = true;
+      wakeAll();
+      const all = Promise.all([...loops, ...running]).then(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([all, timeout]);
+      clearTimeout(timer);
+      started = false;
+    },
+    async drain() {
+      let count = 0;
+      for (;;) {
+        const job = await claim();
+        if (!job) return count;
+        await run(job);
+        count += 1;
+      }
+    },
+    backoff,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Every command of `memory-transfer`, in the order `--help` lists them. To add one, write
+ * src/cli/commands/<name>.ts exporting a CliCommand and add it here.
+ */
+import { approveCommand } from './approve.js';
+import { archiveStaleCommand } from './archive-stale.js';
+import { auditCommand } from './audit.js';
+import type { CliCommand } from './command.js';
+import { exportCommand } from './export.js';
+import { forgetCommand } from './forget.js';
+import { importCommand } from './import.js';
+import { learnCommand } from './learn.js';
+import { listCommand } from './list.js';
+import { recallCommand } from './recall.js';
+import { rejectCommand } from './reject.js';
+import { showCommand } from './show.js';
+import { statsCommand } from './stats.js';
+
+export const COMMANDS: CliCommand[] = [
+  learnCommand,
+  recallCommand,
+  listCommand,
+  showCommand,
+  approveCommand,
+  rejectCommand,
+  forgetCommand,
+  exportCommand,
+  importCommand,
+  statsCommand,
+  auditCommand,
+  archiveStaleCommand,
+  // serve, backfill (App), audit (security), eval: each adds its file and a line here
+];

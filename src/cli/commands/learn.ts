@@ -1,0 +1,106 @@
+/**
+ * learn: mine fixes from a local git repository (--git) or read them from a fixes file
+ * (--fixes), and learn them into the pool, with progress on stderr.
+ */
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { InputError } from '../../core/errors.js';
+import type { Fix } from '../../core/types.js';
+import { learnFixes } from '../../services/learn.js';
+import { mineGitFixes } from '../../sources/git.js';
+import type { CliContext } from '../context.js';
+import { engineDeps } from '../engine.js';
+import { flag, parseFlags } from '../flags.js';
+import { startProgress } from '../progress.js';
+import type { CliCommand } from './command.js';
+
+interface Source {
+  repo?: string;
+  tenant?: string;
+  count?: number;
+  fixes: AsyncIterable<Fix> | Iterable<Fix>;
+}
+
+async function openSource(ctx: CliContext, opts: LearnFlags): Promise<Source> {
+  const tenant = ctx.globals.tenant?.trim() || undefined;
+  if (opts.git) {
+    const mined = await mineGitFixes({
+      dir: opts.git,
+      ...(opts.repo && { repo: opts.repo }),
+      ...(tenant && { tenant }),
+      visibility: opts.visibility,
+      ...(opts.commits && { commitsFile: opts.commits }),
+      ...(opts.since && { since: opts.since }),
+      ...(opts.max && { max: opts.max }),
+    });
+    return { repo: mined.repo, tenant: mined.tenant, count: mined.count, fixes: mined };
+  }
+  if (opts.commits || opts.since) throw new InputError('--commits and --since apply to --git only');
+  // PENDING: src/sources/fixes-file.ts (engine) — wired when it lands
+  throw new InputError('--fixes is not available in this build yet');
+}
+
+const learnShape = {
+  git: z.string().min(1).optional(),
+  fixes: z.string().min(1).optional(),
+  repo: flag.repo.optional(),
+  visibility: flag.visibility.default('private'),
+  commits: z.string().min(1).optional(),
+  since: z.string().min(1).optional(),
+  max: flag.positiveInt.optional(),
+  force: z.boolean().optional(),
+  json: z.boolean().optional(),
+};
+type LearnFlags = ReturnType<typeof parseFlags<typeof learnShape>>;
+
+async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<void> {
+  const opts = parseFlags(learnShape, raw);
+  if (!opts.git === !opts.fixes) throw new InputError('learn needs exactly one of --git DIR or --fixes FILE');
+  const source = await openSource(ctx, opts);
+  const started = Date.now();
+  const summary = await ctx.withStore(async (store) => {
+    const progress = startProgress(ctx.io, 'learn', source.count, opts.json);
+    try {
+      return await learnFixes(engineDeps(ctx, store), source.fixes, {
+        ...(opts.force && { force: true }),
+        onProgress: (done, total) => progress.update(done, total ?? source.count),
+      });
+    } finally {
+      progress.stop();
+    }
+  });
+  const seconds = (Date.now() - started) / 1000;
+  if (opts.json) {
+    ctx.json({ repo: source.repo ?? null, tenant: source.tenant ?? null, ...summary, seconds });
+    return;
+  }
+  const from = source.repo ? ` from ${source.repo}` : '';
+  ctx.print(
+    `learned ${summary.fixes - summary.skipped} fix${summary.fixes - summary.skipped === 1 ? '' : 'es'}${from}: ` +
+      `${summary.created} memories created, ${summary.merged} insights strengthened, ` +
+      `${summary.rejected} rejected by the specificity check or screen` +
+      (summary.skipped > 0 ? `, ${summary.skipped} already learned (--force to learn again)` : '') +
+      ` (${seconds.toFixed(1)} s)`,
+  );
+}
+
+export const learnCommand: CliCommand = {
+  register(program: Command, ctx: CliContext) {
+    program
+      .command('learn')
+      .description('learn fixes into the pool: from a local git repository or a fixes file (JSON Lines)')
+      .option('--git <dir>', 'a local git repository (working copy or bare) to mine fix commits from')
+      .option('--fixes <file>', 'a fixes file, one JSON fix per line (docs/fixes-format.md)')
+      .option('--repo <owner/name>', 'the repository recorded as provenance (default: from the origin remote or the folder)')
+      .addOption(
+        new Option('--visibility <visibility>', 'the source repository visibility').choices(['public', 'internal', 'private']).default('private'),
+      )
+      .option('--commits <file>', 'with --git: exactly these commit SHAs (one per line) are taken as fixes')
+      .option('--since <date>', 'with --git: only commits after this date (e.g. 2024-01-31)')
+      .option('--max <n>', 'at most this many fixes (the newest)')
+      .option('--force', 'learn fixes again even if they were learned before')
+      .option('--json', 'print the summary as JSON')
+      .action((options: Record<string, unknown>) => learn(ctx, options));
+  },
+};

@@ -1,0 +1,39 @@
+/** stats: what the pool holds. */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { CliContext } from '../context.js';
+import { parseFlags } from '../flags.js';
+import type { CliCommand } from './command.js';
+
+async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void> {
+  const opts = parseFlags({ json: z.boolean().optional() }, raw);
+  await ctx.withStore(async (store) => {
+    const tenant = await ctx.tenant(store);
+    const stats = await store.stats(tenant);
+    if (opts.json) return ctx.json({ tenant, pool: ctx.poolLocation, ...stats });
+    const parts = (counts: Record<string, number>) =>
+      Object.entries(counts)
+        .map(([key, value]) => `${key} ${value}`)
+        .join(', ') || 'none';
+    ctx.print(
+      [
+        `pool      ${ctx.poolLocation}`,
+        `tenant    ${tenant}`,
+        `memories  ${stats.memories} (${parts(stats.byLevel)})`,
+        `status    ${parts(stats.byStatus)}`,
+        `repos     ${stats.repos}`,
+        `fixes     ${stats.fixes}`,
+      ].join('\n'),
+    );
+  });
+}
+
+export const statsCommand: CliCommand = {
+  register(program: Command, ctx: CliContext) {
+    program
+      .command('stats')
+      .description('show what the pool holds: memories by level and status, repositories, fixes')
+      .option('--json', 'print the figures as JSON')
+      .action((options: Record<string, unknown>) => run(ctx, options));
+  },
+};

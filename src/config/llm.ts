@@ -1,0 +1,122 @@
+/**
+ * LLM settings from the environment. Any OpenAI-compatible endpoint works; with no API key,
+ * everything runs offline (rule-based abstraction, lexical retrieval). Parsed with zod at the edge:
+ * a bad value is an InputError naming the variable.
+ */
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { InputError } from '../core/errors.js';
+
+export interface LlmConfig {
+  /** absent → offline */
+  apiKey?: string;
+  /** an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 (the client's default when absent) */
+  baseURL?: string;
+  /** the chat model that writes insights */
+  abstractModel: string;
+  /** the embedding model */
+  embedModel: string;
+  /** vector length asked of the embedding model */
+  embedDimensions: number;
+  /** per request, milliseconds */
+  timeoutMs: number;
+  /** retries of a failed request (429, 5xx, timeout, network), with backoff */
+  retries: number;
+}
+
+export const LLM_DEFAULTS = {
+  abstractModel: 'gpt-5-mini',
+  embedModel: 'text-embedding-3-small',
+  embedDimensions: 512,
+  timeoutMs: 30_000,
+  retries: 2,
+} as const;
+
+/** An empty or blank variable counts as unset. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const modelName = z
+  .string()
+  .trim()
+  .max(200, 'is too long')
+  .regex(/^[\w.:/@+-]+$/, 'must be a model name (letters, digits, . : / @ + - _)');
+
+const EnvSchema = z.object({
+  OPENAI_API_KEY: optional(z.string().trim()),
+  OPENAI_BASE_URL: optional(
+    z
+      .string()
+      .trim()
+      .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  ),
+  MEMORY_TRANSFER_ABSTRACT_MODEL: optional(modelName),
+  MEMORY_TRANSFER_EMBED_MODEL: optional(modelName),
+  MEMORY_TRANSFER_EMBED_DIMENSIONS: optional(integer(1, 8192)),
+  MEMORY_TRANSFER_LLM_TIMEOUT_MS: optional(integer(100, 600_000)),
+  MEMORY_TRANSFER_LLM_RETRIES: optional(integer(0, 10)),
+});
+
+/** Reads the LLM settings; throws InputError naming the first bad variable. */
+export function llmConfigFromEnv(env: Record<string, string | undefined>): LlmConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new InputError(`${name} ${issue?.message ?? 'is invalid'}`);
+  }
+  const e = parsed.data;
+  return {
+    ...(e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY } : {}),
+    ...(e.OPENAI_BASE_URL ? { baseURL: e.OPENAI_BASE_URL.replace(/\/+$/, '') } : {}),
+    abstractModel: e.MEMORY_TRANSFER_ABSTRACT_MODEL ?? LLM_DEFAULTS.abstractModel,
+    embedModel: e.MEMORY_TRANSFER_EMBED_MODEL ?? LLM_DEFAULTS.embedModel,
+    embedDimensions: e.MEMORY_TRANSFER_EMBED_DIMENSIONS ?? LLM_DEFAULTS.embedDimensions,
+    timeoutMs: e.MEMORY_TRANSFER_LLM_TIMEOUT_MS ?? LLM_DEFAULTS.timeoutMs,
+    retries: e.MEMORY_TRANSFER_LLM_RETRIES ?? LLM_DEFAULTS.retries,
+  };
+}
+
+/** True when an API key is configured (the LLM abstractor and the embedder are used). */
+export function isOnline(config: LlmConfig): boolean {
+  return config.apiKey !== undefined;
+}
+
+/** The OpenAI-compatible client both adapters use: the configured timeout and retries (429, 5xx, network). */
+export function createOpenAIClient(config: LlmConfig): OpenAI {
+  return new OpenAI({
+    apiKey: config.apiKey ?? '',
+    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    timeout: config.timeoutMs,
+    maxRetries: config.retries,
+    // our own logger reports failures, once, with the reason
+    logLevel: 'off',
+  });
+}
+
+/** One short reason for a failed LLM request, and whether trying later may help. */
+export function describeLlmFailure(error: unknown): { reason: string; retryable: boolean } {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { reason: 'timeout', retryable: true };
+  if (error instanceof OpenAI.APIConnectionError)
+    return { reason: `network error: ${firstLine(error)}`, retryable: true };
+  if (error instanceof OpenAI.RateLimitError)
+    return { reason: 'rate limited (HTTP 429), retries exhausted', retryable: true };
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ?? 0;
+    return { reason: `HTTP ${status || 'error'}: ${firstLine(error)}`, retryable: status >= 500 || status === 408 };
+  }
+  return { reason: firstLine(error), retryable: false };
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? '').slice(0, 200);
+}

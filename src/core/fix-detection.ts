@@ -1,0 +1,147 @@
+/**
+ * Is this change a fix worth learning from? Pure rules over what GitHub tells us about a pull
+ * request (or a commit made green by CI): labels (configurable), title/commit cues, a closed bug
+ * issue, failed checks made green. Bots (this App included), reverts, docs-only and dependency
+ * bumps are skipped whatever they say.
+ */
+import { isTestPath } from './test-paths.js';
+
+export interface FixCandidate {
+  title: string;
+  body: string;
+  labels: string[];
+  /** commit messages of the change (subjects and bodies), when known */
+  commitMessages?: string[];
+  /** changed paths; empty when unknown */
+  files: string[];
+  /** the total number of changed files (may exceed files.length when the list was capped) */
+  changedFiles?: number;
+  author: Actor;
+  /** issues this change closed */
+  closedIssues?: { title: string; labels: string[]; author?: Actor }[];
+  /** a check failed on this branch and passes with this change */
+  checksRedGreen?: boolean;
+}
+
+export interface Actor {
+  login: string;
+  /** GitHub's account type: "User", "Bot", "Organization" */
+  type?: string;
+}
+
+export interface FixDetectionOptions {
+  /** labels that mark a fix (repo config `fix_labels`) */
+  fixLabels: string[];
+  /** this App's slug: its bot account `${slug}[bot]` is never learned from */
+  appSlug: string;
+  /** bot logins whose changes may be learned (repo config `trusted_bots`) */
+  trustedBots?: string[];
+}
+
+export type FixSkipReason = 'bot' | 'revert' | 'docs-only' | 'dependency-bump' | 'no-fix-signal';
+
+export type FixVerdict =
+  | { fix: true; because: FixSignal[] }
+  | { fix: false; reason: FixSkipReason };
+
+export type FixSignal = 'label' | 'title-cue' | 'commit-cue' | 'closed-bug-issue' | 'closed-issue-cue' | 'checks-red-green';
+
+export const DEFAULT_FIX_LABELS = ['bug', 'fix', 'regression'];
+
+/** Well-known bots that are not written `*[bot]` in every payload. */
+const KNOWN_BOTS = new Set(['dependabot', 'dependabot-preview', 'renovate', 'renovate-bot', 'github-actions', 'snyk-bot', 'greenkeeper']);
+
+const FIX_WORDS =
+  /\b(fix(e[sd]|ing)?|bug(s|fix)?|hotfix|regressions?|crash(e[sd]|ing)?|errors?|broken|incorrect(ly)?|wrong(ly)?|leak(s|ing)?|deadlock|race condition|fail(s|ed|ing|ure)?)\b/i;
+const CONVENTIONAL_FIX = /^(fix|bugfix|hotfix)(\([^)]*\))?!?:/i;
+const CLOSING_REF = /\b(fix(e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s+([\w.-]+\/[\w.-]+)?#\d+/i;
+const NON_FIX_TYPE = /^(docs?|style|chore|ci)(\([^)]*\))?!?:/i;
+const REVERT_TITLE = /^revert\b/i;
+const REVERT_BODY = /^This reverts commit [0-9a-f]{7,40}/im;
+const DEPENDENCY_TITLE = [
+  /^(chore|build|fix|deps)\((deps|deps-dev|dependencies)\)!?:/i,
+  /\bbump(s|ed)?\s+\S+\s+from\s+\S+\s+to\s+\S+/i,
+  /^(update|upgrade|pin)\s+(dependency|dependencies|module|deps)\b/i,
+];
+const BUG_LABEL = /^(bug|type:\s*bug|kind\/bug|defect|regression)$/i;
+
+const DOC_NAME = /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$/i;
+const DOC_FILE = /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NOTICE|README|CODEOWNERS)(\.\w+)?$/i;
+const DOC_DIRS = new Set(['docs', 'doc', 'documentation', 'website']);
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Documentation, licence and changelog files (never a code change). */
+export function isDocPath(path: string): boolean {
+  const name = baseName(path);
+  if (DOC_NAME.test(name) || DOC_FILE.test(name)) return true;
+  if (path.startsWith('.github/ISSUE_TEMPLATE/') || path === '.github/PULL_REQUEST_TEMPLATE.md') return true;
+  return path
+    .split('/')
+    .slice(0, -1)
+    .some((dir) => DOC_DIRS.has(dir.toLowerCase()));
+}
+
+/** A bot account: `*[bot]`, type Bot, a well-known bot login, or this App itself. */
+export function isBot(actor: Actor, appSlug: string): boolean {
+  const login = actor.login.toLowerCase();
+  if (actor.type === 'Bot') return true;
+  if (login.endsWith('[bot]')) return true;
+  return KNOWN_BOTS.has(login) || login === `${appSlug.toLowerCase()}[bot]`;
+}
+
+/** True when the text alone says it fixes something. */
+export function hasFixCue(title: string, body = ''): boolean {
+  if (NON_FIX_TYPE.test(title)) return false;
+  return CONVENTIONAL_FIX.test(title) || FIX_WORDS.test(title) || CLOSING_REF.test(`${title}\n${body}`);
+}
+
+export function isRevert(title: string, body: string): boolean {
+  return REVERT_TITLE.test(title.trim()) || REVERT_BODY.test(body);
+}
+
+/** Were tests added or changed by this change? */
+export function touchesTests(files: string[]): boolean {
+  return files.some(isTestPath);
+}
+
+function botAllowed(actor: Actor, options: FixDetectionOptions): boolean {
+  const trusted = (options.trustedBots ?? []).map((b) => b.toLowerCase());
+  const login = actor.login.toLowerCase();
+  // never this App itself, whatever the config says
+  if (login === `${options.appSlug.toLowerCase()}[bot]` || login === options.appSlug.toLowerCase()) return false;
+  return trusted.includes(login) || trusted.includes(login.replace(/\[bot\]$/, ''));
+}
+
+/** Why this change must not be learned whatever its cues say; undefined when it may be. */
+export function skipReason(candidate: FixCandidate, options: FixDetectionOptions): FixSkipReason | undefined {
+  if (isBot(candidate.author, options.appSlug) && !botAllowed(candidate.author, options)) return 'bot';
+  if (isRevert(candidate.title, candidate.body)) return 'revert';
+  if (DEPENDENCY_TITLE.some((pattern) => pattern.test(candidate.title))) return 'dependency-bump';
+  const complete = candidate.changedFiles === undefined || candidate.changedFiles <= candidate.files.length;
+  if (candidate.files.length > 0 && complete && candidate.files.every(isDocPath)) return 'docs-only';
+  return undefined;
+}
+
+/** The verdict with the signals that made it a fix (for logs and evidence). */
+export function detectFix(candidate: FixCandidate, options: FixDetectionOptions): FixVerdict {
+  const reason = skipReason(candidate, options);
+  if (reason) return { fix: false, reason };
+  const because: FixSignal[] = [];
+  const fixLabels = new Set(options.fixLabels.map((l) => l.toLowerCase()));
+  const labels = candidate.labels.map((l) => l.toLowerCase());
+  if (labels.some((l) => fixLabels.has(l))) because.push('label');
+  if (hasFixCue(candidate.title, candidate.body)) because.push('title-cue');
+  if ((candidate.commitMessages ?? []).some((m) => hasFixCue(m.split('\n')[0] ?? '', ''))) because.push('commit-cue');
+  for (const issue of candidate.closedIssues ?? []) {
+    if (issue.author && isBot(issue.author, options.appSlug)) continue;
+    const issueLabels = issue.labels.map((l) => l.toLowerCase());
+    if (issueLabels.some((l) => BUG_LABEL.test(l) || fixLabels.has(l))) because.push('closed-bug-issue');
+    else if (hasFixCue(issue.title)) because.push('closed-issue-cue');
+  }
+  if (candidate.checksRedGreen) because.push('checks-red-green');
+  const unique = [...new Set(because)];
+  return unique.length > 0 ? { fix: true, because: unique } : { fix: false, reason: 'no-fix-signal' };
+}

@@ -1,0 +1,182 @@
+/**
+ * The pool file: a versioned JSON Lines export of a pool (docs/export-format.md). Line 1 is a
+ * header, then one memory per line with every Memory field and no vectors. `memory-transfer
+ * export` writes it, `import` and the Action's pool-file mode read it with this same code.
+ */
+import { z } from 'zod';
+import { InputError } from './errors.js';
+import { MEMORY_LEVELS, MEMORY_STATUSES, SOURCE_KINDS, VISIBILITIES } from './types.js';
+import type { Memory } from './types.js';
+
+export const POOL_FORMAT = 'memory-transfer-pool';
+export const POOL_VERSION = 1;
+
+export interface PoolHeader {
+  format: typeof POOL_FORMAT;
+  version: number;
+  /** the pool's organization, lower-case */
+  tenant: string;
+  /** ISO 8601 */
+  exportedAt: string;
+  /** how many memory lines follow (a cut file is detected) */
+  count?: number;
+}
+
+export interface ParsedPool {
+  header: PoolHeader;
+  memories: Memory[];
+}
+
+const text = z.string();
+const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date');
+const count = z.number().int().nonnegative();
+
+const headerSchema = z.object({
+  format: z.literal(POOL_FORMAT, { error: `must be "${POOL_FORMAT}" (is this a Memory Transfer export?)` }),
+  version: z.number().int().positive(),
+  tenant: z.string().min(1),
+  exportedAt: isoDate,
+  count: count.optional(),
+});
+
+const provenanceSchema = z.object({
+  tenant: z.string().min(1),
+  repo: z.string().min(1),
+  repoId: z.number().int().optional(),
+  visibility: z.enum(VISIBILITIES),
+  sourceKind: z.enum(SOURCE_KINDS),
+  ref: z.string(),
+  url: z.string().optional(),
+  authors: z.array(text),
+  date: text,
+});
+
+const bodySchema = z.discriminatedUnion('level', [
+  z.object({
+    level: z.literal('insight'),
+    insight: z.object({ title: text, description: text, content: text }),
+  }),
+  z.object({ level: z.literal('workflow'), workflow: z.object({ goal: text, steps: z.array(text) }) }),
+  z.object({
+    level: z.literal('summary'),
+    summary: z.object({ task_summary: text, experience_summary: text }),
+  }),
+  z.object({ level: z.literal('trajectory'), trajectory: z.object({ trace: text }) }),
+]);
+
+/** Every field of a Memory (src/core/types.ts); unknown fields are dropped. */
+export const memorySchema = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a memory id (letters, digits, _ and -)'),
+    tenant: z.string().min(1),
+    level: z.enum(MEMORY_LEVELS),
+    title: text,
+    description: text,
+    content: text,
+    body: bodySchema,
+    tags: z.array(text),
+    evidence: z.array(text),
+    provenance: z.array(provenanceSchema).min(1, 'needs at least one source'),
+    visibility: z.enum(VISIBILITIES),
+    sharedWiderBy: z.string().optional(),
+    status: z.enum(MEMORY_STATUSES),
+    votes: z.object({ up: count, down: count }),
+    support: z.number().int().positive(),
+    uses: count,
+    outcomes: z.object({ success: count, failure: count }),
+    model: text,
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    lastUsedAt: isoDate.optional(),
+  })
+  .refine((memory) => memory.body.level === memory.level, { message: 'must match level', path: ['body', 'level'] });
+
+// the schema and the domain type stay in step: a parsed line is a Memory
+type Parsed = z.output<typeof memorySchema>;
+const _inStep: (parsed: Parsed) => Memory = (parsed) => parsed;
+void _inStep;
+
+/** The header line (no newline). */
+export function poolHeaderLine(header: Omit<PoolHeader, 'format' | 'version'>): string {
+  const full: PoolHeader = { format: POOL_FORMAT, version: POOL_VERSION, ...header };
+  return JSON.stringify(full);
+}
+
+/** One memory line (no newline); fields in a stable order, optional ones only when set. */
+export function memoryLine(memory: Memory): string {
+  return JSON.stringify(memory);
+}
+
+/** The whole file: header, then one memory per line, ending with a newline. */
+export function serializePool(header: { tenant: string; exportedAt: string }, memories: Memory[]): string {
+  const lines = [poolHeaderLine({ ...header, count: memories.length }), ...memories.map(memoryLine)];
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Parses a pool file. Throws InputError naming the line and the field for a malformed line, a
+ * file from a newer version, a memory of another tenant, a duplicate id or a cut file.
+ */
+export function parsePool(input: string): ParsedPool {
+  const lines = input.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const first = lines.findIndex((line) => line.trim() !== '');
+  if (first === -1) throw new InputError('the pool file is empty (expected a header line)');
+  const header = parseHeader(lines[first] ?? '', first + 1);
+  const memories: Memory[] = [];
+  const ids = new Map<string, number>();
+  for (let index = first + 1; index < lines.length; index++) {
+    const raw = lines[index] ?? '';
+    if (raw.trim() === '') continue;
+    const lineNo = index + 1;
+    const memory = parseLine(raw, lineNo, memorySchema);
+    if (memory.tenant !== header.tenant) {
+      throw new InputError(`line ${lineNo}: tenant: "${memory.tenant}" differs from the header's "${header.tenant}"`);
+    }
+    const earlier = ids.get(memory.id);
+    if (earlier !== undefined) throw new InputError(`line ${lineNo}: id: "${memory.id}" already on line ${earlier}`);
+    ids.set(memory.id, lineNo);
+    memories.push(memory);
+  }
+  if (header.count !== undefined && header.count !== memories.length) {
+    throw new InputError(`the header announces ${header.count} memories but the file has ${memories.length} (cut file?)`);
+  }
+  return { header, memories };
+}
+
+function parseHeader(raw: string, lineNo: number): PoolHeader {
+  const value = parseJson(raw, lineNo);
+  const format = (value as { format?: unknown } | null)?.format;
+  if (format === POOL_FORMAT) {
+    const version = (value as { version?: unknown }).version;
+    if (typeof version === 'number' && version > POOL_VERSION) {
+      throw new InputError(
+        `line ${lineNo}: version: the file is format version ${version}, newer than this memory-transfer reads (${POOL_VERSION}); upgrade memory-transfer`,
+      );
+    }
+  }
+  const header = validate(value, lineNo, headerSchema);
+  return { ...header, format: POOL_FORMAT, tenant: header.tenant.toLowerCase() };
+}
+
+function parseLine<T>(raw: string, lineNo: number, schema: z.ZodType<T>): T {
+  return validate(parseJson(raw, lineNo), lineNo, schema);
+}
+
+function parseJson(raw: string, lineNo: number): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new InputError(`line ${lineNo}: not valid JSON`);
+  }
+}
+
+function validate<T>(value: unknown, lineNo: number, schema: z.ZodType<T>): T {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InputError(`line ${lineNo}: expected a JSON object`);
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.map(String).join('.') ?? '';
+  throw new InputError(`line ${lineNo}: ${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'}`);
+}

@@ -1,0 +1,72 @@
+/**
+ * Text helpers shared by cue detection, the in-memory retriever, merging and diversity.
+ * Pure: no I/O.
+ */
+
+/** Words too common to carry meaning in a task description or an insight. */
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have how if in into is it its ' +
+    'may might must no nor not of on once only or our out own so such than that the their them then there ' +
+    'these they this those to too under up very was we were what when where which while who why will with ' +
+    'would you your fix fixes fixed fixing bug bugs issue issues closes close closed resolves resolved ' +
+    'should after before also all any each more most other some same just about via'
+  ).split(' '),
+);
+
+/** Splits camelCase and PascalCase words, lower-cases, cuts at every non-alphanumeric character. */
+export function rawTokens(text: string): string[] {
+  const spaced = text
+    .normalize('NFKC')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase();
+  return spaced.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length >= 2);
+}
+
+/** A light suffix stemmer (plural, -ing, -ed, -ly): "parsing", "parsed", "parses" → "pars". */
+export function stem(token: string): string {
+  if (token.length <= 4 || /\d/.test(token)) return token;
+  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'edly', 'ies', 'ied', 'ed', 'es', 'ly', 's']) {
+    if (token.endsWith(suffix) && token.length - suffix.length >= 3) {
+      const base = token.slice(0, -suffix.length);
+      return suffix === 'ies' || suffix === 'ied' ? `${base}y` : base;
+    }
+  }
+  return token;
+}
+
+/** Tokens for retrieval: raw tokens without stop words, stemmed. */
+export function terms(text: string): string[] {
+  return rawTokens(text)
+    .filter((t) => !STOP_WORDS.has(t))
+    .map(stem);
+}
+
+export function termSet(text: string): Set<string> {
+  return new Set(terms(text));
+}
+
+/** |A ∩ B| / |A ∪ B|; 0 for two empty sets. */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared += 1;
+  return shared / (a.size + b.size - shared);
+}
+
+/** Cosine similarity of two vectors of the same length (0 when either is all zeros). */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}

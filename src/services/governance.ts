@@ -1,0 +1,371 @@
+/**
+ * governance: how maintainers and evidence steer the pool. Approve, reject, forget, archive,
+ * restore, share wider, votes and outcomes, revoking a source, following a repository's
+ * visibility, and the staleness sweep. Every change of standing is written to the audit log in
+ * the same transaction as the change itself.
+ */
+import { InputError, NotFoundError } from '../core/errors.js';
+import type { AuditEntry, Memory, MemoryStatus, Provenance, Visibility } from '../core/types.js';
+import { MEMORY_STATUSES } from '../core/types.js';
+import { flowsTo, mostPrivate } from '../core/visibility.js';
+import type { Store } from '../store/store.js';
+
+/** Who does it and when. `now` defaults to the current time. */
+export interface Actor {
+  /** a GitHub login, or "system:<what>" for automatic changes */
+  actor: string;
+  /** a short reason, kept in the audit log (never memory content) */
+  detail?: string;
+  now?: Date;
+}
+
+export const STALENESS_ACTOR = 'system:staleness';
+export const FEEDBACK_ACTOR = 'system:feedback';
+export const DEFAULT_STALE_DAYS = 90;
+
+const ALL_STATUSES: MemoryStatus[] = [...MEMORY_STATUSES];
+const PAGE = 500;
+
+function iso(now: Date | undefined): string {
+  return (now ?? new Date()).toISOString();
+}
+
+async function mustGet(store: Store, tenant: string, id: string): Promise<Memory> {
+  const memory = await store.getMemory(tenant, id);
+  if (!memory) throw new NotFoundError(`no memory ${id} in the pool of ${tenant}`);
+  return memory;
+}
+
+async function audit(store: Store, entry: Omit<AuditEntry, 'at'>, at: string): Promise<void> {
+  await store.appendAudit({ ...entry, ...(entry.detail ? { detail: entry.detail.slice(0, 500) } : {}), at });
+}
+
+/** Sets a status with its audit entry; no-op (and no entry) when it already has that status. */
+async function setStatus(
+  store: Store,
+  tenant: string,
+  id: string,
+  status: MemoryStatus,
+  action: AuditEntry['action'],
+  by: Actor,
+  from?: MemoryStatus[],
+): Promise<Memory> {
+  return store.transaction(async () => {
+    const memory = await mustGet(store, tenant, id);
+    if (memory.status === status) return memory;
+    if (from && !from.includes(memory.status)) {
+      throw new InputError(`memory ${id} is ${memory.status}, not ${from.join(' or ')}`);
+    }
+    const at = iso(by.now);
+    const next: Memory = { ...memory, status, updatedAt: at };
+    await store.putMemory(next);
+    await audit(store, { tenant, actor: by.actor, action, memoryId: id, ...(by.detail ? { detail: by.detail } : {}) }, at);
+    return next;
+  });
+}
+
+/** proposed (or rejected) → active: it may now be recalled. */
+export function approve(store: Store, tenant: string, id: string, by: Actor): Promise<Memory> {
+  return setStatus(store, tenant, id, 'active', 'approve', by);
+}
+
+/** → rejected: never recalled, kept so that the same text is not proposed again. */
+export function reject(store: Store, tenant: string, id: string, by: Actor): Promise<Memory> {
+  return setStatus(store, tenant, id, 'rejected', 'reject', by);
+}
+
+/** → archived: kept, not recalled; `restore` puts it back. */
+export function archive(store: Store, tenant: string, id: string, by: Actor): Promise<Memory> {
+  return setStatus(store, tenant, id, 'archived', 'archive', by);
+}
+
+/**
+ * archived (or rejected) → active. The evidence counted so far is remembered, so only evidence
+ * after the restore can archive it again, and the staleness clock restarts.
+ */
+export async function restore(store: Store, tenant: string, id: string, by: Actor): Promise<Memory> {
+  return store.transaction(async () => {
+    const memory = await setStatus(store, tenant, id, 'active', 'restore', by, ['archived', 'rejected', 'active']);
+    const baseline: RestoreBaseline = { at: iso(by.now), votes: memory.votes, outcomes: memory.outcomes };
+    await store.setState(restoreKey(tenant, id), JSON.stringify(baseline));
+    return memory;
+  });
+}
+
+/** Removes the memory everywhere: its row, full-text entry and vector (the store does all three). */
+export async function forget(store: Store, tenant: string, id: string, by: Actor): Promise<void> {
+  await store.transaction(async () => {
+    await mustGet(store, tenant, id);
+    await store.deleteMemory(tenant, id);
+    await audit(store, { tenant, actor: by.actor, action: 'forget', memoryId: id, ...(by.detail ? { detail: by.detail } : {}) }, iso(by.now));
+  });
+}
+
+/** An admin lets the memory be shown in repositories less private than its sources (same org only). */
+export async function shareWider(store: Store, tenant: string, id: string, by: Actor): Promise<Memory> {
+  return store.transaction(async () => {
+    const memory = await mustGet(store, tenant, id);
+    if (memory.sharedWiderBy) return memory;
+    const at = iso(by.now);
+    const next: Memory = { ...memory, sharedWiderBy: by.actor, updatedAt: at };
+    await store.putMemory(next);
+    await audit(store, { tenant, actor: by.actor, action: 'share', memoryId: id, detail: by.detail ?? `shared wider than ${memory.visibility}` }, at);
+    return next;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// feedback
+
+interface RestoreBaseline {
+  at: string;
+  votes: Memory['votes'];
+  outcomes: Memory['outcomes'];
+}
+
+function restoreKey(tenant: string, id: string): string {
+  return `governance:restored:${tenant}:${id}`;
+}
+
+function voteKey(tenant: string, id: string, actor: string): string {
+  return `governance:vote:${tenant}:${id}:${actor.toLowerCase()}`;
+}
+
+async function readBaseline(store: Store, tenant: string, id: string): Promise<RestoreBaseline | undefined> {
+  const raw = await store.getState(restoreKey(tenant, id));
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as RestoreBaseline;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The rule for evidence against an insight (counted since its last restore, if any):
+ * - down-votes: at least 3, and more than twice the up-votes;
+ * - outcomes: at least 3 failed runs that used it, and a failure rate above 70 %.
+ * Returns the reason to archive, or undefined. (Rank is lowered continuously by the engine's
+ * quality prior, which weighs the same votes and outcomes.)
+ */
+export function evidenceAgainst(
+  memory: Pick<Memory, 'votes' | 'outcomes'>,
+  baseline?: Pick<RestoreBaseline, 'votes' | 'outcomes'>,
+): string | undefined {
+  const up = memory.votes.up - (baseline?.votes.up ?? 0);
+  const down = memory.votes.down - (baseline?.votes.down ?? 0);
+  const success = memory.outcomes.success - (baseline?.outcomes.success ?? 0);
+  const failure = memory.outcomes.failure - (baseline?.outcomes.failure ?? 0);
+  if (down >= 3 && down > 2 * up) return `down-voted: ${down} down, ${up} up`;
+  if (failure >= 3 && failure / (success + failure) > 0.7) return `failed runs: ${failure} of ${success + failure}`;
+  return undefined;
+}
+
+/** Archives an active memory when the evidence against it clearly outweighs (see evidenceAgainst). */
+export async function applyFeedback(store: Store, tenant: string, id: string, by: Partial<Actor> = {}): Promise<Memory> {
+  return store.transaction(async () => {
+    const memory = await mustGet(store, tenant, id);
+    if (memory.status !== 'active') return memory;
+    const reason = evidenceAgainst(memory, await readBaseline(store, tenant, id));
+    if (!reason) return memory;
+    return archive(store, tenant, id, { actor: by.actor ?? FEEDBACK_ACTOR, detail: reason, ...(by.now ? { now: by.now } : {}) });
+  });
+}
+
+/**
+ * One 👍 (up) or 👎 (down) from a person. Each person counts once per memory: voting again the
+ * same way changes nothing, voting the other way moves the vote. Then the feedback rule runs.
+ */
+export async function vote(
+  store: Store,
+  tenant: string,
+  id: string,
+  direction: 'up' | 'down',
+  by: Actor,
+): Promise<Memory> {
+  return store.transaction(async () => {
+    const memory = await mustGet(store, tenant, id);
+    const key = voteKey(tenant, id, by.actor);
+    const previous = await store.getState(key);
+    if (previous === direction) return memory;
+    const votes = { ...memory.votes, [direction]: memory.votes[direction] + 1 };
+    if (previous === 'up' || previous === 'down') votes[previous] = Math.max(0, votes[previous] - 1);
+    await store.putMemory({ ...memory, votes, updatedAt: iso(by.now) });
+    await store.setState(key, direction);
+    return applyFeedback(store, tenant, id, { ...(by.now ? { now: by.now } : {}) });
+  });
+}
+
+/** The outcome of a run that used the memory; then the feedback rule runs. */
+export async function recordOutcome(
+  store: Store,
+  tenant: string,
+  id: string,
+  outcome: 'success' | 'failure',
+  by: Partial<Actor> = {},
+): Promise<Memory> {
+  return store.transaction(async () => {
+    const memory = await mustGet(store, tenant, id);
+    const outcomes = { ...memory.outcomes, [outcome]: memory.outcomes[outcome] + 1 };
+    await store.putMemory({ ...memory, outcomes, updatedAt: iso(by.now) });
+    return applyFeedback(store, tenant, id, by);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// sources and repositories
+
+async function memoriesFromRepo(store: Store, tenant: string, repo: string): Promise<Memory[]> {
+  const out: Memory[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await store.listMemories(tenant, { repo, status: ALL_STATUSES, limit: PAGE, offset });
+    out.push(...page);
+    if (page.length < PAGE) return out;
+  }
+}
+
+function sameRepo(entry: Provenance, repo: string, repoId?: number): boolean {
+  if (repoId !== undefined && entry.repoId !== undefined) return entry.repoId === repoId;
+  return entry.repo.toLowerCase() === repo.toLowerCase();
+}
+
+export interface RevokeResult {
+  /** memories learned only from the source: deleted */
+  removed: string[];
+  /** memories merged with other sources: the source stripped from their provenance */
+  stripped: string[];
+}
+
+/**
+ * Revokes what was learned from a repository (or one PR/issue/commit of it): memories learned
+ * only from it are deleted; merged ones lose that provenance entry (support decremented,
+ * visibility recomputed as the most private of what remains); the fix is no longer marked
+ * learned. One audit entry per memory touched.
+ */
+export async function revokeSource(
+  store: Store,
+  tenant: string,
+  repo: string,
+  ref?: string,
+  by: Actor & { repoId?: number } = { actor: 'system:revoke' },
+): Promise<RevokeResult> {
+  const result: RevokeResult = { removed: [], stripped: [] };
+  const at = iso(by.now);
+  const source = ref === undefined ? repo : `${repo}#${ref}`;
+  await store.transaction(async () => {
+    for (const memory of await memoriesFromRepo(store, tenant, repo)) {
+      const revoked = (p: Provenance) => sameRepo(p, repo, by.repoId) && (ref === undefined || p.ref === ref);
+      const rest = memory.provenance.filter((p) => !revoked(p));
+      if (rest.length === memory.provenance.length) continue;
+      const detail = `${by.detail ? `${by.detail}: ` : ''}source ${source} revoked`;
+      if (rest.length === 0) {
+        await store.deleteMemory(tenant, memory.id);
+        result.removed.push(memory.id);
+        await audit(store, { tenant, actor: by.actor, action: 'revoke-source', memoryId: memory.id, detail: `${detail}, memory removed` }, at);
+      } else {
+        const support = Math.max(1, memory.support - (memory.provenance.length - rest.length));
+        const visibility = mostPrivate(rest.map((p) => p.visibility));
+        await store.putMemory({ ...memory, provenance: rest, support, visibility, updatedAt: at });
+        result.stripped.push(memory.id);
+        await audit(store, { tenant, actor: by.actor, action: 'revoke-source', memoryId: memory.id, detail: `${detail}, provenance stripped` }, at);
+      }
+    }
+    await store.unmarkFix(tenant, repo, ref);
+  });
+  return result;
+}
+
+/**
+ * A repository's visibility changed. Memories learned from it become at least as private as the
+ * repository now is (and an earlier "share wider" is withdrawn, since it was granted for a less
+ * private source). A repository made less private widens nothing: what was learned while it was
+ * private stays private until an admin shares it wider. Returns the ids of memories changed.
+ */
+export async function updateRepoVisibility(
+  store: Store,
+  tenant: string,
+  repo: string,
+  visibility: Visibility,
+  by: Partial<Actor> & { repoId?: number } = {},
+): Promise<string[]> {
+  const changed: string[] = [];
+  const at = iso(by.now);
+  await store.transaction(async () => {
+    for (const memory of await memoriesFromRepo(store, tenant, repo)) {
+      const provenance = memory.provenance.map((p) =>
+        sameRepo(p, repo, by.repoId) && !flowsTo(visibility, p.visibility) ? { ...p, visibility } : p,
+      );
+      const next = mostPrivate([memory.visibility, ...provenance.map((p) => p.visibility)]);
+      if (next === memory.visibility && provenance.every((p, i) => p === memory.provenance[i])) continue;
+      const tightened = next !== memory.visibility;
+      const { sharedWiderBy, ...rest } = memory;
+      const unshare = tightened && sharedWiderBy !== undefined;
+      await store.putMemory({ ...(unshare ? rest : memory), provenance, visibility: next, updatedAt: at });
+      changed.push(memory.id);
+      if (tightened) {
+        await audit(
+          store,
+          {
+            tenant,
+            actor: by.actor ?? 'system:repository',
+            action: 'edit',
+            memoryId: memory.id,
+            detail: `${repo} is now ${visibility}: memory visibility ${memory.visibility} → ${next}${unshare ? ', share-wider withdrawn' : ''}`,
+          },
+          at,
+        );
+      }
+    }
+  });
+  return changed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// staleness
+
+export interface StaleOptions {
+  /** unused for this many days (default 90) */
+  days?: number;
+  now?: Date;
+  actor?: string;
+}
+
+/** The active memories `archiveStale` would archive now (nothing is changed). */
+export async function findStale(store: Store, tenant: string, options: StaleOptions = {}): Promise<Memory[]> {
+  const days = options.days ?? DEFAULT_STALE_DAYS;
+  const now = options.now ?? new Date();
+  const cutoff = now.getTime() - days * 86_400_000;
+  const candidates: Memory[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await store.listMemories(tenant, { status: ['active'], limit: PAGE, offset });
+    candidates.push(...page);
+    if (page.length < PAGE) break;
+  }
+  const stale: Memory[] = [];
+  for (const memory of candidates) {
+    if (memory.votes.up > 0) continue;
+    const restored = await readBaseline(store, tenant, memory.id);
+    const times = [memory.lastUsedAt, memory.createdAt, restored?.at].map((t) => (t ? Date.parse(t) : 0));
+    if (Math.max(...times.filter(Number.isFinite)) <= cutoff) stale.push(memory);
+  }
+  return stale;
+}
+
+/**
+ * Archives every active memory unused for `days` (last use, else creation, else its last restore)
+ * and never up-voted. Archived, not deleted; each one audited. Returns the ids archived.
+ */
+export async function archiveStale(store: Store, tenant: string, options: StaleOptions = {}): Promise<string[]> {
+  const days = options.days ?? DEFAULT_STALE_DAYS;
+  const now = options.now ?? new Date();
+  const archived: string[] = [];
+  for (const memory of await findStale(store, tenant, { days, now })) {
+    await archive(store, tenant, memory.id, {
+      actor: options.actor ?? STALENESS_ACTOR,
+      detail: `stale: unused for ${days} days and never up-voted`,
+      now,
+    });
+    archived.push(memory.id);
+  }
+  return archived;
+}

@@ -1,0 +1,253 @@
+/**
+ * Versioned schema migrations for both stores. Policy (docs/storage.md): migrations are only ever
+ * appended, never edited once released; each runs in one transaction together with the bump of
+ * `schema_version`; a pool whose version is newer than the code's is refused (never downgraded).
+ */
+import { StoreError } from '../core/errors.js';
+import type { Logger } from '../services/ports.js';
+
+export interface Migration {
+  version: number;
+  description: string;
+  sqlite: string;
+  postgres: string;
+}
+
+const SQLITE_V1 = `
+CREATE TABLE memories (
+  seq INTEGER PRIMARY KEY,
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  level TEXT NOT NULL,
+  status TEXT NOT NULL,
+  visibility TEXT NOT NULL,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL,
+  content TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  evidence TEXT NOT NULL,
+  provenance TEXT NOT NULL,
+  body TEXT NOT NULL,
+  shared_wider_by TEXT,
+  votes_up INTEGER NOT NULL,
+  votes_down INTEGER NOT NULL,
+  support INTEGER NOT NULL,
+  uses INTEGER NOT NULL,
+  outcomes_success INTEGER NOT NULL,
+  outcomes_failure INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  last_used_at TEXT,
+  UNIQUE (tenant, id)
+);
+CREATE INDEX memories_filter ON memories (tenant, status, level);
+CREATE INDEX memories_recent ON memories (tenant, updated_at);
+CREATE TABLE memory_sources (
+  seq INTEGER NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
+  repo TEXT NOT NULL,
+  PRIMARY KEY (seq, repo)
+) WITHOUT ROWID;
+CREATE INDEX memory_sources_repo ON memory_sources (repo, seq);
+CREATE VIRTUAL TABLE memories_fts USING fts5 (
+  title, description, content, tags,
+  content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TABLE vectors (
+  seq INTEGER NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
+  model TEXT NOT NULL,
+  dims INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (seq, model)
+) WITHOUT ROWID;
+CREATE TABLE fixes (
+  tenant TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  ref TEXT NOT NULL,
+  learned_at TEXT NOT NULL,
+  PRIMARY KEY (tenant, repo, ref)
+) WITHOUT ROWID;
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  key TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  run_after TEXT NOT NULL,
+  lease_until TEXT,
+  last_error TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX jobs_due ON jobs (state, run_after, id);
+CREATE TABLE state (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE audit (
+  seq INTEGER PRIMARY KEY,
+  tenant TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  memory_id TEXT,
+  detail TEXT,
+  at TEXT NOT NULL
+);
+CREATE INDEX audit_tenant ON audit (tenant, seq);
+CREATE TABLE usage (
+  seq INTEGER PRIMARY KEY,
+  tenant TEXT NOT NULL,
+  memory_id TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  run_ref TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX usage_run ON usage (tenant, run_ref);
+`;
+
+const POSTGRES_V1 = `
+CREATE TABLE memories (
+  seq BIGSERIAL PRIMARY KEY,
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  level TEXT NOT NULL,
+  status TEXT NOT NULL,
+  visibility TEXT NOT NULL,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL,
+  content TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  tags_text TEXT NOT NULL,
+  evidence TEXT NOT NULL,
+  provenance TEXT NOT NULL,
+  body TEXT NOT NULL,
+  shared_wider_by TEXT,
+  votes_up INTEGER NOT NULL,
+  votes_down INTEGER NOT NULL,
+  support INTEGER NOT NULL,
+  uses INTEGER NOT NULL,
+  outcomes_success INTEGER NOT NULL,
+  outcomes_failure INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  last_used_at TEXT,
+  fts tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('english', title), 'A') ||
+    setweight(to_tsvector('english', description), 'B') ||
+    setweight(to_tsvector('english', tags_text), 'B') ||
+    setweight(to_tsvector('english', content), 'C')
+  ) STORED,
+  UNIQUE (tenant, id)
+);
+CREATE INDEX memories_filter ON memories (tenant, status, level);
+CREATE INDEX memories_recent ON memories (tenant, updated_at);
+CREATE INDEX memories_fts ON memories USING GIN (fts);
+CREATE TABLE memory_sources (
+  seq BIGINT NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
+  repo TEXT NOT NULL,
+  PRIMARY KEY (seq, repo)
+);
+CREATE INDEX memory_sources_repo ON memory_sources (repo, seq);
+CREATE TABLE vectors (
+  seq BIGINT NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
+  model TEXT NOT NULL,
+  dims INTEGER NOT NULL,
+  data BYTEA NOT NULL,
+  PRIMARY KEY (seq, model)
+);
+CREATE TABLE fixes (
+  tenant TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  ref TEXT NOT NULL,
+  learned_at TEXT NOT NULL,
+  PRIMARY KEY (tenant, repo, ref)
+);
+CREATE TABLE jobs (
+  id BIGSERIAL PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  run_after TEXT NOT NULL,
+  lease_until TEXT,
+  last_error TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX jobs_due ON jobs (state, run_after, id);
+CREATE TABLE state (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE audit (
+  seq BIGSERIAL PRIMARY KEY,
+  tenant TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  memory_id TEXT,
+  detail TEXT,
+  at TEXT NOT NULL
+);
+CREATE INDEX audit_tenant ON audit (tenant, seq);
+CREATE TABLE usage (
+  seq BIGSERIAL PRIMARY KEY,
+  tenant TEXT NOT NULL,
+  memory_id TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  run_ref TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX usage_run ON usage (tenant, run_ref);
+`;
+
+/** Append only. The code's schema version is the last entry's version. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'memories, full-text index, vectors, fixes, jobs, state, audit, usage',
+    sqlite: SQLITE_V1,
+    postgres: POSTGRES_V1,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** What a store gives the migration runner. */
+export interface MigrationTarget {
+  dialect: 'sqlite' | 'postgres';
+  /** the pool file or database, for messages */
+  location: string;
+  /** creates the schema_version table if missing; 0 for a fresh pool */
+  readVersion(): Promise<number>;
+  /** runs the migration's SQL and records its version, in one transaction */
+  apply(sql: string, version: number): Promise<void>;
+}
+
+export function assertKnownVersion(found: number, location: string): void {
+  if (found > SCHEMA_VERSION) {
+    throw new StoreError(
+      `the pool ${location} has schema version ${found}, newer than this memory-transfer understands (up to ${SCHEMA_VERSION}); upgrade memory-transfer to use it`,
+      'newer-schema',
+    );
+  }
+}
+
+/** Brings the schema up to SCHEMA_VERSION; refuses a newer pool. */
+export async function runMigrations(target: MigrationTarget, logger: Logger): Promise<void> {
+  const found = await target.readVersion();
+  assertKnownVersion(found, target.location);
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= found) continue;
+    logger.info('migrating pool schema', {
+      location: target.location,
+      version: migration.version,
+      description: migration.description,
+    });
+    await target.apply(target.dialect === 'sqlite' ? migration.sqlite : migration.postgres, migration.version);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Opens the pool named by a location: `postgres://` or `postgresql://` → PostgreSQL, anything else
+ * is a SQLite file path (its folder is created). The schema is migrated before it is returned.
+ */
+import type { Logger } from '../services/ports.js';
+import { silentLogger } from '../services/ports.js';
+import { SqliteStore } from './sqlite-store.js';
+import type { Store } from './store.js';
+
+export const DEFAULT_POOL_PATH = './.memory-transfer/pool.db';
+
+/** MEMORY_TRANSFER_DB when set (non-empty), else ./.memory-transfer/pool.db. The env is passed in. */
+export function defaultPoolLocation(env: Record<string, string | undefined>): string {
+  const value = env.MEMORY_TRANSFER_DB?.trim();
+  return value ? value : DEFAULT_POOL_PATH;
+}
+
+export function isPostgresLocation(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+export async function openStore(location: string, logger: Logger = silentLogger): Promise<Store> {
+  const store: Store = isPostgresLocation(location)
+    ? await (await import('./postgres-store.js')).PostgresStore.open(location, { logger })
+    : await SqliteStore.open(location, { logger });
+  try {
+    await store.migrate();
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  return store;
+}

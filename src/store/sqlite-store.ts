@@ -1,0 +1,455 @@
+/**
+ * The default Store: one SQLite file (WAL, busy timeout, foreign keys), FTS5 full-text search
+ * ranked by bm25, vectors as Float32 BLOBs searched through an in-memory index.
+ *
+ * One connection per store. Writes are serialized in-process (a promise queue) so concurrent async
+ * callers never interleave statements inside each other's transaction; reads are not queued.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { StoreError } from '../core/errors.js';
+import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
+import type { Logger } from '../services/ports.js';
+import { silentLogger } from '../services/ports.js';
+import { fts5Query, queryTokens } from './fts-query.js';
+import {
+  iso,
+  MEMORY_COLUMNS,
+  memoryRepos,
+  memoryToValues,
+  rowToAudit,
+  rowToJob,
+  rowToMemory,
+  rowToUsage,
+  statsFrom,
+  tagsText,
+} from './rows.js';
+import { runMigrations, SCHEMA_VERSION } from './migrations.js';
+import { SqliteConnection } from './sqlite-connection.js';
+import type { SqlValue } from './sqlite-connection.js';
+import type { Job, MemoryFilter, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
+import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
+
+export interface SqliteStoreOptions {
+  logger?: Logger;
+  /** how long a write waits for another process's lock before StoreError('locked'); default 5000 */
+  busyTimeoutMs?: number;
+}
+
+/** bm25 column weights: title, description, content, tags */
+const BM25 = 'bm25(memories_fts, 4.0, 2.0, 1.0, 2.0)';
+/** due jobs are claimed from the past; this is "due immediately" */
+const EPOCH = new Date(0).toISOString();
+
+const UPSERT_MEMORY = `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT (tenant, id) DO UPDATE SET ${MEMORY_COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}
+  RETURNING seq`;
+
+export class SqliteStore implements Store {
+  private readonly inTransaction = new AsyncLocalStorage<true>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly vectors: VectorCache;
+
+  private constructor(
+    private readonly db: SqliteConnection,
+    readonly path: string,
+    private readonly logger: Logger,
+  ) {
+    this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
+  }
+
+  /** Opens (creating the file and its folder) a pool. Call migrate() before use. */
+  static async open(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+    if (path !== ':memory:' && !path.startsWith('file:')) {
+      try {
+        mkdirSync(dirname(path), { recursive: true });
+      } catch (error) {
+        throw new StoreError(`cannot create the folder of the pool ${path}: ${(error as Error).message}`, 'io');
+      }
+    }
+    const db = await SqliteConnection.open(path);
+    try {
+      db.setBusyTimeout(options.busyTimeoutMs ?? 5000);
+      await db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
+      await db.exec('PRAGMA journal_mode = WAL;');
+    } catch (error) {
+      await db.close().catch(() => undefined);
+      throw error;
+    }
+    return new SqliteStore(db, path, options.logger ?? silentLogger);
+  }
+
+  async migrate(): Promise<void> {
+    if ((await this.schemaVersion()) === SCHEMA_VERSION) return;
+    await this.transaction(() =>
+      runMigrations(
+        {
+          dialect: 'sqlite',
+          location: this.path,
+          readVersion: async () => {
+            await this.db.exec(
+              'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
+            );
+            return this.schemaVersion();
+          },
+          apply: async (sql, version) => {
+            await this.db.exec(sql);
+            await this.db.run('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)', [
+              version,
+              new Date().toISOString(),
+            ]);
+          },
+        },
+        this.logger,
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.db.close();
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inTransaction.getStore()) return fn();
+    return this.serialized(async () => {
+      await this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await this.inTransaction.run(true, fn);
+        await this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        await this.db.exec('ROLLBACK').catch(() => undefined);
+        this.vectors.clear();
+        throw error;
+      }
+    });
+  }
+
+  // memories
+
+  async putMemory(memory: Memory): Promise<void> {
+    await this.transaction(async () => {
+      const row = await this.db.get<{ seq: number }>(UPSERT_MEMORY, memoryToValues(memory));
+      const seq = row?.seq as number;
+      await this.db.run('DELETE FROM memories_fts WHERE rowid = ?', [seq]);
+      await this.db.run('INSERT INTO memories_fts (rowid, title, description, content, tags) VALUES (?, ?, ?, ?, ?)', [
+        seq,
+        memory.title,
+        memory.description,
+        memory.content,
+        tagsText(memory.tags),
+      ]);
+      await this.db.run('DELETE FROM memory_sources WHERE seq = ?', [seq]);
+      for (const repo of memoryRepos(memory)) {
+        await this.db.run('INSERT INTO memory_sources (seq, repo) VALUES (?, ?)', [seq, repo]);
+      }
+    });
+    this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
+  }
+
+  async getMemory(tenant: string, id: string): Promise<Memory | undefined> {
+    const row = await this.db.get('SELECT * FROM memories WHERE tenant = ? AND id = ?', [tenant, id]);
+    return row && rowToMemory(row);
+  }
+
+  async getMemories(tenant: string, ids: string[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.all(
+      'SELECT * FROM memories WHERE tenant = ? AND id IN (SELECT value FROM json_each(?))',
+      [tenant, JSON.stringify(ids)],
+    );
+    const byId = new Map(rows.map((row) => [String(row.id), rowToMemory(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async listMemories(tenant: string, filter: MemoryFilter = {}): Promise<Memory[]> {
+    const { where, params } = filterSql(tenant, filter);
+    const rows = await this.db.all(
+      `SELECT m.* FROM memories m WHERE ${where} ORDER BY m.updated_at DESC, m.id LIMIT ? OFFSET ?`,
+      [...params, filter.limit ?? -1, filter.offset ?? 0],
+    );
+    return rows.map(rowToMemory);
+  }
+
+  async countMemories(tenant: string, filter: MemoryFilter = {}): Promise<number> {
+    const { where, params } = filterSql(tenant, filter);
+    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM memories m WHERE ${where}`, params);
+    return row?.n ?? 0;
+  }
+
+  async deleteMemory(tenant: string, id: string): Promise<boolean> {
+    const deleted = await this.transaction(async () => {
+      const row = await this.db.get<{ seq: number }>('SELECT seq FROM memories WHERE tenant = ? AND id = ?', [
+        tenant,
+        id,
+      ]);
+      if (!row) return false;
+      await this.db.run('DELETE FROM memories_fts WHERE rowid = ?', [row.seq]);
+      await this.db.run('DELETE FROM memories WHERE seq = ?', [row.seq]);
+      return true;
+    });
+    if (deleted) this.vectors.remove(tenant, id);
+    return deleted;
+  }
+
+  async listTenants(): Promise<string[]> {
+    const rows = await this.db.all<{ tenant: string }>(
+      `SELECT tenant FROM memories UNION SELECT tenant FROM fixes UNION SELECT tenant FROM audit UNION SELECT tenant FROM usage
+       ORDER BY tenant`,
+    );
+    return rows.map((r) => r.tenant);
+  }
+
+  // retrieval
+
+  async searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
+    const tokens = queryTokens(query);
+    if (tokens.length === 0 || options.limit <= 0) return [];
+    const params: SqlValue[] = [fts5Query(tokens), tenant];
+    let sql = `SELECT m.id AS id, ${BM25} AS rank FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
+      WHERE memories_fts MATCH ? AND m.tenant = ?`;
+    if (options.status) {
+      sql += ' AND m.status IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(options.status));
+    }
+    if (options.level) {
+      sql += ' AND m.level IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(options.level));
+    }
+    sql += ' ORDER BY rank LIMIT ?';
+    params.push(options.limit);
+    const rows = await this.db.all<{ id: string; rank: number }>(sql, params);
+    return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {
+    const row = await this.transaction(async () => {
+      const memory = await this.db.get<{ seq: number; level: MemoryLevel; status: MemoryStatus }>(
+        'SELECT seq, level, status FROM memories WHERE tenant = ? AND id = ?',
+        [tenant, id],
+      );
+      if (!memory) throw new StoreError(`no memory ${id} in ${tenant} to attach a vector to`, 'not-found');
+      await this.db.run('INSERT OR REPLACE INTO vectors (seq, model, dims, data) VALUES (?, ?, ?, ?)', [
+        memory.seq,
+        model,
+        vector.length,
+        vectorToBytes(vector),
+      ]);
+      return memory;
+    });
+    this.vectors.upsertVector(tenant, model, id, vector, { level: row.level, status: row.status });
+  }
+
+  searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
+    return this.vectors.search(tenant, model, vector, options);
+  }
+
+  private async loadVectors(tenant: string, model: string) {
+    const rows = await this.db.all<{ id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer }>(
+      `SELECT m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?`,
+      [tenant, model],
+    );
+    return rows.map((r) => ({ id: r.id, level: r.level, status: r.status, vector: bytesToVector(r.data) }));
+  }
+
+  // fixes learned
+
+  async markFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
+    const result = await this.write(() =>
+      this.db.run('INSERT OR IGNORE INTO fixes (tenant, repo, ref, learned_at) VALUES (?, ?, ?, ?)', [
+        tenant,
+        repo.toLowerCase(),
+        ref,
+        new Date().toISOString(),
+      ]),
+    );
+    return result.changes > 0;
+  }
+
+  async isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
+    const row = await this.db.get('SELECT 1 AS x FROM fixes WHERE tenant = ? AND repo = ? AND ref = ?', [
+      tenant,
+      repo.toLowerCase(),
+      ref,
+    ]);
+    return row !== undefined;
+  }
+
+  async unmarkFix(tenant: string, repo: string, ref?: string): Promise<void> {
+    await this.write(() =>
+      ref === undefined
+        ? this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ?', [tenant, repo.toLowerCase()])
+        : this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ? AND ref = ?', [tenant, repo.toLowerCase(), ref]),
+    );
+  }
+
+  // durable jobs
+
+  async enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean> {
+    const now = new Date().toISOString();
+    const result = await this.write(() =>
+      this.db.run(
+        `INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
+         VALUES (?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+        [job.key, job.kind, JSON.stringify(job.payload ?? null), iso(job.runAfter ?? EPOCH), now, now],
+      ),
+    );
+    return result.changes > 0;
+  }
+
+  async claimJob(now: string, leaseUntil: string): Promise<Job | undefined> {
+    const at = iso(now);
+    const row = await this.write(() =>
+      this.db.get(
+        `UPDATE jobs SET state = 'running', lease_until = ?, attempts = attempts + 1, updated_at = ?
+         WHERE id = (SELECT id FROM jobs WHERE (state = 'pending' AND run_after <= ?) OR (state = 'running' AND lease_until <= ?)
+                     ORDER BY run_after, id LIMIT 1)
+         RETURNING id, key, kind, payload, attempts, run_after, last_error`,
+        [iso(leaseUntil), at, at, at],
+      ),
+    );
+    return row && rowToJob(row);
+  }
+
+  async completeJob(id: number): Promise<void> {
+    await this.write(() =>
+      this.db.run(`UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = ? WHERE id = ?`, [
+        new Date().toISOString(),
+        id,
+      ]),
+    );
+  }
+
+  async failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void> {
+    await this.write(() =>
+      this.db.run(
+        `UPDATE jobs SET state = ?, last_error = ?, run_after = ?, lease_until = NULL, updated_at = ? WHERE id = ?`,
+        [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id],
+      ),
+    );
+  }
+
+  async countJobs(state: 'pending' | 'done' | 'dead'): Promise<number> {
+    const states = state === 'pending' ? ['pending', 'running'] : [state];
+    const row = await this.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM jobs WHERE state IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(states)],
+    );
+    return row?.n ?? 0;
+  }
+
+  // state
+
+  async getState(key: string): Promise<string | undefined> {
+    const row = await this.db.get<{ value: string }>('SELECT value FROM state WHERE key = ?', [key]);
+    return row?.value;
+  }
+
+  async setState(key: string, value: string): Promise<void> {
+    await this.write(() =>
+      this.db.run(
+        'INSERT INTO state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+        [key, value, new Date().toISOString()],
+      ),
+    );
+  }
+
+  // audit and usage
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    await this.write(() =>
+      this.db.run('INSERT INTO audit (tenant, actor, action, memory_id, detail, at) VALUES (?, ?, ?, ?, ?, ?)', [
+        entry.tenant,
+        entry.actor,
+        entry.action,
+        entry.memoryId ?? null,
+        entry.detail ?? null,
+        entry.at,
+      ]),
+    );
+  }
+
+  async listAudit(tenant: string, limit = 100): Promise<AuditEntry[]> {
+    const rows = await this.db.all('SELECT * FROM audit WHERE tenant = ? ORDER BY seq DESC LIMIT ?', [tenant, limit]);
+    return rows.map(rowToAudit);
+  }
+
+  async recordUsage(usage: UsageRecord): Promise<void> {
+    await this.write(() =>
+      this.db.run('INSERT INTO usage (tenant, memory_id, repo, run_ref, at) VALUES (?, ?, ?, ?, ?)', [
+        usage.tenant,
+        usage.memoryId,
+        usage.repo,
+        usage.runRef,
+        usage.at,
+      ]),
+    );
+  }
+
+  async listUsage(tenant: string, runRef: string): Promise<UsageRecord[]> {
+    const rows = await this.db.all('SELECT * FROM usage WHERE tenant = ? AND run_ref = ? ORDER BY seq', [
+      tenant,
+      runRef,
+    ]);
+    return rows.map(rowToUsage);
+  }
+
+  async stats(tenant: string): Promise<PoolStats> {
+    const groups = await this.db.all<{ level: string; status: string; n: number }>(
+      'SELECT level, status, COUNT(*) AS n FROM memories WHERE tenant = ? GROUP BY level, status',
+      [tenant],
+    );
+    const repos = await this.db.get<{ n: number }>(
+      'SELECT COUNT(DISTINCT s.repo) AS n FROM memory_sources s JOIN memories m ON m.seq = s.seq WHERE m.tenant = ?',
+      [tenant],
+    );
+    const fixes = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM fixes WHERE tenant = ?', [tenant]);
+    return statsFrom(groups, repos?.n ?? 0, fixes?.n ?? 0);
+  }
+
+  // internals
+
+  private async schemaVersion(): Promise<number> {
+    const table = await this.db.get(
+      "SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
+    );
+    if (!table) return 0;
+    const row = await this.db.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_version');
+    return row?.v ?? 0;
+  }
+
+  /** runs fn after every write queued before it; the queue never stalls on a failure */
+  private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** a single-statement write: joins the current transaction, or waits its turn in the queue */
+  private write<T>(fn: () => Promise<T>): Promise<T> {
+    return this.inTransaction.getStore() ? fn() : this.serialized(fn);
+  }
+}
+
+/** the WHERE clause (over alias m) and its parameters for a MemoryFilter */
+function filterSql(tenant: string, filter: MemoryFilter): { where: string; params: SqlValue[] } {
+  let where = 'm.tenant = ?';
+  const params: SqlValue[] = [tenant];
+  if (filter.status) {
+    where += ' AND m.status IN (SELECT value FROM json_each(?))';
+    params.push(JSON.stringify(filter.status));
+  }
+  if (filter.level) {
+    where += ' AND m.level IN (SELECT value FROM json_each(?))';
+    params.push(JSON.stringify(filter.level));
+  }
+  if (filter.repo !== undefined) {
+    where += ' AND m.seq IN (SELECT seq FROM memory_sources WHERE repo = ?)';
+    params.push(filter.repo.toLowerCase());
+  }
+  return { where, params };
+}

@@ -1,0 +1,149 @@
+/**
+ * The in-memory vector indexes of a store, one per tenant+model, loaded lazily from the store on
+ * the first search and kept in step by the store's writes. Shared by both stores.
+ */
+import { InputError } from '../core/errors.js';
+import type { MemoryLevel, MemoryStatus } from '../core/types.js';
+import { VectorIndex } from '../core/vector-index.js';
+import type { ScoredId, SearchOptions } from './store.js';
+
+export interface StoredVector {
+  id: string;
+  level: MemoryLevel;
+  status: MemoryStatus;
+  vector: Float32Array;
+}
+
+interface Meta {
+  level: MemoryLevel;
+  status: MemoryStatus;
+}
+
+interface Entry {
+  tenant: string;
+  index?: VectorIndex;
+  meta: Map<string, Meta>;
+  ready: Promise<void>;
+  /** writes that arrived while loading, applied after the load (all idempotent) */
+  pending: ((entry: Entry) => void)[] | undefined;
+}
+
+export type VectorLoader = (tenant: string, model: string) => Promise<StoredVector[]>;
+
+/** Float32 vector ↔ bytes (little-endian, as stored in BLOB/bytea columns). */
+export function vectorToBytes(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+export function bytesToVector(bytes: Uint8Array): Float32Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer, 0, Math.floor(bytes.byteLength / 4));
+}
+
+export class VectorCache {
+  private entries = new Map<string, Entry>();
+
+  constructor(private readonly load: VectorLoader) {}
+
+  async search(tenant: string, model: string, query: Float32Array, options: SearchOptions): Promise<ScoredId[]> {
+    const entry = this.entry(tenant, model);
+    await entry.ready;
+    const index = entry.index;
+    if (!index || index.size === 0) return [];
+    if (query.length !== index.dims) {
+      throw new InputError(
+        `the query vector has ${query.length} dimensions but the stored vectors of model ${model} have ${index.dims}`,
+      );
+    }
+    const levels = options.level && new Set(options.level);
+    const statuses = options.status && new Set(options.status);
+    const accept =
+      levels || statuses
+        ? (id: string) => {
+            const meta = entry.meta.get(id);
+            return !!meta && (!levels || levels.has(meta.level)) && (!statuses || statuses.has(meta.status));
+          }
+        : undefined;
+    return index.search(query, options.limit, accept).map((hit) => ({ id: hit.id, score: hit.score }));
+  }
+
+  /** after a vector was stored */
+  upsertVector(tenant: string, model: string, id: string, vector: Float32Array, meta: Meta): void {
+    const entry = this.entries.get(key(tenant, model));
+    if (!entry) return;
+    this.apply(entry, (e) => {
+      e.index ??= new VectorIndex(vector.length);
+      if (vector.length !== e.index.dims) return;
+      e.index.upsert(id, vector);
+      e.meta.set(id, meta);
+    });
+  }
+
+  /** after a memory was stored (its level or status may have changed) */
+  updateMeta(tenant: string, id: string, meta: Meta): void {
+    for (const entry of this.tenantEntries(tenant)) {
+      this.apply(entry, (e) => {
+        if (e.meta.has(id)) e.meta.set(id, meta);
+      });
+    }
+  }
+
+  /** after a memory was deleted */
+  remove(tenant: string, id: string): void {
+    for (const entry of this.tenantEntries(tenant)) {
+      this.apply(entry, (e) => {
+        e.index?.remove(id);
+        e.meta.delete(id);
+      });
+    }
+  }
+
+  /** forgets every loaded index (after a rolled-back transaction); they reload on the next search */
+  clear(): void {
+    this.entries = new Map();
+  }
+
+  private *tenantEntries(tenant: string): Iterable<Entry> {
+    for (const entry of this.entries.values()) if (entry.tenant === tenant) yield entry;
+  }
+
+  private apply(entry: Entry, change: (entry: Entry) => void): void {
+    if (entry.pending) entry.pending.push(change);
+    else change(entry);
+  }
+
+  private entry(tenant: string, model: string): Entry {
+    const k = key(tenant, model);
+    let entry = this.entries.get(k);
+    if (entry) return entry;
+    const created: Entry = { tenant, meta: new Map(), pending: [], ready: Promise.resolve() };
+    created.ready = this.load(tenant, model).then(
+      (rows) => {
+        const dims = rows[0]?.vector.length;
+        if (dims) {
+          const index = new VectorIndex(dims);
+          for (const row of rows) {
+            if (row.vector.length !== dims) continue;
+            index.upsert(row.id, row.vector);
+            created.meta.set(row.id, { level: row.level, status: row.status });
+          }
+          created.index = index;
+        }
+        const pending = created.pending ?? [];
+        created.pending = undefined;
+        for (const change of pending) change(created);
+      },
+      (error: unknown) => {
+        if (this.entries.get(k) === created) this.entries.delete(k);
+        throw error;
+      },
+    );
+    this.entries.set(k, created);
+    return created;
+  }
+}
+
+function key(tenant: string, model: string): string {
+  return `${tenant}\u0000${model}`;
+}
