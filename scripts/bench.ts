@@ -7,8 +7,10 @@ type Figures = Record<string, string | number>;
 type Section = () => Promise<{ run(): Promise<Figures> }>;
 
 const SECTIONS: Record<string, Section> = {
+  action: () => import('./bench/action.js'),
   learn: () => import('./bench/learn.js'),
   recall: () => import('./bench/recall.js'),
+  webhooks: () => import('./bench/webhooks.js'),
 };
 
 async function runSection(name: string, load: Section): Promise<boolean> {

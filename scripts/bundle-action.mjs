@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global process, console */
 // Bundles the Action (src/action/index.ts) to dist/action/index.js: ESM, platform node, no
 // Probot, no native module, no LLM client. `--check` rebuilds into a temp folder and fails when
 // the committed dist/ differs (CI's check-dist), or when a forbidden package slipped in.
@@ -27,16 +28,22 @@ async function bundle(outdir) {
     metafile: true,
     logLevel: 'warning',
     // a few CommonJS dependencies call require() for node built-ins
-    banner: { js: "import { createRequire as __mtCreateRequire } from 'node:module';\nconst require = __mtCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __mtCreateRequire } from 'node:module';\nconst require = __mtCreateRequire(import.meta.url);",
+    },
   });
   const inputs = Object.keys(result.metafile.inputs);
   const bad = inputs.filter((file) => {
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? '';
-    return FORBIDDEN.some((name) => (name.endsWith('/') ? pkg.startsWith(name) : pkg === name)) || file.endsWith('.node');
+    return (
+      FORBIDDEN.some((name) => (name.endsWith('/') ? pkg.startsWith(name) : pkg === name)) || file.endsWith('.node')
+    );
   });
-  if (bad.length > 0) throw new Error(`the Action bundle must not contain: ${[...new Set(bad)].slice(0, 5).join(', ')}`);
-  const imported = result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].imports
-    .filter((i) => i.external && !i.path.startsWith('node:') && !/^[a-z_]+(\/|$)/.test(i.path));
+  if (bad.length > 0)
+    throw new Error(`the Action bundle must not contain: ${[...new Set(bad)].slice(0, 5).join(', ')}`);
+  const imported = result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].imports.filter(
+    (i) => i.external && !i.path.startsWith('node:') && !/^[a-z_]+(\/|$)/.test(i.path),
+  );
   if (imported.length > 0) throw new Error(`unexpected external imports: ${imported.map((i) => i.path).join(', ')}`);
   return path.join(outdir, 'index.js');
 }

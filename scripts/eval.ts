@@ -1,5 +1,5 @@
 /**
- * npm run eval [-- path/to/fixes.jsonl] [--json]
+ * npm run eval [-- path/to/fixes.jsonl] [--json] [--verbose]
  *
  * The protocol of ../shared/eval-dev/README.md, offline (rule-based abstraction, lexical recall):
  * 1. learn every fix of the set into one fresh temporary SQLite pool (tenant "eval");
@@ -106,10 +106,18 @@ async function score(
       k: K,
       excludeRepo: fix.repo,
       fusion,
-      ...(minScore === undefined ? {} : { minScore }),
     });
     if (hits.length < K) short += 1;
-    len += hits.reduce((s, h) => s + hitRelevance(h, fix, labels, lenient), 0) / K;
+    const relevance = hits.map((h) => hitRelevance(h, fix, labels, lenient));
+    len += relevance.reduce((s, r) => s + r, 0) / K;
+    if (verbose) {
+      const l = labels.get(key(fix.repo, fix.ref));
+      console.log(`${l?.primary}/${l?.secondary ?? '-'}  ${fix.title.slice(0, 70)}`);
+      hits.forEach((h, i) => {
+        const routines = h.memory.tags.filter((t) => t.startsWith('routine:')).join(',');
+        console.log(`    ${relevance[i]!.toFixed(2)} ${h.score.toFixed(3)} ${routines}`);
+      });
+    }
     str += hits.reduce((s, h) => s + hitRelevance(h, fix, labels, strict), 0) / K;
   }
   return { lenient: len / fixes.length, strict: str / fixes.length, short };
@@ -174,7 +182,7 @@ async function main(): Promise<void> {
     );
     const learnSeconds = (Date.now() - started) / 1000;
     const insights = await store.listMemories(TENANT, { level: ['insight'] });
-    const weighted = await score(store, fixes, labels, 'weighted');
+    const weighted = await score(store, fixes, labels, 'weighted', args.includes('--verbose'));
     const rrf = await score(store, fixes, labels, 'rrf');
     const leaks = countLeaks(insights, new Map(fixes.map((f) => [key(f.repo, f.ref), f])));
     const base = baselines(path);

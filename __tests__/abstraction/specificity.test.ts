@@ -66,6 +66,8 @@ describe('leaksSource', () => {
   it('survives hostile text', () => {
     const hostile = makeFix({ change: '`'.repeat(5000) + '"'.repeat(5000), title: "'''", problem: '((((' });
     expect(leaksSource('`'.repeat(1000) + 'a(b(c(', hostile)).toEqual([]);
+    const deep = makeFix({ files: ['x/'.repeat(5000) + 'deep-file.ts'] });
+    expect(leaksSource('x/'.repeat(20_000), deep)).toHaveLength(1);
   });
 });
 

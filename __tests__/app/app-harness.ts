@@ -34,7 +34,13 @@ export function testPrivateKey(): string {
 export const WEBHOOK_SECRET = 'test-webhook-secret';
 
 /** Probot's Octokit without its own retries and throttling (the job queue retries). */
-export const TestOctokit = ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } });
+// (a function, so the options reach installation clients too: with an object, plugin-throttling stays on
+// for them and spaces out comment POSTs by ~3 s across tests)
+export const TestOctokit = ProbotOctokit.defaults((options: any) => ({
+  ...options,
+  retry: { enabled: false },
+  throttle: { ...options?.throttle, enabled: false },
+}));
 
 export const silentPino = pino({ level: 'silent' });
 

@@ -137,7 +137,7 @@ describe('learning from fix events', () => {
       const event = loadEvent('pull_request.closed');
       event.pull_request.number = 10 + i;
       await receive(h, 'pull_request', event);
-      noConfig(github(), OWNER, REPO)
+      noConfig(i === 0 ? github() : nock('https://api.github.com'), OWNER, REPO)
         .post('/graphql')
         .reply(200, prGraph({ number: 10 + i, author: login, authorType: 'Bot', title: 'fix(deps): patch a crash' }))
         .get(`/repos/${OWNER}/${REPO}/pulls/${10 + i}/files`)

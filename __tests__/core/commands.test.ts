@@ -45,7 +45,9 @@ describe('parseCommands', () => {
     expect(bad).toMatchObject({ name: 'invalid' });
     expect(unknown).toMatchObject({ name: 'invalid', reason: 'unknown command' });
     expect(empty).toMatchObject({ name: 'invalid' });
-    expect(JSON.stringify([bad && 'reason' in bad ? bad.reason : '', unknown && 'reason' in unknown ? unknown.reason : ''])).not.toContain('<');
+    expect(
+      JSON.stringify([bad && 'reason' in bad ? bad.reason : '', unknown && 'reason' in unknown ? unknown.reason : '']),
+    ).not.toContain('<');
   });
 
   it('runs at most a handful of commands from one comment', () => {

@@ -22,14 +22,27 @@ const publicWeb: Requester = { tenant: 'acme', repo: 'acme/web', visibility: 'pu
 const privateWeb: Requester = { tenant: 'acme', repo: 'acme/web', visibility: 'private' };
 
 function hit(memory: Memory, score = 0.5): RecallHit {
-  return { memory, score, parts: { lexical: 0.4, vector: 0, routine: 0.2, prior: 0.1, fused: score }, transferred: true };
+  return {
+    memory,
+    score,
+    parts: { lexical: 0.4, vector: 0, routine: 0.2, prior: 0.1, fused: score },
+    transferred: true,
+  };
 }
 
 function memoryFrom(repo: string, visibility: Memory['visibility'], overrides: Partial<Memory> = {}): Memory {
   return sampleMemory({
     visibility,
     provenance: [
-      { tenant: 'acme', repo, visibility, sourceKind: 'pull_request', ref: '12', authors: ['ada'], date: '2024-01-02T00:00:00Z' },
+      {
+        tenant: 'acme',
+        repo,
+        visibility,
+        sourceKind: 'pull_request',
+        ref: '12',
+        authors: ['ada'],
+        date: '2024-01-02T00:00:00Z',
+      },
     ],
     ...overrides,
   });
@@ -69,7 +82,8 @@ describe('renderSuggestionComment', () => {
     const hostile = memoryFrom('acme/api', 'public', {
       title: '<img src=x onerror=alert(1)> **bold** @acme/admins',
       description: '![tracker](https://evil.example/pixel.png) see #1 and GH-2',
-      content: '[click me](https://evil.example/phish)\n<script>alert(1)</script>\n<details><summary>x</summary>hidden</details>\nhttps://evil.example/raw www.evil.example',
+      content:
+        '[click me](https://evil.example/phish)\n<script>alert(1)</script>\n<details><summary>x</summary>hidden</details>\nhttps://evil.example/raw www.evil.example',
       evidence: ['<a href="https://evil.example">evidence</a>'],
     });
     const body = renderSuggestionComment([hit(hostile)], ctxFor(publicWeb));

@@ -11,7 +11,12 @@ describe('parseRepoConfig', () => {
     const { config, problems } = parseRepoConfig(null);
     expect(problems).toEqual([]);
     expect(config).toEqual(DEFAULT_REPO_CONFIG);
-    expect(config).toMatchObject({ enabled: true, comment: { issues: true, failing_prs: true }, top_k: 3, review: 'dashboard' });
+    expect(config).toMatchObject({
+      enabled: true,
+      comment: { issues: true, failing_prs: true },
+      top_k: 3,
+      review: 'dashboard',
+    });
   });
 
   it('keeps the defaults of options a partial config leaves out', () => {

@@ -4,7 +4,15 @@ import { VISIBILITIES } from '../../src/core/types.js';
 import { effectiveVisibility, flowsTo, mayLinkSource, maySee, mostPrivate } from '../../src/core/visibility.js';
 
 function provenance(repo: string, visibility: Visibility, ref = '1'): Provenance {
-  return { tenant: repo.split('/')[0]!.toLowerCase(), repo, visibility, sourceKind: 'pull_request', ref, authors: ['a'], date: '2026-01-01T00:00:00Z' };
+  return {
+    tenant: repo.split('/')[0]!.toLowerCase(),
+    repo,
+    visibility,
+    sourceKind: 'pull_request',
+    ref,
+    authors: ['a'],
+    date: '2026-01-01T00:00:00Z',
+  };
 }
 
 function memory(source: Visibility, over: Partial<Memory> = {}): Memory {
@@ -33,7 +41,11 @@ function memory(source: Visibility, over: Partial<Memory> = {}): Memory {
 }
 
 const RANK = { public: 0, internal: 1, private: 2 };
-const reader = (visibility: Visibility, tenant = 'acme'): Requester => ({ tenant, repo: `${tenant}/reader`, visibility });
+const reader = (visibility: Visibility, tenant = 'acme'): Requester => ({
+  tenant,
+  repo: `${tenant}/reader`,
+  visibility,
+});
 
 describe('the visibility matrix: source × reader', () => {
   for (const source of VISIBILITIES) {
@@ -72,7 +84,9 @@ describe('maySee fails closed', () => {
     const odd = memory('public', { visibility: 'secret' as Visibility });
     expect(maySee(odd, reader('internal'))).toBe(false);
     expect(maySee(odd, reader('private'))).toBe(true);
-    expect(maySee(memory('internal'), { tenant: 'acme', repo: 'acme/x', visibility: 'unknown' as Visibility })).toBe(false);
+    expect(maySee(memory('internal'), { tenant: 'acme', repo: 'acme/x', visibility: 'unknown' as Visibility })).toBe(
+      false,
+    );
     expect(mostPrivate(['public', 'bogus' as Visibility])).toBe('private');
     expect(mostPrivate([])).toBe('private');
   });
@@ -100,13 +114,21 @@ describe('maySee fails closed', () => {
   });
 
   it('a provenance entry of another tenant makes the memory unreadable to repositories', () => {
-    const mixed = memory('public', { provenance: [provenance('acme/a', 'public'), provenance('other/b', 'public')], sharedWiderBy: 'admin' });
+    const mixed = memory('public', {
+      provenance: [provenance('acme/a', 'public'), provenance('other/b', 'public')],
+      sharedWiderBy: 'admin',
+    });
     expect(maySee(mixed, reader('private'))).toBe(false);
   });
 });
 
 describe('mayLinkSource', () => {
   it('the source repository may always link to itself', () => {
-    expect(mayLinkSource({ repo: 'acme/Source', visibility: 'private' }, { tenant: 'acme', repo: 'acme/source', visibility: 'public' })).toBe(true);
+    expect(
+      mayLinkSource(
+        { repo: 'acme/Source', visibility: 'private' },
+        { tenant: 'acme', repo: 'acme/source', visibility: 'public' },
+      ),
+    ).toBe(true);
   });
 });

@@ -64,7 +64,9 @@ describe('the two layers', () => {
       if (survivors(out, sample.leaks).length > 0) missed.push(sample.kind);
     }
     // without our layer these would leak: JWTs, Stripe, PyPI, Azure, generic assignments …
-    expect(missed).toEqual(expect.arrayContaining(['jwt', 'stripe-live-secret', 'password-assignment', 'azure-sas-url']));
+    expect(missed).toEqual(
+      expect.arrayContaining(['jwt', 'stripe-live-secret', 'password-assignment', 'azure-sas-url']),
+    );
   });
 
   it('the maintained scanner catches kinds our own patterns miss', async () => {

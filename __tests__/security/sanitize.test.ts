@@ -51,7 +51,8 @@ describe('stripHiddenText', () => {
   });
 
   it('removes script/style blocks and elements marked hidden', () => {
-    const text = 'a<script>alert(1)</script>b<style>.x{}</style>c<span hidden>secret order</span>d<div aria-hidden="true">x</div>e';
+    const text =
+      'a<script>alert(1)</script>b<style>.x{}</style>c<span hidden>secret order</span>d<div aria-hidden="true">x</div>e';
     expect(stripHiddenText(text, untrusted)).toBe('abcde');
   });
 });

@@ -64,7 +64,9 @@ describe('status changes, each audited', () => {
     expect((await restore(store, 'acme', 'm0000000001', by)).status).toBe('active');
     expect((await shareWider(store, 'acme', 'm0000000001', { actor: 'admin', now: NOW })).sharedWiderBy).toBe('admin');
     const entries = await store.listAudit('acme');
-    expect(entries.map((e) => e.action).sort()).toEqual(['approve', 'archive', 'reject', 'restore', 'restore', 'share'].sort());
+    expect(entries.map((e) => e.action).sort()).toEqual(
+      ['approve', 'archive', 'reject', 'restore', 'restore', 'share'].sort(),
+    );
     expect(entries.every((e) => e.memoryId === 'm0000000001' && e.at === NOW.toISOString())).toBe(true);
     expect(entries.find((e) => e.action === 'approve')).toMatchObject({ actor: 'maintainer', detail: 'looks right' });
   });
@@ -101,7 +103,9 @@ describe('forget', () => {
 
 describe('revokeSource', () => {
   it('deletes what was learned only from the source and strips it from merged memories', async () => {
-    await store.putMemory(insight('m0000000020', { provenance: [source('acme/app', 'private', '7')], visibility: 'private' }));
+    await store.putMemory(
+      insight('m0000000020', { provenance: [source('acme/app', 'private', '7')], visibility: 'private' }),
+    );
     await store.putMemory(
       insight('m0000000021', {
         provenance: [source('acme/app', 'private', '7'), source('acme/lib', 'public', '3')],
@@ -109,7 +113,9 @@ describe('revokeSource', () => {
         support: 2,
       }),
     );
-    await store.putMemory(insight('m0000000022', { provenance: [source('acme/app', 'private', '8')], visibility: 'private' }));
+    await store.putMemory(
+      insight('m0000000022', { provenance: [source('acme/app', 'private', '8')], visibility: 'private' }),
+    );
     await store.markFixLearned('acme', 'acme/app', '7');
     await store.markFixLearned('acme', 'acme/app', '8');
 
@@ -143,9 +149,15 @@ describe('revokeSource', () => {
 
 describe('a repository changes visibility after its insights were learned', () => {
   it('made private: its memories stop flowing to public repositories, and share-wider is withdrawn', async () => {
-    await store.putMemory(insight('m0000000030', { provenance: [source('acme/app', 'public', '7')], visibility: 'public' }));
     await store.putMemory(
-      insight('m0000000031', { provenance: [source('acme/app', 'internal', '8')], visibility: 'internal', sharedWiderBy: 'admin' }),
+      insight('m0000000030', { provenance: [source('acme/app', 'public', '7')], visibility: 'public' }),
+    );
+    await store.putMemory(
+      insight('m0000000031', {
+        provenance: [source('acme/app', 'internal', '8')],
+        visibility: 'internal',
+        sharedWiderBy: 'admin',
+      }),
     );
     const publicReader = { tenant: 'acme', repo: 'acme/site', visibility: 'public' as const };
     expect(maySee((await store.getMemory('acme', 'm0000000030'))!, publicReader)).toBe(true);
@@ -164,14 +176,18 @@ describe('a repository changes visibility after its insights were learned', () =
   });
 
   it('made public: nothing widens by itself (an admin shares it wider)', async () => {
-    await store.putMemory(insight('m0000000032', { provenance: [source('acme/app', 'private', '7')], visibility: 'private' }));
+    await store.putMemory(
+      insight('m0000000032', { provenance: [source('acme/app', 'private', '7')], visibility: 'private' }),
+    );
     expect(await updateRepoVisibility(store, 'acme', 'acme/app', 'public', { now: NOW })).toEqual([]);
     const memory = (await store.getMemory('acme', 'm0000000032'))!;
     expect(maySee(memory, { tenant: 'acme', repo: 'acme/site', visibility: 'public' })).toBe(false);
   });
 
   it('transferred to another org: revoked from the old pool, and the new org never sees it', async () => {
-    await store.putMemory(insight('m0000000033', { provenance: [source('acme/app', 'private', '7', 42)], visibility: 'private' }));
+    await store.putMemory(
+      insight('m0000000033', { provenance: [source('acme/app', 'private', '7', 42)], visibility: 'private' }),
+    );
     await revokeSource(store, 'acme', 'acme/app', undefined, { actor: 'github', now: NOW, repoId: 42 });
     expect(await store.getMemory('acme', 'm0000000033')).toBeUndefined();
     expect(await store.listMemories('neworg')).toEqual([]);
@@ -201,7 +217,11 @@ describe('feedback', () => {
     await vote(store, 'acme', 'm0000000040', 'down', { actor: 'bob', now: NOW });
     const after = await vote(store, 'acme', 'm0000000040', 'down', { actor: 'carol', now: NOW });
     expect(after).toMatchObject({ status: 'archived', votes: { up: 0, down: 3 } });
-    expect((await store.listAudit('acme'))[0]).toMatchObject({ action: 'archive', actor: 'system:feedback', detail: expect.stringMatching(/down-voted/) });
+    expect((await store.listAudit('acme'))[0]).toMatchObject({
+      action: 'archive',
+      actor: 'system:feedback',
+      detail: expect.stringMatching(/down-voted/),
+    });
   });
 
   it('failed runs archive it; a restore counts only evidence after it', async () => {

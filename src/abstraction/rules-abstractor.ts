@@ -4,6 +4,7 @@
  * the four memory levels of the research. The insight is built only from the fixed routine
  * templates plus generic qualifiers, so it names no path, symbol or string of the source fix.
  */
+import { secondaryClause } from '../core/insight-text.js';
 import { detectEcosystem, runHint, type Ecosystem, type HintKind } from '../core/ecosystem.js';
 import {
   detectRoutinesInFiles,
@@ -90,19 +91,12 @@ function tagsOf(fix: Fix, choice: RoutineChoice, ecosystem: Ecosystem): string[]
   return tags;
 }
 
-function insightOf(
-  choice: RoutineChoice,
-  ecosystem: Ecosystem,
-  testsChanged: boolean,
-): AbstractedMemory['body'] & { level: 'insight' } {
+function insightOf(choice: RoutineChoice, ecosystem: Ecosystem): AbstractedMemory['body'] & { level: 'insight' } {
   const main = ROUTINE_TEMPLATES[choice.primary];
   const sentences = [main.check, main.why];
   if (choice.secondary) {
     const other = ROUTINE_TEMPLATES[choice.secondary];
-    sentences.push(`Where ${other.label} are involved as well, ${other.also}.`);
-  }
-  if (!testsChanged && choice.primary !== 'lint-format' && choice.primary !== 'ci-config') {
-    sentences.push('Make it an automated check, so the next change is verified the same way.');
+    sentences.push(secondaryClause(other.label, other.also));
   }
   const hint = runHint(ecosystem, HINT_KIND[choice.primary] ?? 'test');
   if (hint) sentences.push(hint);
@@ -136,11 +130,12 @@ export function abstractWithRules(fix: Fix): Abstraction {
   const evidence = evidenceOf(fix, choice);
   const main = ROUTINE_TEMPLATES[choice.primary];
 
-  const insightBody = insightOf(choice, ecosystem, fix.testsChanged);
+  const insightBody = insightOf(choice, ecosystem);
   const insight: AbstractedMemory = { level: 'insight', ...insightBody.insight, body: insightBody, tags, evidence };
 
   const steps = [main.step];
   if (choice.secondary) steps.push(ROUTINE_TEMPLATES[choice.secondary].step);
+  if (!fix.testsChanged) steps.push('The source fix changed no test: make the check above an automated one.');
   steps.push('Make the smallest change that turns the new check green.');
   for (const check of new Set(fix.signals.filter((s) => s.kind === 'check-red-green').map((s) => s.check ?? 'other'))) {
     steps.push(`Re-run the ${check} check until it passes.`);

@@ -26,6 +26,9 @@ export interface SpecificityResult {
   rewritten?: AbstractedMemory;
 }
 
+/** Paths are compared on their last segments only (bounds the work on hostile, very deep paths). */
+const MAX_SEGMENTS = 16;
+
 /** More distinct rewritten mentions than this in one memory means it is about the source, not a routine: rejected. */
 const MAX_REWRITES = 4;
 
@@ -230,7 +233,7 @@ function sourceTerms(fix: Fix): SourceTerms {
 function addPath(terms: SourceTerms, raw: string): void {
   const path = raw.trim().replace(/\\/g, '/').replace(/^\.\//, '').toLowerCase();
   if (!path) return;
-  const segments = path.split('/').filter(Boolean);
+  const segments = path.split('/').filter(Boolean).slice(-MAX_SEGMENTS);
   for (let i = 0; i < segments.length; i += 1) {
     for (let j = i + 2; j <= segments.length; j += 1) terms.subPaths.add(segments.slice(i, j).join('/'));
   }
@@ -252,6 +255,7 @@ function addToken(terms: SourceTerms, rawToken: string, fromPath = false): void 
 }
 
 function isCompound(token: string, fromPath: boolean): boolean {
+  if (/^[a-z]+$/.test(token)) return false; // the common case: a plain lower-case word
   const lower = token.toLowerCase();
   if (GENERIC_WORDS.has(lower) || TECH_NAMES.has(lower) || BUILTINS.has(lower)) return false;
   if (/[a-z][A-Z]/.test(token)) return true; // camelCase, PascalCase
@@ -276,13 +280,18 @@ function addCodeNames(terms: SourceTerms, text: string): void {
     if (/\s/.test(span)) addLiteral(terms, span);
     else addToken(terms, span);
   }
+  const done = new Set<string>();
   for (const match of text.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
     const token = match[0];
+    const call = text[(match.index ?? 0) + token.length] === '(';
+    const key = call ? `${token}(` : token;
+    if (done.has(key)) continue;
+    done.add(key);
     if (isCompound(token, false)) {
       terms.distinctive.add(token.toLowerCase());
       // the members of a dotted name are names too (`opts.retryLimit` → `retryLimit`)
       if (token.includes('.')) for (const part of token.split('.')) addToken(terms, part);
-    } else if (text[(match.index ?? 0) + token.length] === '(') {
+    } else if (call) {
       addToken(terms, token); // a call: `retry(`
     }
   }
@@ -305,23 +314,24 @@ function addLiteral(terms: SourceTerms, span: string): void {
 
 // ---------------------------------------------------------------- finding mentions in a memory
 
-const literalPatterns = new WeakMap<SourceTerms, RegExp | null>();
+const literalIndexes = new WeakMap<SourceTerms, Map<string, string[]>>();
 
-/** One pattern for all the literals of a fix, longest first (built once per fix). */
-function literalPattern(terms: SourceTerms): RegExp | null {
-  let pattern = literalPatterns.get(terms);
-  if (pattern === undefined) {
-    const escaped = [...terms.literals]
-      .sort((a, b) => b.length - a.length)
-      .map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    pattern = escaped.length === 0 ? null : new RegExp(escaped.join('|'), 'g');
-    literalPatterns.set(terms, pattern);
+/** The literals of a fix by their first word, so a text is searched only for literals that may occur. */
+function literalIndex(terms: SourceTerms): Map<string, string[]> {
+  let index = literalIndexes.get(terms);
+  if (!index) {
+    index = new Map();
+    for (const literal of terms.literals) {
+      const key = /[A-Za-z]{2,}/.exec(literal)?.[0] ?? '';
+      index.set(key, [...(index.get(key) ?? []), literal]);
+    }
+    literalIndexes.set(terms, index);
   }
-  return pattern;
+  return index;
 }
 
 /** A run of characters that may form a path or file name (checked for `/` or `.` after). */
-const PATHISH = /[\w@.\/-]+/g;
+const PATHISH = /[\w@./-]+/g;
 
 function findMentions(text: string, terms: SourceTerms): Mention[] {
   if (!text) return [];
@@ -365,7 +375,7 @@ function findMentions(text: string, terms: SourceTerms): Mention[] {
   // 4. distinctive names in plain prose: not removable
   for (const match of text.matchAll(/(?<![\w$])[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*/g)) {
     const token = match[0];
-    const hit = [token, ...token.split(/[.-]/)].find((p) => terms.distinctive.has(p.toLowerCase()));
+    const hit = distinctivePart(token, terms);
     if (hit)
       add({
         start: match.index ?? 0,
@@ -376,14 +386,26 @@ function findMentions(text: string, terms: SourceTerms): Mention[] {
       });
   }
   // 5. literals of several words, verbatim: not removable
-  const literals = process.env.NOLIT ? null : literalPattern(terms);
-  if (literals) {
-    for (const match of text.matchAll(literals)) {
-      const start = match.index ?? 0;
-      add({ start, end: start + match[0].length, term: match[0], kind: 'string', removable: false });
+  if (terms.literals.size > 0) {
+    const index = literalIndex(terms);
+    const words = new Set(text.match(/[A-Za-z]{2,}/g) ?? []);
+    for (const word of words) {
+      for (const literal of index.get(word) ?? []) {
+        for (let from = text.indexOf(literal); from >= 0; from = text.indexOf(literal, from + literal.length)) {
+          add({ start: from, end: from + literal.length, term: literal, kind: 'string', removable: false });
+        }
+      }
     }
   }
   return mentions.sort((a, b) => a.start - b.start);
+}
+
+/** The token, or one of its dotted or hyphenated parts, when it is a distinctive name of the fix. */
+function distinctivePart(token: string, terms: SourceTerms): string | undefined {
+  if (terms.distinctive.size === 0) return undefined;
+  if (terms.distinctive.has(token.toLowerCase())) return token;
+  if (!/[.-]/.test(token)) return undefined;
+  return token.split(/[.-]/).find((p) => terms.distinctive.has(p.toLowerCase()));
 }
 
 function leakInSpan(inner: string, terms: SourceTerms): { term: string; kind: LeakKind } | undefined {
@@ -399,7 +421,7 @@ function leakInSpan(inner: string, terms: SourceTerms): { term: string; kind: Le
   }
   for (const match of span.matchAll(/[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*/g)) {
     const token = match[0];
-    const hit = [token, ...token.split(/[.-]/)].find((p) => terms.distinctive.has(p.toLowerCase()));
+    const hit = distinctivePart(token, terms);
     if (hit) return { term: hit, kind: 'symbol' };
     if (terms.plain.has(token.toLowerCase()) && span.includes(`${token}(`)) return { term: token, kind: 'symbol' };
   }
@@ -412,7 +434,7 @@ function pathLeak(token: string, terms: SourceTerms): { term: string; kind: Leak
   if (lower.includes('/')) {
     const segments = lower.split('/').filter(Boolean);
     for (let i = 0; i < segments.length; i += 1) {
-      for (let j = i + 2; j <= segments.length; j += 1) {
+      for (let j = i + 2; j <= Math.min(segments.length, i + MAX_SEGMENTS); j += 1) {
         if (terms.subPaths.has(segments.slice(i, j).join('/'))) return { term: token, kind };
       }
     }

@@ -20,7 +20,12 @@ const eventSchema = z.looseObject({
   client_payload: z.record(z.string(), z.unknown()).nullish(),
 });
 
-const PR_EVENTS = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
+const PR_EVENTS = new Set([
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  'pull_request_review_comment',
+]);
 const ISSUE_EVENTS = new Set(['issues', 'issue_comment']);
 /** workflow_dispatch / repository_dispatch input names read as the task, in this order */
 const DISPATCH_KEYS = ['task', 'prompt', 'description'];

@@ -139,7 +139,11 @@ async function inject(target: InjectionTarget, rendered: RenderedInjection, inpu
 }
 
 // 5. the prompt file, outside the repository, for agents that take a prompt from a file
-async function writePromptFile(rendered: RenderedInjection, inputs: ActionInputs, context: RunContext): Promise<string> {
+async function writePromptFile(
+  rendered: RenderedInjection,
+  inputs: ActionInputs,
+  context: RunContext,
+): Promise<string> {
   if (inputs.dryRun) return '';
   const file = path.join(context.tempDir, PROMPT_FILE_NAME);
   await mkdir(context.tempDir, { recursive: true });
@@ -148,7 +152,13 @@ async function writePromptFile(rendered: RenderedInjection, inputs: ActionInputs
 }
 
 // 6. report which insights were injected for which run, so the run's outcome feeds back
-async function reportUsage(ids: string[], target: string, inputs: ActionInputs, context: RunContext, deps: MainDeps): Promise<number> {
+async function reportUsage(
+  ids: string[],
+  target: string,
+  inputs: ActionInputs,
+  context: RunContext,
+  deps: MainDeps,
+): Promise<number> {
   if (!deps.server || !inputs.reportUsage || inputs.dryRun || ids.length === 0 || !context.runId) return 0;
   try {
     return await deps.server.reportUsage({
@@ -159,7 +169,9 @@ async function reportUsage(ids: string[], target: string, inputs: ActionInputs, 
     });
   } catch (error) {
     if (inputs.failOnError) throw error;
-    deps.logger.warn(`Memory Transfer: could not report usage (${describeError(error)}); insights were injected anyway`);
+    deps.logger.warn(
+      `Memory Transfer: could not report usage (${describeError(error)}); insights were injected anyway`,
+    );
     return 0;
   }
 }
@@ -168,7 +180,8 @@ export async function main(inputs: ActionInputs, context: RunContext, deps: Main
   const target = targetFor(inputs.target);
   const task = await resolveTask(inputs, context, deps);
   const recalled = await recallInsights(inputs, context, deps, task);
-  if (recalled.error) deps.logger.warn(`Memory Transfer: recall failed, continuing without insights: ${recalled.error}`);
+  if (recalled.error)
+    deps.logger.warn(`Memory Transfer: recall failed, continuing without insights: ${recalled.error}`);
   const rendered = render(recalled.insights, target);
   const { files } = await inject(target, rendered, inputs, context);
   const promptFile = await writePromptFile(rendered, inputs, context);

@@ -41,12 +41,17 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<Inject
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`pool: cannot read "${options.pool}" (${code ?? 'error'}); check the path (relative to the workspace)`);
+    throw new InputError(
+      `pool: cannot read "${options.pool}" (${code ?? 'error'}); check the path (relative to the workspace)`,
+    );
   }
   let memories: Memory[];
   let tenant: string;
   try {
-    ({ memories, header: { tenant } } = options.parsePool(text));
+    ({
+      memories,
+      header: { tenant },
+    } = options.parsePool(text));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new InputError(`pool: "${options.pool}" is not a valid Memory Transfer export: ${reason}`);

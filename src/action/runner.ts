@@ -127,7 +127,8 @@ function visibilityOf(payload: unknown): Visibility {
 
 async function readContext(env: NodeJS.ProcessEnv): Promise<RunContext> {
   const repository = env.GITHUB_REPOSITORY ?? '';
-  if (!/^[^/\s]+\/[^/\s]+$/.test(repository)) throw new InputError('GITHUB_REPOSITORY is not set: run this inside GitHub Actions');
+  if (!/^[^/\s]+\/[^/\s]+$/.test(repository))
+    throw new InputError('GITHUB_REPOSITORY is not set: run this inside GitHub Actions');
   let payload: unknown = {};
   if (env.GITHUB_EVENT_PATH) {
     try {
@@ -159,7 +160,9 @@ function changedPathsFetcher(inputs: ActionInputs, deps: RunnerDeps): ChangedPat
       const { data } = await octokit.rest.pulls.listFiles({ owner, repo, pull_number: pullNumber, per_page: 100 });
       return data.map((file) => file.filename);
     } catch (error) {
-      deps.logger.warn(`Memory Transfer: could not list the pull request's changed paths (${describeError(error)}); using its title and body`);
+      deps.logger.warn(
+        `Memory Transfer: could not list the pull request's changed paths (${describeError(error)}); using its title and body`,
+      );
       return [];
     }
   };
@@ -200,9 +203,13 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
         ? `Memory Transfer: ${result.insights.length} insight(s) for target ${result.target}: ${result.rendered.ids.join(', ')}`
         : 'Memory Transfer: no insight cleared the relevance bar',
     );
-    await deps.writeSummary(renderSummary(result, inputs.pool !== undefined ? 'pool' : 'server', inputs.dryRun, context.githubUrl)).catch((error: unknown) =>
-      deps.logger.warn(`Memory Transfer: could not write the job summary (${describeError(error)})`),
-    );
+    await deps
+      .writeSummary(
+        renderSummary(result, inputs.pool !== undefined ? 'pool' : 'server', inputs.dryRun, context.githubUrl),
+      )
+      .catch((error: unknown) =>
+        deps.logger.warn(`Memory Transfer: could not write the job summary (${describeError(error)})`),
+      );
     return result;
   } catch (error) {
     deps.setFailed(`Memory Transfer: ${describeError(error)}`);

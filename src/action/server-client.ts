@@ -61,7 +61,10 @@ export function createServerClient(options: ServerClientOptions): RecallClient {
       if (name === 'TimeoutError' || name === 'AbortError') {
         throw new UpstreamError(`${url} did not answer within ${options.timeoutMs} ms`, true);
       }
-      throw new UpstreamError(`${url} is unreachable (${error instanceof Error ? error.message : String(error)})`, true);
+      throw new UpstreamError(
+        `${url} is unreachable (${error instanceof Error ? error.message : String(error)})`,
+        true,
+      );
     }
     let text: string;
     try {
@@ -82,7 +85,10 @@ export function createServerClient(options: ServerClientOptions): RecallClient {
         throw new AuthError(`${url} refused the run: ${message}`, response.status);
       }
       if (response.status === 400) throw new InputError(`${url} rejected the request: ${message}`);
-      throw new UpstreamError(`${url} answered ${response.status}: ${message}`, response.status >= 500 || response.status === 429);
+      throw new UpstreamError(
+        `${url} answered ${response.status}: ${message}`,
+        response.status >= 500 || response.status === 429,
+      );
     }
     if (json === undefined) throw new UpstreamError(`${url} answered with something that is not JSON`, false);
     return json;

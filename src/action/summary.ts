@@ -10,19 +10,31 @@ function source(item: InjectedInsight, githubUrl: string): string {
   return item.source.url ? markdownLink(item.source.repo, item.source.url, githubUrl) : cell(item.source.repo);
 }
 
-export function renderSummary(result: ActionResult, mode: 'server' | 'pool', dryRun: boolean, githubUrl = 'https://github.com'): string {
+export function renderSummary(
+  result: ActionResult,
+  mode: 'server' | 'pool',
+  dryRun: boolean,
+  githubUrl = 'https://github.com',
+): string {
   const lines = ['### Memory Transfer', ''];
   const where = `target ${cell(result.target)}${dryRun ? ' (dry run: nothing written)' : ''}`;
   if (result.recallError) {
     lines.push(`Recall failed, the job continued without insights: ${cell(result.recallError)}`);
   } else if (result.insights.length === 0) {
-    lines.push(`No insight cleared the relevance bar for this task (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`);
+    lines.push(
+      `No insight cleared the relevance bar for this task (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`,
+    );
   } else {
     const n = result.insights.length;
-    lines.push(`Injected ${n} insight${n === 1 ? '' : 's'} from the ${mode === 'pool' ? 'pool file' : 'server'} into ${where}.`, '');
+    lines.push(
+      `Injected ${n} insight${n === 1 ? '' : 's'} from the ${mode === 'pool' ? 'pool file' : 'server'} into ${where}.`,
+      '',
+    );
     lines.push('| # | Insight | Score | Source | Id |', '| ---: | --- | ---: | --- | --- |');
     for (const [index, item] of result.insights.entries()) {
-      lines.push(`| ${index + 1} | ${cell(item.title)} | ${item.score.toFixed(2)} | ${source(item, githubUrl)} | \`${item.id}\` |`);
+      lines.push(
+        `| ${index + 1} | ${cell(item.title)} | ${item.score.toFixed(2)} | ${source(item, githubUrl)} | \`${item.id}\` |`,
+      );
     }
   }
   const written = result.files.filter((f) => f.change !== 'unchanged').map((f) => `${cell(f.path)} (${f.change})`);

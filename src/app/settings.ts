@@ -78,9 +78,9 @@ const EnvSchema = z.object({
 /** Accepts a PEM with real or escaped (`\n`) new lines, or the PEM base64-encoded on one line. */
 export function normalizePrivateKey(raw: string): string {
   const text = raw.trim().replace(/^"|"$/g, '');
-  if (text.includes('-----BEGIN')) return text.replace(/\\n/g, '\n');
+  if (text.includes('-----BEGIN')) return `${text.replace(/\\n/g, '\n').trim()}\n`;
   const decoded = Buffer.from(text, 'base64').toString('utf8');
-  if (decoded.includes('-----BEGIN')) return decoded;
+  if (decoded.includes('-----BEGIN')) return `${decoded.trim()}\n`;
   throw new InputError('PRIVATE_KEY: is not a PEM private key (paste the .pem content, or set PRIVATE_KEY_PATH to the file)');
 }
 

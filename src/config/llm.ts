@@ -32,6 +32,8 @@ export const LLM_DEFAULTS = {
   retries: 2,
 } as const;
 
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
 /** An empty or blank variable counts as unset. */
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
@@ -94,7 +96,11 @@ export function isOnline(config: LlmConfig): boolean {
 export function createOpenAIClient(config: LlmConfig): OpenAI {
   return new OpenAI({
     apiKey: config.apiKey ?? '',
-    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    // everything from the config, nothing read from process.env behind its back
+    baseURL: config.baseURL ?? DEFAULT_BASE_URL,
+    organization: null,
+    project: null,
+    webhookSecret: null,
     timeout: config.timeoutMs,
     maxRetries: config.retries,
     // our own logger reports failures, once, with the reason

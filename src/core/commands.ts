@@ -61,7 +61,8 @@ export function parseCommandLine(line: string): MemoryCommand {
     case 'reject':
     case 'forget': {
       const id = (args[0] ?? '').replace(/^`|`$/g, '').toLowerCase();
-      if (!isMemoryId(id)) return { name: 'invalid', line, reason: `\`/memory ${name}\` needs a memory id like m3f9a1c20b7` };
+      if (!isMemoryId(id))
+        return { name: 'invalid', line, reason: `\`/memory ${name}\` needs a memory id like m3f9a1c20b7` };
       return { name, id };
     }
     case 'search': {

@@ -38,7 +38,10 @@ function oneLine(text: string, max: number): string {
 }
 
 /** A URL on the App's GitHub host for a provenance entry, or undefined when none can be built safely. */
-export function sourceUrl(githubUrl: string, source: Pick<Provenance, 'repo' | 'sourceKind' | 'ref'>): string | undefined {
+export function sourceUrl(
+  githubUrl: string,
+  source: Pick<Provenance, 'repo' | 'sourceKind' | 'ref'>,
+): string | undefined {
   let base: URL;
   try {
     base = new URL(githubUrl);
@@ -75,7 +78,8 @@ export function renderSources(memory: Memory, ctx: RenderContext): string {
       hidden += 1;
       continue;
     }
-    const label = source.sourceKind === 'commit' ? `${source.repo}@${source.ref.slice(0, 7)}` : `${source.repo}#${source.ref}`;
+    const label =
+      source.sourceKind === 'commit' ? `${source.repo}@${source.ref.slice(0, 7)}` : `${source.repo}#${source.ref}`;
     if (linked.length < 3) linked.push(ctx.link(label, url));
   }
   const parts = [...linked];
@@ -98,7 +102,8 @@ function renderInsight(hit: RecallHit, index: number, ctx: RenderContext): strin
     for (const line of content.split(/\r?\n/)) lines.push(`> ${ctx.escape(line.trim())}`);
     lines.push('');
   }
-  for (const evidence of m.evidence.slice(0, MAX_EVIDENCE)) lines.push(`- Evidence: ${ctx.escape(oneLine(evidence, 200))}`);
+  for (const evidence of m.evidence.slice(0, MAX_EVIDENCE))
+    lines.push(`- Evidence: ${ctx.escape(oneLine(evidence, 200))}`);
   const sources = renderSources(m, ctx);
   lines.push(`- Source: ${sources || 'a repository you cannot see'} · ${renderStanding(m)}`);
   return lines.join('\n');

@@ -137,25 +137,3 @@ export function runHint(ecosystem: Ecosystem, kind: HintKind = 'test'): string |
   if (!hint) return undefined;
   return `In ${hint.where}, run it with ${hint[kind] ?? hint.test}.`;
 }
-
-/** A run-hint sentence as runHint writes it. */
-const HINT_SENTENCE = /\s*In (?:a|an) [^,.]*(?:\.[A-Za-z]+[^,.]*)?, run it with [^\n]*?\.(?=\s|$)/g;
-
-/** The run hints found in a text, in order. */
-export function runHintsOf(text: string): string[] {
-  return [...text.matchAll(HINT_SENTENCE)].map((m) => m[0].trim());
-}
-
-/** The text without its run hints: what the advice is, whatever the ecosystem. */
-export function withoutRunHints(text: string): string {
-  return text.replace(HINT_SENTENCE, '').trim();
-}
-
-/** At most this many ecosystems' run hints are kept on one insight. */
-export const MAX_RUN_HINTS = 4;
-
-/** The advice of `base` with the run hints of both texts (each once, oldest first, capped). */
-export function mergeRunHints(base: string, other: string): string {
-  const hints = [...new Set([...runHintsOf(base), ...runHintsOf(other)])].slice(0, MAX_RUN_HINTS);
-  return [withoutRunHints(base), ...hints].join(' ');
-}

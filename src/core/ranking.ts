@@ -8,8 +8,9 @@
  * differs by less than 2·PRIOR_WEIGHT: it never lifts a weak match over a clearly better one,
  * and the minimum score is applied to relevance alone.
  */
+import { withoutQualifiers } from './insight-text.js';
 import { routinesOfTags, type RoutineCue } from './routines.js';
-import { jaccard } from './text.js';
+import { jaccard, termSet } from './text.js';
 import type { Memory } from './types.js';
 
 export interface ScoredIdLike {
@@ -34,7 +35,7 @@ export const PRIOR_WEIGHT = 0.05;
 /** Default relevance bar: below it, recall returns nothing rather than a weak match. */
 export const DEFAULT_MIN_SCORE = 0.2;
 /** Two insights whose word sets overlap at least this much are near-identical (diversity, merging). */
-export const NEAR_DUPLICATE_JACCARD = 0.8;
+export const NEAR_DUPLICATE_JACCARD = 0.9;
 /** Two insights whose vectors are at least this similar are near-identical. */
 export const NEAR_DUPLICATE_COSINE = 0.95;
 const RRF_K = 60;
@@ -143,4 +144,13 @@ export function nearDuplicateTerms(
   threshold = NEAR_DUPLICATE_JACCARD,
 ): boolean {
   return jaccard(a, b) >= threshold;
+}
+
+/**
+ * The words that say what an insight advises: title, description and content without the
+ * qualifiers (second-routine clauses, per-ecosystem run hints), so the same routine learned
+ * in two ecosystems, or with another side aspect, compares as the same.
+ */
+export function adviceTerms(memory: { title: string; description: string; content: string }): Set<string> {
+  return termSet(`${memory.title}\n${memory.description}\n${withoutQualifiers(memory.content)}`);
 }

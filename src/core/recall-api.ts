@@ -39,8 +39,13 @@ export const recallResponseSchema = z.object({
 export type RecallResponse = z.infer<typeof recallResponseSchema>;
 
 export const usageRequestSchema = z.strictObject({
-  ids: z.array(memoryIdSchema).min(1).max(MAX_TOP_K * 5),
-  run_id: z.union([z.string().regex(/^\d{1,20}$/, 'must be a workflow run id'), z.number().int().positive()]).transform(String),
+  ids: z
+    .array(memoryIdSchema)
+    .min(1)
+    .max(MAX_TOP_K * 5),
+  run_id: z
+    .union([z.string().regex(/^\d{1,20}$/, 'must be a workflow run id'), z.number().int().positive()])
+    .transform(String),
   run_attempt: z.number().int().positive().optional(),
   target: z.string().max(200).optional(),
 });

@@ -29,7 +29,11 @@ export interface InjectedInsight {
  * Turns recall hits into what the requester may see: the origin's repository and link only where
  * mayLinkSource allows it (the link built on the GitHub host, as in the App's comments).
  */
-export function toInjectedInsights(hits: RecallHit[], requester: Requester, githubUrl = 'https://github.com'): InjectedInsight[] {
+export function toInjectedInsights(
+  hits: RecallHit[],
+  requester: Requester,
+  githubUrl = 'https://github.com',
+): InjectedInsight[] {
   return hits.map(({ memory, score, transferred }) => {
     const origin = memory.provenance[0];
     let source: InjectedInsight['source'] = null;
@@ -74,15 +78,21 @@ export interface RenderedInjection {
 
 /**
  * One line of plain text that cannot start Markdown structure or raw HTML: control characters
- * removed, whitespace collapsed, `<`, `>`, `[`, `]`, `|` escaped (no HTML, no markers, no links, images or table cells).
+ * removed, whitespace collapsed, `<` and `>` as entities (no HTML, and never our own markers),
+ * `[`, `]`, `|` escaped (no links, images or table cells).
  */
 export function inlineText(text: string): string {
-  return text
-    .replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/\\/g, '\\\\')
-    .replace(/([<>[\]|])/g, '\\$1');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/&(?=#?\w+;)/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/([\\[\]|])/g, '\\$1')
+  );
 }
 
 /** Where an item came from, as Markdown: a link where the reader may open it, else a neutral phrase. */

@@ -59,7 +59,10 @@ export function safeLink(url: string, allowedHost: string): string | undefined {
   }
   if (parsed.protocol !== allowed.protocol || !['https:', 'http:'].includes(parsed.protocol)) return undefined;
   if (parsed.host.toLowerCase() !== allowed.host || parsed.username || parsed.password) return undefined;
-  return parsed.href.replace(/[()<>"' `\\[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return parsed.href.replace(
+    /[()<>"' `\\[\]]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }
 
 /** `[text](url)` when the URL is safe, else the escaped text alone. */

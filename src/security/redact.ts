@@ -114,7 +114,8 @@ const PATTERNS: Pattern[] = [
   { rule: 'github-token', regex: /\bgh[pousr]_[A-Za-z0-9]{30,255}\b/g },
   { rule: 'github-token', regex: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
   { rule: 'github-token', regex: /\bv1\.[0-9a-f]{40}\b/g },
-  { rule: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{0,}/g },
+  // JWTs and any base64url JSON object ("eyJ" is `{"`), also when cut short by a log cap
+  { rule: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g },
   // scheme://user:password@host: the credentials only
   { rule: 'url-credentials', regex: /\b[a-z][a-z0-9+.-]*:\/\/([^\s/?#@:'"`]*:[^\s/?#@'"`]+)@/gi, group: 1 },
   { rule: 'aws-access-key', regex: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g },
@@ -138,17 +139,15 @@ const PATTERNS: Pattern[] = [
   // Authorization: Bearer …, -H "Authorization: token …", Basic …
   {
     rule: 'auth-header',
-    regex: /\b(?:authorization|proxy-authorization)\s*[:=]\s*["']?(?:bearer|token|basic|digest)\s+([A-Za-z0-9._~+/=-]{8,})/gi,
+    regex:
+      /\b(?:authorization|proxy-authorization)\s*[:=]\s*["']?(?:bearer|token|basic|digest)\s+([A-Za-z0-9._~+/=-]{8,})/gi,
     group: 1,
   },
   { rule: 'auth-header', regex: /\bbearer\s+([A-Za-z0-9._~+/=-]{20,})/gi, group: 1 },
   // password=…, "api_key": "…", token = …, DB_PASSWORD: …, --password …
   {
     rule: 'secret-assignment',
-    regex: new RegExp(
-      `(?:${SECRET_KEY_NAME})["']?\\s*(?::=|=>|=|:)\\s*["'\`]?([^\\s"'\`,;)}\\]]+)`,
-      'gi',
-    ),
+    regex: new RegExp(`(?:${SECRET_KEY_NAME})["']?\\s*(?::=|=>|=|:)\\s*["'\`]?([^\\s"'\`,;)}\\]]+)`, 'gi'),
     group: 1,
     accept: isSecretValue,
   },
@@ -166,18 +165,29 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
-/** Our own layer, synchronous: used by redaction and by the insight screen. */
+/** The patterns compiled with match indices ("d"), so a capture group's position is exact. */
+const COMPILED = PATTERNS.map((p) => ({
+  ...p,
+  regex: new RegExp(p.regex.source, `${p.regex.flags.replace('d', '')}d`),
+}));
+
+/**
+ * Our own layer, synchronous: used by redaction and by the insight screen. Matches may overlap
+ * (`password-yaml: password: x` holds two assignments), so each search restarts one character
+ * after the previous match began.
+ */
 export function findSecretsByPattern(text: string): SecretFinding[] {
   const findings: SecretFinding[] = [];
-  for (const { rule, regex, group, accept } of PATTERNS) {
+  for (const { rule, regex, group, accept } of COMPILED) {
     regex.lastIndex = 0;
-    for (const match of text.matchAll(regex)) {
+    for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+      regex.lastIndex = match.index + 1;
       const secret = group === undefined ? match[0] : match[group];
-      if (secret === undefined || secret.length === 0) continue;
+      const span: [number, number] | undefined =
+        group === undefined ? [match.index, match.index + match[0].length] : match.indices?.[group];
+      if (secret === undefined || secret.length === 0 || span === undefined) continue;
       if (accept && !accept(secret, match[0])) continue;
-      const offset = group === undefined ? 0 : match[0].indexOf(secret);
-      const start = (match.index ?? 0) + offset;
-      findings.push({ rule, start, end: start + secret.length });
+      findings.push({ rule, start: span[0], end: span[1] });
     }
   }
   return findings;

@@ -17,13 +17,16 @@ export interface SanitizeOptions {
  * "tag" block (U+E0000–U+E007F) used to smuggle ASCII past human eyes.
  */
 export const HIDDEN_CHARACTERS =
+  // the class lists invisible code points on purpose (joiners, variation selectors)
+  // eslint-disable-next-line no-misleading-character-class
   /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFE00-\uFE0F\uFEFF]|\uDB40[\uDC00-\uDC7F]|\uDB40[\uDD00-\uDDEF]/g;
 
 /** HTML comments; an unclosed one hides everything after it on GitHub, so it is cut to the end. */
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 /** ![alt](url "title") and ![alt][ref] */
 const MARKDOWN_IMAGE = /!\[(?:[^\]\\]|\\.)*\](?:\([^)]*\)|\[[^\]]*\])?/g;
-const HTML_IMAGE = /<(?:img|picture|svg|source|video|audio|object|embed|iframe)\b[^>]*>(?:[\s\S]*?<\/(?:picture|svg|video|audio|object|iframe)>)?/gi;
+const HTML_IMAGE =
+  /<(?:img|picture|svg|source|video|audio|object|embed|iframe)\b[^>]*>(?:[\s\S]*?<\/(?:picture|svg|video|audio|object|iframe)>)?/gi;
 /** blocks GitHub never renders */
 const INVISIBLE_BLOCKS = /<(script|style|template|noscript)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)/gi;
 /** [label]: url "title" — a link reference definition renders as nothing ([//]: # (hidden) is a known trick) */
@@ -37,7 +40,7 @@ const HIDDEN_ELEMENT = /<(\w+)\b[^>]*\s(?:hidden|aria-hidden\s*=\s*["']?true["']
 function removeDetails(text: string): string {
   const innermost = /<details\b[^>]*>(?:(?!<details\b)[\s\S])*?<\/details\s*>/gi;
   let out = text;
-  for (let previous = ''; previous !== out; ) {
+  for (let previous = ''; previous !== out;) {
     previous = out;
     out = out.replace(innermost, '');
   }

@@ -104,7 +104,10 @@ const IP_ADDRESS = /\b(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\b/g;
 function hostAllowed(host: string, allowed: string[]): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
   return allowed.some((a) => {
-    const allow = a.toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+    const allow = a
+      .toLowerCase()
+      .replace(/^https?:\/\//, '')
+      .replace(/\/.*$/, '');
     return h === allow || h.endsWith(`.${allow}`);
   });
 }
@@ -134,9 +137,10 @@ function foreignUrl(text: string, allowed: string[]): string | undefined {
 function encodedBlob(text: string): string | undefined {
   const base64 = /[A-Za-z0-9+/]{20,}={1,2}|[A-Za-z0-9+/]{32,}|[A-Za-z0-9_-]{40,}/.exec(text);
   if (base64 && /\d/.test(base64[0]) && /[A-Z]/.test(base64[0]) && /[a-z]/.test(base64[0])) return base64[0];
-  const other = /\b[0-9a-f]{64,}\b|(?:\\x[0-9a-f]{2}){6,}|(?:%[0-9a-f]{2}){6,}|(?:\\u[0-9a-f]{4}){4,}|(?:&#x?[0-9a-f]+;){6,}/i.exec(
-    text,
-  );
+  const other =
+    /\b[0-9a-f]{64,}\b|(?:\\x[0-9a-f]{2}){6,}|(?:%[0-9a-f]{2}){6,}|(?:\\u[0-9a-f]{4}){4,}|(?:&#x?[0-9a-f]+;){6,}/i.exec(
+      text,
+    );
   return other?.[0];
 }
 
@@ -162,7 +166,8 @@ export function screenInsightText(text: string, options: ScreenOptions = {}): Sc
   if (secrets.length > 0) return { ok: false, reason: `credentials: contains a ${secrets[0]?.rule ?? 'secret'}` };
 
   const url = foreignUrl(normalized, options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS);
-  if (url !== undefined) return { ok: false, reason: `foreign-url: links outside the allow-list (${url.slice(0, 60)})` };
+  if (url !== undefined)
+    return { ok: false, reason: `foreign-url: links outside the allow-list (${url.slice(0, 60)})` };
 
   const blob = encodedBlob(normalized);
   if (blob !== undefined) return { ok: false, reason: 'encoded-blob: contains an encoded blob a reader cannot check' };

@@ -59,7 +59,11 @@ async function setStatus(
     const at = iso(by.now);
     const next: Memory = { ...memory, status, updatedAt: at };
     await store.putMemory(next);
-    await audit(store, { tenant, actor: by.actor, action, memoryId: id, ...(by.detail ? { detail: by.detail } : {}) }, at);
+    await audit(
+      store,
+      { tenant, actor: by.actor, action, memoryId: id, ...(by.detail ? { detail: by.detail } : {}) },
+      at,
+    );
     return next;
   });
 }
@@ -92,13 +96,21 @@ export async function restore(store: Store, tenant: string, id: string, by: Acto
   });
 }
 
-/** Removes the memory everywhere: its row, full-text entry and vector (the store does all three). */
+/**
+ * Removes the memory everywhere: its row, full-text entry and vector (the store does all three),
+ * then has the store purge deleted data from its files, so the text cannot be recovered.
+ */
 export async function forget(store: Store, tenant: string, id: string, by: Actor): Promise<void> {
   await store.transaction(async () => {
     await mustGet(store, tenant, id);
     await store.deleteMemory(tenant, id);
-    await audit(store, { tenant, actor: by.actor, action: 'forget', memoryId: id, ...(by.detail ? { detail: by.detail } : {}) }, iso(by.now));
+    await audit(
+      store,
+      { tenant, actor: by.actor, action: 'forget', memoryId: id, ...(by.detail ? { detail: by.detail } : {}) },
+      iso(by.now),
+    );
   });
+  await store.purgeDeleted?.();
 }
 
 /** An admin lets the memory be shown in repositories less private than its sources (same org only). */
@@ -109,7 +121,17 @@ export async function shareWider(store: Store, tenant: string, id: string, by: A
     const at = iso(by.now);
     const next: Memory = { ...memory, sharedWiderBy: by.actor, updatedAt: at };
     await store.putMemory(next);
-    await audit(store, { tenant, actor: by.actor, action: 'share', memoryId: id, detail: by.detail ?? `shared wider than ${memory.visibility}` }, at);
+    await audit(
+      store,
+      {
+        tenant,
+        actor: by.actor,
+        action: 'share',
+        memoryId: id,
+        detail: by.detail ?? `shared wider than ${memory.visibility}`,
+      },
+      at,
+    );
     return next;
   });
 }
@@ -162,13 +184,22 @@ export function evidenceAgainst(
 }
 
 /** Archives an active memory when the evidence against it clearly outweighs (see evidenceAgainst). */
-export async function applyFeedback(store: Store, tenant: string, id: string, by: Partial<Actor> = {}): Promise<Memory> {
+export async function applyFeedback(
+  store: Store,
+  tenant: string,
+  id: string,
+  by: Partial<Actor> = {},
+): Promise<Memory> {
   return store.transaction(async () => {
     const memory = await mustGet(store, tenant, id);
     if (memory.status !== 'active') return memory;
     const reason = evidenceAgainst(memory, await readBaseline(store, tenant, id));
     if (!reason) return memory;
-    return archive(store, tenant, id, { actor: by.actor ?? FEEDBACK_ACTOR, detail: reason, ...(by.now ? { now: by.now } : {}) });
+    return archive(store, tenant, id, {
+      actor: by.actor ?? FEEDBACK_ACTOR,
+      detail: reason,
+      ...(by.now ? { now: by.now } : {}),
+    });
   });
 }
 
@@ -261,17 +292,38 @@ export async function revokeSource(
       if (rest.length === 0) {
         await store.deleteMemory(tenant, memory.id);
         result.removed.push(memory.id);
-        await audit(store, { tenant, actor: by.actor, action: 'revoke-source', memoryId: memory.id, detail: `${detail}, memory removed` }, at);
+        await audit(
+          store,
+          {
+            tenant,
+            actor: by.actor,
+            action: 'revoke-source',
+            memoryId: memory.id,
+            detail: `${detail}, memory removed`,
+          },
+          at,
+        );
       } else {
         const support = Math.max(1, memory.support - (memory.provenance.length - rest.length));
         const visibility = mostPrivate(rest.map((p) => p.visibility));
         await store.putMemory({ ...memory, provenance: rest, support, visibility, updatedAt: at });
         result.stripped.push(memory.id);
-        await audit(store, { tenant, actor: by.actor, action: 'revoke-source', memoryId: memory.id, detail: `${detail}, provenance stripped` }, at);
+        await audit(
+          store,
+          {
+            tenant,
+            actor: by.actor,
+            action: 'revoke-source',
+            memoryId: memory.id,
+            detail: `${detail}, provenance stripped`,
+          },
+          at,
+        );
       }
     }
     await store.unmarkFix(tenant, repo, ref);
   });
+  if (result.removed.length > 0) await store.purgeDeleted?.();
   return result;
 }
 

@@ -8,9 +8,10 @@
  */
 import { memoryId } from '../core/ids.js';
 import { searchableText } from '../core/memory-index.js';
-import { NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_JACCARD } from '../core/ranking.js';
+import { mergeQualifiers } from '../core/insight-text.js';
+import { adviceTerms, NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_JACCARD } from '../core/ranking.js';
 import { routinesOfTags } from '../core/routines.js';
-import { jaccard, termSet } from '../core/text.js';
+import { jaccard } from '../core/text.js';
 import type { Fix, Memory, MemoryStatus, Provenance } from '../core/types.js';
 import { MEMORY_STATUSES } from '../core/types.js';
 import { mostPrivate } from '../core/visibility.js';
@@ -221,7 +222,7 @@ function sanitizeFix(fix: Fix): Fix {
 
 /**
  * The specificity check (insight and workflow: the levels that travel; summary and trajectory
- * are the concrete record of the fix by design) and the screen (insights, which are injected).
+ * are the concrete record of the fix by design) and the screen (every level: each can be recalled).
  */
 function vet(memory: AbstractedMemory, fix: Fix): { memory: AbstractedMemory } | { reason: string } {
   let checked = memory;
@@ -230,10 +231,9 @@ function vet(memory: AbstractedMemory, fix: Fix): { memory: AbstractedMemory } |
     if (!specificity.ok) return { reason: specificity.reason ?? 'names its source' };
     if (specificity.rewritten) checked = specificity.rewritten;
   }
-  if (checked.level === 'insight') {
-    const screen = screenInsightText([checked.title, checked.description, checked.content].join('\n'));
-    if (!screen.ok) return { reason: screen.reason ?? 'refused by the screen' };
-  }
+  // every level can be recalled (--level), so every level is screened, not only insights (security)
+  const screen = screenInsightText([checked.title, checked.description, checked.content].join('\n'));
+  if (!screen.ok) return { reason: screen.reason ?? 'refused by the screen' };
   return { memory: checked };
 }
 
@@ -251,10 +251,10 @@ function provenanceOf(fix: Fix): Provenance {
   };
 }
 
-function sameRoutines(a: readonly string[], b: readonly string[]): boolean {
-  const x = routinesOfTags(a);
-  const y = routinesOfTags(b);
-  return x[0] === y[0] && x.length === y.length && x.every((k) => y.includes(k));
+/** Insights teach the same routine when their main (first) routine tags agree. */
+function sameMainRoutine(a: readonly string[], b: readonly string[]): boolean {
+  const x = routinesOfTags(a)[0];
+  return x !== undefined && x === routinesOfTags(b)[0];
 }
 
 /**
@@ -278,15 +278,12 @@ async function findNearDuplicate(
   const lexical = await deps.store.searchLexical(fix.tenant, `${insight.title} ${insight.description}`, search);
   const ids = [...new Set([...cosineById.keys(), ...lexical.map((h) => h.id)])];
   if (ids.length === 0) return undefined;
-  const words = termSet(`${insight.title}\n${insight.description}\n${insight.content}`);
+  const words = adviceTerms(insight);
   let best: { memory: Memory; similarity: number } | undefined;
   for (const candidate of await deps.store.getMemories(fix.tenant, ids)) {
-    if (candidate.level !== 'insight' || !sameRoutines(candidate.tags, insight.tags)) continue;
+    if (candidate.level !== 'insight' || !sameMainRoutine(candidate.tags, insight.tags)) continue;
     if (status !== 'active' && candidate.status === 'active') continue;
-    const textSimilarity = jaccard(
-      words,
-      termSet(`${candidate.title}\n${candidate.description}\n${candidate.content}`),
-    );
+    const textSimilarity = jaccard(words, adviceTerms(candidate));
     const cos = cosineById.get(candidate.id) ?? 0;
     if (textSimilarity < NEAR_DUPLICATE_JACCARD && cos < NEAR_DUPLICATE_COSINE) continue;
     const similarity = Math.max(textSimilarity, cos);
@@ -295,15 +292,21 @@ async function findNearDuplicate(
   return best?.memory;
 }
 
-/** The existing insight, backed by one more fix (once per fix). */
+/**
+ * The existing insight, backed by one more fix (once per fix): support +1, provenance appended,
+ * visibility the most private of its sources, and the new fix's ecosystem run hint added.
+ */
 function strengthen(target: Memory, insight: AbstractedMemory, provenance: Provenance, now: string): Memory {
   const already = target.provenance.some(
     (p) => p.repo.toLowerCase() === provenance.repo.toLowerCase() && p.ref === provenance.ref,
   );
   if (already) return target;
   const provenances = [...target.provenance, provenance];
+  const content = mergeQualifiers(target.content, insight.content);
   return {
     ...target,
+    content,
+    body: withContent(target.body, content),
     tags: [...new Set([...target.tags, ...insight.tags])],
     evidence: [...new Set([...target.evidence, ...insight.evidence])].slice(0, MAX_EVIDENCE),
     provenance: provenances,
@@ -313,13 +316,20 @@ function strengthen(target: Memory, insight: AbstractedMemory, provenance: Prove
   };
 }
 
+/** An insight's body with new content (other levels unchanged). */
+function withContent(body: Memory['body'], content: string): Memory['body'] {
+  return body.level === 'insight' ? { level: 'insight', insight: { ...body.insight, content } } : body;
+}
+
+/** The memory of a relearned fix: new text (keeping the run hints merged in), same standing. */
 function refresh(existing: Memory, memory: AbstractedMemory, model: string, now: string): Memory {
+  const content = memory.level === 'insight' ? mergeQualifiers(memory.content, existing.content) : memory.content;
   return {
     ...existing,
     title: memory.title,
     description: memory.description,
-    content: memory.content,
-    body: memory.body,
+    content,
+    body: withContent(memory.body, content),
     tags: [...new Set([...memory.tags, ...existing.tags])],
     evidence: [...new Set([...memory.evidence, ...existing.evidence])].slice(0, MAX_EVIDENCE),
     model,

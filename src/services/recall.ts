@@ -8,6 +8,7 @@
 import type { Retriever } from '../core/memory-index.js';
 import { searchableText } from '../core/memory-index.js';
 import {
+  adviceTerms,
   combine,
   DEFAULT_MIN_SCORE,
   diversify,
@@ -25,12 +26,14 @@ import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue } from '../co
 import { termSet, terms } from '../core/text.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { DEFAULT_RECALL_STATUSES, maySee } from '../core/visibility.js';
-import type { Clock, Embedder, Logger } from './ports.js';
+import type { Clock, Embedder, Logger, Redactor } from './ports.js';
 
 export interface RecallDeps {
   /** a Store, or a MemoryIndex over a pool file: anything that can search and load memories */
   store: Retriever;
   embedder?: Embedder;
+  /** redacts the task before it is sent to the embedder (an LLM provider); a failure skips the vectors */
+  redactor?: Redactor;
   logger: Logger;
   clock: Clock;
 }
@@ -84,7 +87,8 @@ export async function recall(
   let vector: { id: string; score: number }[] = [];
   if (deps.embedder) {
     try {
-      const [embedded] = await deps.embedder.embed([task]);
+      const query = deps.redactor ? await deps.redactor.redact(task) : task;
+      const [embedded] = await deps.embedder.embed([query]);
       if (embedded) vector = await deps.store.searchVector(tenant, embedded, deps.embedder.model, search);
     } catch (error) {
       deps.logger.warn('recall: embedding failed, ranking lexically', { error: String(error) });
@@ -125,7 +129,7 @@ export async function recall(
     let set = texts.get(id);
     if (!set) {
       const m = byId.get(id);
-      set = termSet(m ? `${m.title}\n${m.description}\n${m.content}` : '');
+      set = m ? adviceTerms(m) : new Set<string>();
       texts.set(id, set);
     }
     return set;

@@ -51,7 +51,13 @@ export async function recordInjectionUsage(deps: UsageDeps, usage: InjectionUsag
       if (already.has(memory.id) || !maySee(memory, usage.requester)) continue;
       await deps.store.recordUsage({ tenant, memoryId: memory.id, repo, runRef: ref, at });
       if (usage.pullRequest !== undefined) {
-        await deps.store.recordUsage({ tenant, memoryId: memory.id, repo, runRef: pullRequestRef(repo, usage.pullRequest), at });
+        await deps.store.recordUsage({
+          tenant,
+          memoryId: memory.id,
+          repo,
+          runRef: pullRequestRef(repo, usage.pullRequest),
+          at,
+        });
       }
       await deps.store.putMemory({ ...memory, uses: memory.uses + 1, lastUsedAt: at });
       recorded += 1;
@@ -67,7 +73,13 @@ export function outcomeOfConclusion(conclusion: string | null | undefined): keyo
   return undefined;
 }
 
-async function applyOutcome(deps: UsageDeps, tenant: string, ref: string, outcome: keyof Outcomes, onceKey: string): Promise<number> {
+async function applyOutcome(
+  deps: UsageDeps,
+  tenant: string,
+  ref: string,
+  outcome: keyof Outcomes,
+  onceKey: string,
+): Promise<number> {
   return deps.store.transaction(async () => {
     const stateKey = `outcome:${tenant}:${onceKey}`;
     if ((await deps.store.getState(stateKey)) !== undefined) return 0;

@@ -50,7 +50,7 @@ CREATE TABLE memory_sources (
 ) WITHOUT ROWID;
 CREATE INDEX memory_sources_repo ON memory_sources (repo, seq);
 CREATE VIRTUAL TABLE memories_fts USING fts5 (
-  title, description, content, tags,
+  title, description, content, tags, scope,
   content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE TABLE vectors (

@@ -12,7 +12,7 @@ import { StoreError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
-import { fts5Query, queryTokens } from './fts-query.js';
+import { fts5Query, fts5ScopedQuery, queryTokens, scopeText } from './fts-query.js';
 import {
   iso,
   MEMORY_COLUMNS,
@@ -39,6 +39,12 @@ export interface SqliteStoreOptions {
 
 /** bm25 column weights: title, description, content, tags */
 const BM25 = 'bm25(memories_fts, 4.0, 2.0, 1.0, 2.0)';
+/** pools smaller than this search every query token (cheap anyway) */
+const SELECTIVE_FROM_ROWS = 1000;
+/** at most this many (the rarest) tokens of a query are searched */
+const MAX_SEARCH_TOKENS = 12;
+/** in a large pool, the tokens searched match at most about this many memories (see selectiveTokens) */
+const CANDIDATE_BUDGET = 2500;
 /** due jobs are claimed from the past; this is "due immediately" */
 const EPOCH = new Date(0).toISOString();
 
@@ -52,6 +58,8 @@ export class SqliteStore implements Store {
   private readonly inTransaction = new AsyncLocalStorage<true>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly vectors: VectorCache;
+  /** document frequencies of query tokens, for selectiveTokens */
+  private readonly termStats = { rows: -1, writes: 0, df: new Map<string, number>() };
 
   private constructor(
     private readonly db: SqliteConnection,
@@ -73,7 +81,8 @@ export class SqliteStore implements Store {
     const db = await SqliteConnection.open(path);
     try {
       db.setBusyTimeout(options.busyTimeoutMs ?? 5000);
-      await db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
+      // secure_delete: a forgotten memory's text is overwritten, not left in free pages (docs/security.md)
+      await db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON;');
       await db.exec('PRAGMA journal_mode = WAL;');
     } catch (error) {
       await db.close().catch(() => undefined);
@@ -136,18 +145,20 @@ export class SqliteStore implements Store {
       const row = await this.db.get<{ seq: number }>(UPSERT_MEMORY, memoryToValues(memory));
       const seq = row?.seq as number;
       await this.db.run('DELETE FROM memories_fts WHERE rowid = ?', [seq]);
-      await this.db.run('INSERT INTO memories_fts (rowid, title, description, content, tags) VALUES (?, ?, ?, ?, ?)', [
+      await this.db.run('INSERT INTO memories_fts (rowid, title, description, content, tags, scope) VALUES (?, ?, ?, ?, ?, ?)', [
         seq,
         memory.title,
         memory.description,
         memory.content,
         tagsText(memory.tags),
+        scopeText(memory.tenant, memory.level, memory.status),
       ]);
       await this.db.run('DELETE FROM memory_sources WHERE seq = ?', [seq]);
       for (const repo of memoryRepos(memory)) {
         await this.db.run('INSERT INTO memory_sources (seq, repo) VALUES (?, ?)', [seq, repo]);
       }
     });
+    this.termStats.writes++;
     this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
   }
 
@@ -192,8 +203,19 @@ export class SqliteStore implements Store {
       await this.db.run('DELETE FROM memories WHERE seq = ?', [row.seq]);
       return true;
     });
-    if (deleted) this.vectors.remove(tenant, id);
+    if (deleted) {
+      this.termStats.writes++;
+      this.vectors.remove(tenant, id);
+    }
     return deleted;
+  }
+
+  /** FTS5 keeps deleted tokens in its segments until they are merged; then the WAL is truncated. */
+  async purgeDeleted(): Promise<void> {
+    await this.serialized(async () => {
+      await this.db.exec("INSERT INTO memories_fts(memories_fts) VALUES('optimize')");
+      await this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    });
   }
 
   async listTenants(): Promise<string[]> {
@@ -207,23 +229,54 @@ export class SqliteStore implements Store {
   // retrieval
 
   async searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
-    const tokens = queryTokens(query);
+    const tokens = await this.selectiveTokens(queryTokens(query));
     if (tokens.length === 0 || options.limit <= 0) return [];
-    const params: SqlValue[] = [fts5Query(tokens), tenant];
-    let sql = `SELECT m.id AS id, ${BM25} AS rank FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-      WHERE memories_fts MATCH ? AND m.tenant = ?`;
-    if (options.status) {
-      sql += ' AND m.status IN (SELECT value FROM json_each(?))';
-      params.push(JSON.stringify(options.status));
-    }
-    if (options.level) {
-      sql += ' AND m.level IN (SELECT value FROM json_each(?))';
-      params.push(JSON.stringify(options.level));
-    }
-    sql += ' ORDER BY rank LIMIT ?';
-    params.push(options.limit);
-    const rows = await this.db.all<{ id: string; rank: number }>(sql, params);
+    // CROSS JOIN keeps the full-text match as the outer loop (the planner would otherwise scan memories)
+    const rows = await this.db.all<{ id: string; rank: number }>(
+      `SELECT m.id AS id, ${BM25} AS rank FROM memories_fts CROSS JOIN memories m ON m.seq = memories_fts.rowid
+       WHERE memories_fts MATCH ? AND m.tenant = ? ORDER BY rank LIMIT ?`,
+      [fts5ScopedQuery(tokens, tenant, options.level, options.status), tenant, options.limit],
+    );
     return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  /**
+   * In a large pool, searches only the rarest query tokens: those that together match at most
+   * CANDIDATE_BUDGET memories (bm25 is computed for every memory that matches any token; a common
+   * token adds many candidates but little score, and one in over half the pool scores ~0 in bm25).
+   * The rarest token is always kept. Document frequencies are cached until the pool changes by a tenth.
+   */
+  private async selectiveTokens(tokens: string[]): Promise<string[]> {
+    if (tokens.length === 0) return tokens;
+    const stats = this.termStats;
+    if (stats.rows < 0 || stats.writes > Math.max(200, stats.rows / 10)) {
+      const row = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories');
+      stats.rows = row?.n ?? 0;
+      stats.writes = 0;
+      stats.df.clear();
+    }
+    if (stats.rows < SELECTIVE_FROM_ROWS) return tokens;
+    const counted: { token: string; df: number }[] = [];
+    for (const token of tokens) {
+      let df = stats.df.get(token);
+      if (df === undefined) {
+        const row = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories_fts WHERE memories_fts MATCH ?', [
+          `{title description content tags} : (${fts5Query([token])})`,
+        ]);
+        df = row?.n ?? 0;
+        stats.df.set(token, df);
+      }
+      counted.push({ token, df });
+    }
+    counted.sort((a, b) => a.df - b.df);
+    const kept: string[] = [];
+    let candidates = 0;
+    for (const { token, df } of counted) {
+      candidates += df;
+      if (kept.length > 0 && (df > stats.rows / 2 || candidates > CANDIDATE_BUDGET || kept.length >= MAX_SEARCH_TOKENS)) break;
+      kept.push(token);
+    }
+    return kept;
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {

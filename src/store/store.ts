@@ -73,6 +73,11 @@ export interface Store {
   deleteMemory(tenant: string, id: string): Promise<boolean>;
   /** every tenant that has data */
   listTenants(): Promise<string[]>;
+  /**
+   * Optional: makes deleted memories unrecoverable from the pool's files (free pages zeroed,
+   * full-text segments merged, WAL truncated). Called after forget / revoke; outside a transaction.
+   */
+  purgeDeleted?(): Promise<void>;
 
   // retrieval
   /** full-text search (FTS5 bm25 / tsvector rank); query is plain text, never store syntax */

@@ -96,10 +96,17 @@ export function noConfigFiles(scope: nock.Scope, repo = REPO): nock.Scope {
 
 /** The repository's memory-transfer.yml has this (raw YAML) text. */
 export function repoConfigFile(scope: nock.Scope, yaml: string, repo = REPO): nock.Scope {
-  return scope.get(`/repos/${OWNER}/${repo}/contents/${CONFIG}`).reply(200, yaml, { 'content-type': 'application/vnd.github.raw' });
+  return scope
+    .get(`/repos/${OWNER}/${repo}/contents/${CONFIG}`)
+    .reply(200, yaml, { 'content-type': 'text/plain; charset=utf-8' });
 }
 
-export function permission(scope: nock.Scope, login: string, level: 'admin' | 'write' | 'read' | 'none', repo = REPO) {
+export function permission(
+  scope: nock.Scope,
+  login: string,
+  level: 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none',
+  repo = REPO,
+) {
   return scope
     .get(`/repos/${OWNER}/${repo}/collaborators/${login}/permission`)
     .reply(200, { permission: level, role_name: level, user: { login } });

@@ -15,8 +15,12 @@ beforeEach(async () => {
   db = join(tmp, 'pool.db');
   const store = await openStore(db);
   const old = new Date(Date.now() - 200 * 86_400_000).toISOString();
-  await store.putMemory(sampleMemory({ id: 'm0000000001', status: 'proposed', votes: { up: 0, down: 0 }, createdAt: old }));
-  await store.putMemory(sampleMemory({ id: 'm0000000002', votes: { up: 0, down: 0 }, createdAt: new Date().toISOString() }));
+  await store.putMemory(
+    sampleMemory({ id: 'm0000000001', status: 'proposed', votes: { up: 0, down: 0 }, createdAt: old }),
+  );
+  await store.putMemory(
+    sampleMemory({ id: 'm0000000002', votes: { up: 0, down: 0 }, createdAt: new Date().toISOString() }),
+  );
   await approve(store, 'acme', 'm0000000001', { actor: 'octocat', detail: 'reviewed' });
   await store.close();
 });
@@ -38,7 +42,10 @@ describe('memory-transfer audit and archive-stale', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^\S+Z {2}octocat {2}approve {2}m0000000001 {2}reviewed\n$/);
     const json = await cli('audit', '--json');
-    expect(JSON.parse(json.stdout)).toMatchObject({ tenant: 'acme', entries: [{ actor: 'octocat', action: 'approve', memoryId: 'm0000000001' }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      tenant: 'acme',
+      entries: [{ actor: 'octocat', action: 'approve', memoryId: 'm0000000001' }],
+    });
   });
 
   it('archive-stale: a dry run changes nothing, then it archives the unused insight, audited', async () => {
@@ -47,7 +54,9 @@ describe('memory-transfer audit and archive-stale', () => {
     const run = await cli('archive-stale');
     expect(run).toMatchObject({ code: 0, stdout: 'archived 1 memories unused for 90 days: m0000000001\n' });
     const audit = JSON.parse((await cli('audit', '--json')).stdout) as { entries: { action: string; actor: string }[] };
-    expect(audit.entries.map((e) => `${e.action}:${e.actor}`)).toEqual(expect.arrayContaining(['archive:cli:archive-stale']));
+    expect(audit.entries.map((e) => `${e.action}:${e.actor}`)).toEqual(
+      expect.arrayContaining(['archive:cli:archive-stale']),
+    );
   });
 
   it('names a bad flag', async () => {

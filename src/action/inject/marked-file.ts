@@ -8,7 +8,12 @@ import { readIfExists, writeIfChanged, type FileChange } from './target.js';
  * Upserts the section. With nothing to inject, a missing file stays missing and an existing
  * section is emptied (stale insights never linger).
  */
-export async function injectMarkedFile(file: string, rendered: RenderedInjection, dryRun: boolean, label = path.basename(file)): Promise<FileChange> {
+export async function injectMarkedFile(
+  file: string,
+  rendered: RenderedInjection,
+  dryRun: boolean,
+  label = path.basename(file),
+): Promise<FileChange> {
   const existing = await readIfExists(file);
   if (existing === undefined && rendered.markdown === '') return { path: file, change: 'unchanged' };
   return writeIfChanged(file, upsertMarkedSection(existing, rendered.markdown, label), dryRun);

@@ -4,7 +4,8 @@
  */
 import { InputError } from '../../core/errors.js';
 
-export const START_MARKER = '<!-- memory-transfer:start (managed by the Memory Transfer action; edits inside are replaced) -->';
+export const START_MARKER =
+  '<!-- memory-transfer:start (managed by the Memory Transfer action; edits inside are replaced) -->';
 export const END_MARKER = '<!-- memory-transfer:end -->';
 const START_PREFIX = '<!-- memory-transfer:start';
 const END_PREFIX = '<!-- memory-transfer:end';
@@ -45,7 +46,10 @@ export function upsertMarkedSection(existing: string | undefined, block: string,
   }
   const endClose = existing.indexOf('-->', end);
   if (endClose === -1) {
-    throw new InputError(`${fileLabel}: the "${END_PREFIX}" marker is not closed with "-->". Nothing was changed.`, 'broken-markers');
+    throw new InputError(
+      `${fileLabel}: the "${END_PREFIX}" marker is not closed with "-->". Nothing was changed.`,
+      'broken-markers',
+    );
   }
   return `${existing.slice(0, start)}${section}${existing.slice(endClose + 3)}`;
 }

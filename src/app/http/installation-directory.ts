@@ -15,7 +15,9 @@ export interface GitHubRequester {
 }
 export type GitHubAuth = (installationId?: number) => Promise<GitHubRequester>;
 
-const installationsSchema = z.array(z.looseObject({ id: z.number(), account: z.looseObject({ id: z.number(), login: z.string() }).nullable() }));
+const installationsSchema = z.array(
+  z.looseObject({ id: z.number(), account: z.looseObject({ id: z.number(), login: z.string() }).nullable() }),
+);
 const repositorySchema = z.looseObject({
   id: z.number(),
   full_name: z.string(),
@@ -75,14 +77,18 @@ export function createGitHubInstallationDirectory(auth: GitHubAuth, clock: Clock
         const installationId = await installationOf(ownerId);
         if (installationId === undefined) return undefined;
         const octokit = await auth(installationId);
-        const found = await orNotFound(() => octokit.request('GET /repositories/{repository_id}', { repository_id: repoId }));
+        const found = await orNotFound(() =>
+          octokit.request('GET /repositories/{repository_id}', { repository_id: repoId }),
+        );
         if (!found) return undefined;
         const repo = repositorySchema.parse(found.data);
         if (repo.id !== repoId || repo.owner.id !== ownerId) return undefined;
         // a public repository is readable by any token: confirm this installation covers it
         const [owner, name] = repo.full_name.split('/');
         const app = await auth();
-        const installation = await orNotFound(() => app.request('GET /repos/{owner}/{repo}/installation', { owner, repo: name }));
+        const installation = await orNotFound(() =>
+          app.request('GET /repos/{owner}/{repo}/installation', { owner, repo: name }),
+        );
         if (!installation || installationSchema.parse(installation.data).id !== installationId) return undefined;
         const visibility: Visibility = repo.visibility ?? (repo.private ? 'private' : 'public');
         return { installationId, ownerId, ownerLogin: repo.owner.login, repoId, fullName: repo.full_name, visibility };
@@ -93,7 +99,11 @@ export function createGitHubInstallationDirectory(auth: GitHubAuth, clock: Clock
         const octokit = await auth(repo.installationId);
         const [owner, name] = repo.fullName.split('/');
         const found = await orNotFound(() =>
-          octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner, repo: name, pull_number: pullNumber }),
+          octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+            owner,
+            repo: name,
+            pull_number: pullNumber,
+          }),
         );
         return found ? (pullSchema.parse(found.data).head.repo?.id ?? undefined) : undefined;
       });

@@ -56,11 +56,16 @@ export interface VerifiedRun {
   runId: string;
   runAttempt?: number;
   eventName: string;
+  /** the token's `ref` (refs/pull/N/merge for a pull request run) */
+  ref?: string;
   /** the token's `jti`, for logs */
   tokenId?: string;
 }
 
-const numericId = z.string().regex(/^\d{1,20}$/).transform(Number);
+const numericId = z
+  .string()
+  .regex(/^\d{1,20}$/)
+  .transform(Number);
 const claimsSchema = z.looseObject({
   aud: z.union([z.string(), z.array(z.string())]),
   repository_id: numericId,
@@ -68,7 +73,10 @@ const claimsSchema = z.looseObject({
   repository_visibility: z.enum(['public', 'private', 'internal']).optional(),
   event_name: z.string().min(1),
   run_id: z.string().regex(/^\d{1,20}$/),
-  run_attempt: z.string().regex(/^\d{1,6}$/).optional(),
+  run_attempt: z
+    .string()
+    .regex(/^\d{1,6}$/)
+    .optional(),
   ref: z.string().optional(),
   jti: z.string().optional(),
 });
@@ -88,7 +96,10 @@ export type OidcVerifier = (token: string) => Promise<VerifiedRun>;
 let sharedJwks: JWTVerifyGetKey | undefined;
 /** One cached remote key set per process (jose refreshes it when an unknown kid shows up). */
 export function githubJwks(): JWTVerifyGetKey {
-  sharedJwks ??= createRemoteJWKSet(new URL(GITHUB_OIDC_JWKS_URL), { cacheMaxAge: 60 * 60_000, timeoutDuration: 5_000 });
+  sharedJwks ??= createRemoteJWKSet(new URL(GITHUB_OIDC_JWKS_URL), {
+    cacheMaxAge: 60 * 60_000,
+    timeoutDuration: 5_000,
+  });
   return sharedJwks;
 }
 
@@ -96,7 +107,8 @@ function refuse(message: string): never {
   throw new AuthError(message, 403);
 }
 
-function pullNumberOf(ref: string | undefined): number | undefined {
+/** The pull request number of a `refs/pull/N/merge` (or `/head`) ref. */
+export function pullNumberOf(ref: string | undefined): number | undefined {
   const match = /^refs\/pull\/(\d+)\/(merge|head)$/.exec(ref ?? '');
   return match ? Number(match[1]) : undefined;
 }
@@ -135,7 +147,9 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
       throw new AuthError('the OIDC token must carry exactly one audience', 401);
     }
     if (REFUSED_EVENTS.has(claims.event_name)) {
-      refuse(`runs triggered by "${claims.event_name}" are refused: they act for forks with this repository's privileges`);
+      refuse(
+        `runs triggered by "${claims.event_name}" are refused: they act for forks with this repository's privileges`,
+      );
     }
     const repo = await options.directory.findRepository(claims.repository_owner_id, claims.repository_id);
     if (!repo || repo.ownerId !== claims.repository_owner_id || repo.repoId !== claims.repository_id) {
@@ -156,6 +170,7 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
       runId: claims.run_id,
       ...(claims.run_attempt ? { runAttempt: Number(claims.run_attempt) } : {}),
       eventName: claims.event_name,
+      ...(claims.ref ? { ref: claims.ref } : {}),
       ...(claims.jti ? { tokenId: claims.jti } : {}),
     };
   };

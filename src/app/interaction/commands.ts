@@ -71,7 +71,8 @@ export async function runCommands(ctx: InteractionContext, job: CommandJob): Pro
           return `${mention(job.author)}, only people with write access to this repository can approve, reject or forget insights, so \`/memory ${command.name} ${command.id}\` changed nothing. Thank you for the feedback all the same: a 👍 or 👎 on the suggestion comment counts as a vote.`;
         }
         const memory = await target(command.id);
-        if (!memory) return `\`${command.id}\`: no insight with this id is visible from this repository. Nothing changed.`;
+        if (!memory)
+          return `\`${command.id}\`: no insight with this id is visible from this repository. Nothing changed.`;
         const title = rctx.escape(memory.title.replace(/\s+/g, ' ').slice(0, 200));
         if (command.name === 'approve') {
           if (memory.status === 'active') return `\`${memory.id}\` **${title}** is already active.`;
@@ -97,7 +98,11 @@ export async function runCommands(ctx: InteractionContext, job: CommandJob): Pro
           tenant,
           shown.map((s) => s.id),
         );
-        return renderWhy(shown, memories.filter((m) => maySee(m, { ...requester, statuses: [...MEMORY_STATUSES] })), rctx);
+        return renderWhy(
+          shown,
+          memories.filter((m) => maySee(m, { ...requester, statuses: [...MEMORY_STATUSES] })),
+          rctx,
+        );
       }
       case 'help':
         return HELP_TEXT;

@@ -18,7 +18,7 @@ import { isNotFound } from '../../github/client.js';
 import { recall } from '../../services/recall.js';
 import { configFor } from './config.js';
 import { botLogin, splitRepo, type InstallationOctokit, type InteractionContext } from './context.js';
-import { harvestReactions } from './reactions.js';
+import { harvestReactions, SWEEP_DAYS } from './reactions.js';
 import { renderContext } from './render.js';
 import { bodyHash, commentState, keys, readState, sweepIndex, writeState, type CommentState } from './state.js';
 
@@ -39,8 +39,6 @@ export type SuggestJob = z.infer<typeof suggestJob>;
 
 /** The task text recall sees: capped, so a huge issue body costs no more than a normal one. */
 const MAX_TASK_CHARS = 8_000;
-/** The sweep visits comments this recent. */
-export const SWEEP_DAYS = 30;
 const MAX_SWEEP_ENTRIES = 2_000;
 
 export async function readCommentState(
@@ -149,7 +147,14 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
   let outcome: SuggestOutcome;
   let id: number;
   if (commentId !== undefined) {
-    state ??= { installationId: job.installationId, commentId, shown: [], countedReactions: [], deleted: false, updatedAt: now };
+    state ??= {
+      installationId: job.installationId,
+      commentId,
+      shown: [],
+      countedReactions: [],
+      deleted: false,
+      updatedAt: now,
+    };
     if (state.bodyHash === bodyHash(body)) return 'unchanged';
     // votes go to the insights people reacted to: count reactions before the comment changes
     state = await harvestReactions(ctx, octokit, job.repo, job.number, state);
@@ -200,6 +205,10 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
     });
   }
   await rememberForSweep(ctx, job, now);
-  logger.info(`suggestion comment ${outcome}`, { repo: job.repo, number: job.number, ids: hits.map((h) => h.memory.id) });
+  logger.info(`suggestion comment ${outcome}`, {
+    repo: job.repo,
+    number: job.number,
+    ids: hits.map((h) => h.memory.id),
+  });
   return outcome;
 }

@@ -14,7 +14,8 @@ import {
   type RepoConfig,
 } from '../../core/repo-config.js';
 import type { Visibility } from '../../core/types.js';
-import { httpStatus } from '../../github/client.js';
+import { composeConfigGet } from '@probot/octokit-plugin-config';
+import { httpStatus, type GitHubClient } from '../../github/client.js';
 import type { InstallationOctokit, InteractionContext } from './context.js';
 import { splitRepo } from './context.js';
 import { reportConfigProblems } from './dashboard.js';
@@ -36,9 +37,13 @@ function describeConfigError(error: unknown): string {
   return `${message}${cause}`.slice(0, 500);
 }
 
-async function readMerged(octokit: InstallationOctokit, owner: string, repo: string): Promise<unknown> {
-  // what Probot's context.config('memory-transfer.yml') does, with lists replaced instead of concatenated
-  const { config } = await octokit.config.get({
+/** Any Octokit: Probot's installation client, `probot.auth(id)`, or the learning side's GitHubClient. */
+export type ConfigClient = Pick<GitHubClient, 'request'>;
+
+async function readMerged(octokit: ConfigClient, owner: string, repo: string): Promise<unknown> {
+  // what Probot's context.config('memory-transfer.yml') does (octokit.config.get), with lists
+  // replaced instead of concatenated
+  const { config } = await composeConfigGet(octokit as Parameters<typeof composeConfigGet>[0], {
     owner,
     repo,
     path: CONFIG_PATH,
@@ -47,11 +52,7 @@ async function readMerged(octokit: InstallationOctokit, owner: string, repo: str
   return config;
 }
 
-async function tryParse(
-  octokit: InstallationOctokit,
-  owner: string,
-  repo: string,
-): Promise<ParsedRepoConfig> {
+async function tryParse(octokit: ConfigClient, owner: string, repo: string): Promise<ParsedRepoConfig> {
   try {
     return parseRepoConfig(await readMerged(octokit, owner, repo));
   } catch (error) {
@@ -65,7 +66,7 @@ async function tryParse(
  * defaults (the `.github` repository's file) if those are valid, else the built-in defaults.
  * Throws only for errors worth a retry (rate limits, GitHub 5xx).
  */
-export async function loadRepoConfig(octokit: InstallationOctokit, fullRepo: string): Promise<ParsedRepoConfig> {
+export async function loadRepoConfig(octokit: ConfigClient, fullRepo: string): Promise<ParsedRepoConfig> {
   const { owner, repo } = splitRepo(fullRepo);
   const parsed = await tryParse(octokit, owner, repo);
   if (!parsed.rejected || repo === '.github') return parsed;

@@ -14,6 +14,8 @@ import { vote } from '../../services/governance.js';
 import { commentState, keys, readState, sweepIndex, writeState, type CommentState } from './state.js';
 
 export const REACTIONS_JOB = 'interaction-reactions';
+/** The sweep visits comments written or edited this recently; older ones are final. */
+export const SWEEP_DAYS = 30;
 export const SWEEP_JOB = 'reactions-sweep';
 
 export const reactionsJob = z.object({
@@ -100,7 +102,10 @@ export async function runReactions(ctx: InteractionContext, job: ReactionsJob): 
 /** The periodic sweep: harvests every recent suggestion comment; one failing thread does not stop the rest. */
 export async function runSweep(ctx: InteractionContext): Promise<{ visited: number; failed: number }> {
   const { store, logger } = ctx.deps;
-  const index = (await readState(store, keys.sweepIndex(), sweepIndex)) ?? [];
+  const all = (await readState(store, keys.sweepIndex(), sweepIndex)) ?? [];
+  const cutoff = new Date(ctx.deps.clock.now().getTime() - SWEEP_DAYS * 86_400_000).toISOString();
+  const index = all.filter((entry) => entry.at >= cutoff);
+  if (index.length !== all.length) await writeState(store, keys.sweepIndex(), index);
   let visited = 0;
   let failed = 0;
   for (const entry of index) {
@@ -109,7 +114,11 @@ export async function runSweep(ctx: InteractionContext): Promise<{ visited: numb
       visited += 1;
     } catch (error) {
       failed += 1;
-      logger.warn('reaction sweep failed for a thread', { repo: entry.repo, number: entry.number, error: describeError(error) });
+      logger.warn('reaction sweep failed for a thread', {
+        repo: entry.repo,
+        number: entry.number,
+        error: describeError(error),
+      });
     }
   }
   return { visited, failed };

@@ -79,7 +79,12 @@ export async function runReview(ctx: InteractionContext, request: z.infer<typeof
   const config = await configFor(ctx, octokit, request);
   if (!config.enabled || config.review === 'off') return;
   const tenant = tenantOf(request.repo);
-  const listed = await store.listMemories(tenant, { status: ['proposed'], repo: request.repo, level: ['insight'], limit: 200 });
+  const listed = await store.listMemories(tenant, {
+    status: ['proposed'],
+    repo: request.repo,
+    level: ['insight'],
+    limit: 200,
+  });
   const named = await store.getMemories(tenant, request.memoryIds);
   const byId = new Map([...listed, ...named].filter((m) => m.status === 'proposed').map((m) => [m.id, m]));
   const proposed = [...byId.values()];
@@ -93,7 +98,14 @@ export async function runReview(ctx: InteractionContext, request: z.infer<typeof
     );
     if (fromThisFix.length === 0) return;
     const body = renderReviewComment(fromThisFix, renderContext(ctx, reader));
-    await upsertReviewComment(ctx, octokit, request.repo, request.number, body, fromThisFix.map((m) => m.id));
+    await upsertReviewComment(
+      ctx,
+      octokit,
+      request.repo,
+      request.number,
+      body,
+      fromThisFix.map((m) => m.id),
+    );
     return;
   }
   const dashboardRepo = dashboardRepoOf(config, request.repo);

@@ -1,20 +1,22 @@
 /**
- * A repository changed: keep what was learned from it in step.
+ * A repository changed: keep what was learned from it in step (the rules live in
+ * src/services/governance.ts).
  * - privatized: its memories become at least as private as the repository now is;
  * - publicized: nothing widens automatically (knowledge learned while private stays private
  *   until an admin shares it wider);
- * - renamed: provenance follows the new name;
+ * - renamed (or moved within the organization): provenance follows the new name;
  * - deleted, or transferred out of the organization: what was learned only from it is removed,
- *   and it is stripped from the provenance of merged insights.
+ *   and it is stripped from the provenance of merged insights (audit log: revoke-source).
  */
+import { revokeSource, updateRepoVisibility } from '../../services/governance.js';
 import { mostPrivate } from '../../core/visibility.js';
 import { tenantOf } from '../../core/ids.js';
-import type { Memory, Provenance, Visibility } from '../../core/types.js';
+import type { Memory, Provenance } from '../../core/types.js';
 import type { AppDeps } from '../deps.js';
 import type { RepositoryChangeJob } from './events.js';
 
-const RANK: Record<Visibility, number> = { public: 0, internal: 1, private: 2 };
 const PAGE = 200;
+const ACTOR = 'system:repository';
 
 function fromRepo(entry: Provenance, repoId: number, names: string[]): boolean {
   if (entry.repoId !== undefined) return entry.repoId === repoId;
@@ -42,72 +44,44 @@ async function memoriesFrom(deps: AppDeps, tenant: string, names: string[]): Pro
 export async function applyRepositoryChange(deps: AppDeps, job: RepositoryChangeJob): Promise<void> {
   const previous = job.previousFullName ?? job.fullName;
   const tenant = tenantOf(previous);
-  const names = [...new Set([job.fullName.toLowerCase(), previous.toLowerCase()])];
-  const memories = await memoriesFrom(deps, tenant, names);
-  const log = { action: job.action, repo: job.fullName, previous: job.previousFullName, memories: memories.length };
-  const now = deps.clock.now().toISOString();
+  const now = deps.clock.now();
+  const log = { action: job.action, repo: job.fullName, previous: job.previousFullName };
 
-  if (job.action === 'publicized') {
-    deps.logger.info('repository made public: its memories keep their visibility', log);
+  if (job.action === 'privatized' || job.action === 'publicized') {
+    const changed = await updateRepoVisibility(deps.store, tenant, job.fullName, job.visibility, { actor: ACTOR, repoId: job.repoId, now });
+    deps.logger.info('repository visibility changed', { ...log, visibility: job.visibility, memoriesChanged: changed.length });
     return;
   }
 
   const leftOrg = job.action === 'deleted' || (job.action === 'transferred' && tenantOf(job.fullName) !== tenant);
   if (leftOrg) {
-    await revokeRepository(deps, tenant, previous, job.repoId, memories, `repository ${job.action}: ${previous}`);
-    deps.logger.info('repository left the organization: what was learned only from it is revoked', log);
+    const result = await revokeSource(deps.store, tenant, previous, undefined, {
+      actor: ACTOR,
+      detail: `repository ${job.action}`,
+      repoId: job.repoId,
+      now,
+    });
+    deps.logger.info('repository left the organization: what was learned only from it is revoked', {
+      ...log,
+      removed: result.removed.length,
+      stripped: result.stripped.length,
+    });
     return;
   }
 
+  // renamed, or transferred within the organization: provenance follows the new name
+  const names = [...new Set([job.fullName.toLowerCase(), previous.toLowerCase()])];
+  const memories = await memoriesFrom(deps, tenant, names);
   await deps.store.transaction(async () => {
     for (const memory of memories) {
       const provenance = memory.provenance.map((entry) => {
         if (!fromRepo(entry, job.repoId, names)) return entry;
-        if (job.action === 'privatized') {
-          return RANK[job.visibility] > RANK[entry.visibility] ? { ...entry, visibility: job.visibility } : entry;
-        }
-        // renamed, or transferred within the organization
         const url = entry.url?.replace(`/${entry.repo}/`, `/${job.fullName}/`);
         return { ...entry, repo: job.fullName, ...(url ? { url } : {}) };
       });
       const visibility = mostPrivate([memory.visibility, ...provenance.map((p) => p.visibility)]);
-      await deps.store.putMemory({ ...memory, provenance, visibility, updatedAt: now });
+      await deps.store.putMemory({ ...memory, provenance, visibility, updatedAt: now.toISOString() });
     }
   });
-  deps.logger.info('memories updated after a repository change', log);
-}
-
-/**
- * Removes what was learned only from the repository and strips it from the provenance of
- * memories merged with other sources; records it in the audit log.
- */
-export async function revokeRepository(
-  deps: AppDeps,
-  tenant: string,
-  repo: string,
-  repoId: number | undefined,
-  memories: Memory[],
-  reason: string,
-): Promise<{ removed: number; stripped: number }> {
-  let removed = 0;
-  let stripped = 0;
-  const names = [repo.toLowerCase()];
-  const now = deps.clock.now().toISOString();
-  await deps.store.transaction(async () => {
-    for (const memory of memories) {
-      const rest = memory.provenance.filter((entry) => !(repoId !== undefined ? fromRepo(entry, repoId, names) : names.includes(entry.repo.toLowerCase())));
-      if (rest.length === memory.provenance.length) continue;
-      if (rest.length === 0) {
-        await deps.store.deleteMemory(tenant, memory.id);
-        removed += 1;
-      } else {
-        const support = Math.max(1, memory.support - (memory.provenance.length - rest.length));
-        await deps.store.putMemory({ ...memory, provenance: rest, support, visibility: mostPrivate(rest.map((p) => p.visibility)), updatedAt: now });
-        stripped += 1;
-      }
-    }
-    await deps.store.unmarkFix(tenant, repo);
-    await deps.store.appendAudit({ tenant, actor: 'github', action: 'revoke-source', detail: `${reason} (${removed} removed, ${stripped} stripped)`, at: now });
-  });
-  return { removed, stripped };
+  deps.logger.info('memories follow the renamed repository', { ...log, memories: memories.length });
 }

@@ -29,7 +29,10 @@ export const archiveStaleCommand: CliCommand = {
             ? (await findStale(store, tenant, { days: opts.days, now })).map((m) => m.id)
             : await archiveStale(store, tenant, { days: opts.days, now, actor: 'cli:archive-stale' });
           if (opts.json) ctx.json({ tenant, days: opts.days, dryRun: opts.dryRun ?? false, ids });
-          else ctx.print(`${opts.dryRun ? 'would archive' : 'archived'} ${ids.length} memories unused for ${opts.days} days${ids.length ? `: ${ids.join(', ')}` : ''}`);
+          else
+            ctx.print(
+              `${opts.dryRun ? 'would archive' : 'archived'} ${ids.length} memories unused for ${opts.days} days${ids.length ? `: ${ids.join(', ')}` : ''}`,
+            );
         });
       });
   },

@@ -5,6 +5,7 @@
 import { approveCommand } from './approve.js';
 import { archiveStaleCommand } from './archive-stale.js';
 import { auditCommand } from './audit.js';
+import { backfillCommand } from './backfill.js';
 import type { CliCommand } from './command.js';
 import { exportCommand } from './export.js';
 import { forgetCommand } from './forget.js';
@@ -13,6 +14,7 @@ import { learnCommand } from './learn.js';
 import { listCommand } from './list.js';
 import { recallCommand } from './recall.js';
 import { rejectCommand } from './reject.js';
+import { serveCommand } from './serve.js';
 import { showCommand } from './show.js';
 import { statsCommand } from './stats.js';
 
@@ -29,5 +31,7 @@ export const COMMANDS: CliCommand[] = [
   statsCommand,
   auditCommand,
   archiveStaleCommand,
+  serveCommand,
+  backfillCommand,
   // serve, backfill (App), audit (security), eval: each adds its file and a line here
 ];

@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, writeFile, copyFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { INPUT_NAMES } from '../../src/action/runner.js';
+
+const action = parse(readFileSync('action.yml', 'utf8')) as {
+  inputs: Record<string, { description: string }>;
+  outputs: Record<string, { description: string }>;
+  runs: { using: string; main: string };
+};
+
+describe('action.yml', () => {
+  it('runs the committed bundle on node24', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/action/index.js' });
+  });
+
+  it('declares, and documents, exactly the inputs the runner parses', () => {
+    expect(Object.keys(action.inputs).sort()).toEqual([...INPUT_NAMES].sort());
+    for (const input of Object.values(action.inputs)) expect(input.description.length).toBeGreaterThan(20);
+  });
+
+  it('declares the outputs the runner sets', () => {
+    expect(Object.keys(action.outputs).sort()).toEqual(['count', 'ids', 'insights', 'insights-json', 'prompt-file']);
+  });
+});
+
+describe('the committed bundle', () => {
+  it.skipIf(!existsSync('dist/action/index.js'))(
+    'runs in pool-file mode as GitHub runs it (env, GITHUB_OUTPUT)',
+    async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'mt-dist-'));
+      await copyFile('__tests__/fixtures/pools/smoke.jsonl', path.join(dir, 'pool.jsonl'));
+      await writeFile(path.join(dir, 'event.json'), JSON.stringify({ repository: { visibility: 'public' } }));
+      await writeFile(path.join(dir, 'output'), '');
+      await writeFile(path.join(dir, 'summary.md'), '');
+      const result = spawnSync(process.execPath, [path.resolve('dist/action/index.js')], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH,
+          GITHUB_REPOSITORY: 'acme/web',
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_EVENT_PATH: path.join(dir, 'event.json'),
+          GITHUB_WORKSPACE: dir,
+          RUNNER_TEMP: path.join(dir, 'tmp'),
+          GITHUB_OUTPUT: path.join(dir, 'output'),
+          GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
+          INPUT_POOL: 'pool.jsonl',
+          INPUT_TASK: 'The database migration fails on a fresh install',
+          INPUT_TARGET: 'none',
+          'INPUT_DRY-RUN': 'true',
+        },
+      });
+      expect(result.status).toBe(0);
+      expect(result.stdout).not.toContain('::error::');
+      const output = readFileSync(path.join(dir, 'output'), 'utf8');
+      expect(output).toMatch(/^count<<.*\n[1-9]/m);
+      expect(output).toContain('m0a00000001');
+      expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toContain(
+        'Run migration tests against a fresh database',
+      );
+    },
+  );
+});

@@ -1,0 +1,273 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import nock from 'nock';
+import { describe, expect, it } from 'vitest';
+import { END_MARKER, START_MARKER } from '../../src/action/inject/marked-section.js';
+import { serializePool } from '../../src/core/pool-file.js';
+import { sampleMemory } from '../helpers/sample-memory.js';
+import { examplePayload, harness } from './harness.js';
+
+const MIGRATION_TASK = 'The database migration fails on a fresh install';
+const issue = (title: string, body: string) =>
+  examplePayload('issues', 'opened', {
+    issue: { ...(examplePayload('issues', 'opened').issue as object), title, body },
+  });
+
+describe('run() in pool-file mode', () => {
+  it('issues: derives the task from the issue, writes the AGENTS.md section, outputs, summary and prompt file', async () => {
+    const h = await harness({
+      inputs: { pool: 'pool.jsonl', target: 'agents-md' },
+      event: 'issues',
+      payload: issue(MIGRATION_TASK, 'Steps: run the migration.'),
+    });
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(h.result?.task).toContain(MIGRATION_TASK);
+    expect(Number(h.outputs.count)).toBeGreaterThan(0);
+    expect(h.outputs.ids?.split(',')).toContain('m0a00000001');
+    expect(h.outputs.insights).toContain('Run migration tests against a fresh database');
+    expect(JSON.parse(h.outputs['insights-json'] ?? '[]')[0]).toMatchObject({
+      id: 'm0a00000001',
+      source: { repo: 'acme/api' },
+    });
+    const agents = await h.read('AGENTS.md');
+    expect(agents).toContain(START_MARKER);
+    expect(agents).toContain(h.outputs.insights);
+    expect(await readFile(h.outputs['prompt-file'] ?? '', 'utf8')).toBe(h.outputs.insights);
+    expect(h.outputs['prompt-file']?.startsWith(h.tempDir)).toBe(true);
+    expect(h.summaries[0]).toMatch(
+      /\| 1 \| Run migration tests against a fresh database \| 0\.\d\d \| \[acme\/api\]\(https:\/\/github\.com\/acme\/api\/pull\/101\)/,
+    );
+  });
+
+  it('agents-md: a second run changes nothing and the user text stays byte-identical', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK } });
+    const user = '# Agent guide\r\n\r\nUse   pnpm, never npm.\r\n';
+    await writeFile(path.join(h.workspace, 'AGENTS.md'), user);
+    await h.run();
+    const first = await h.read('AGENTS.md');
+    expect(first.startsWith(user)).toBe(true);
+    await h.run();
+    expect(await h.read('AGENTS.md')).toBe(first);
+    expect(h.result?.files).toEqual([{ path: path.join(h.workspace, 'AGENTS.md'), change: 'unchanged' }]);
+  });
+
+  it('agents-md: broken markers fail with one clear line and the file is untouched', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK } });
+    const broken = `# Guide\n${START_MARKER}\nmy notes\n${START_MARKER}\n${END_MARKER}\n`;
+    await writeFile(path.join(h.workspace, 'AGENTS.md'), broken);
+    await h.run();
+    expect(h.failures).toHaveLength(1);
+    expect(h.failures[0]).toMatch(/AGENTS\.md: broken Memory Transfer markers \(2 start, 1 end\)/);
+    expect(await h.read('AGENTS.md')).toBe(broken);
+  });
+
+  it('copilot: writes the instructions file under the 4,000-character limit', async () => {
+    const h = await harness({
+      inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'copilot', 'top-k': '10', 'min-score': '0' },
+    });
+    await h.run();
+    const file = await h.read('.github/instructions/memory-transfer.instructions.md');
+    expect(file.startsWith('---\napplyTo: "**"\n---\n')).toBe(true);
+    expect(file.length).toBeLessThanOrEqual(4000);
+    expect(file).toContain('Run migration tests against a fresh database');
+  });
+
+  it('claude: outputs only, never a CLAUDE.md or any workspace file', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'claude' } });
+    await h.run();
+    expect(h.outputs.insights).toContain('Run migration tests');
+    expect(existsSync(path.join(h.workspace, 'CLAUDE.md'))).toBe(false);
+    expect(existsSync(path.join(h.workspace, 'AGENTS.md'))).toBe(false);
+  });
+
+  it('codex: a marker section in $CODEX_HOME/AGENTS.md, plus the prompt file', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'codex' } });
+    await h.run();
+    expect(await readFile(path.join(h.codexHome, 'AGENTS.md'), 'utf8')).toContain('Run migration tests');
+    expect(existsSync(path.join(h.workspace, 'AGENTS.md'))).toBe(false);
+    expect(await readFile(h.outputs['prompt-file'] ?? '', 'utf8')).toContain('Run migration tests');
+  });
+
+  it('openhands: an always-loaded repository microagent', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'openhands' } });
+    await h.run();
+    const file = await h.read('.openhands/microagents/memory-transfer.md');
+    expect(file).toMatch(/^---\nname: memory-transfer\ntype: repo\n/);
+    expect(file).toContain('Run migration tests');
+  });
+
+  it('file:PATH: a marker section in the named file, keeping the user text', async () => {
+    const h = await harness({
+      inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'file:docs/CONVENTIONS.md' },
+    });
+    await mkdir(path.join(h.workspace, 'docs'));
+    await writeFile(path.join(h.workspace, 'docs/CONVENTIONS.md'), 'Prefer small functions.\n');
+    await h.run();
+    const file = await h.read('docs/CONVENTIONS.md');
+    expect(file.startsWith('Prefer small functions.\n')).toBe(true);
+    expect(file).toContain('Run migration tests');
+  });
+
+  it('file:PATH outside the workspace is refused', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'file:../../etc/evil.md' } });
+    await h.run();
+    expect(h.failures[0]).toMatch(/target: "\.\.\/\.\.\/etc\/evil\.md" is outside the workspace/);
+  });
+
+  it('none: outputs only', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'none' } });
+    await h.run();
+    expect(h.result?.files).toEqual([]);
+    expect(Number(h.outputs.count)).toBeGreaterThan(0);
+  });
+
+  it('dry-run: outputs and summary, no file written', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, 'dry-run': 'true' } });
+    await h.run();
+    expect(existsSync(path.join(h.workspace, 'AGENTS.md'))).toBe(false);
+    expect(h.outputs['prompt-file']).toBe('');
+    expect(h.result?.files[0]?.change).toBe('created');
+    expect(h.summaries[0]).toContain('dry run');
+  });
+
+  it('issue_comment: the comment joins the issue text', async () => {
+    const payload = examplePayload('issue_comment', 'created');
+    (payload.issue as Record<string, unknown>).title = 'Flaky job';
+    (payload.comment as Record<string, unknown>).body = 'race condition in the concurrent worker, fails intermittently';
+    const h = await harness({ inputs: { pool: 'pool.jsonl' }, event: 'issue_comment', payload });
+    await h.run();
+    expect(h.result?.task).toContain('race condition');
+    expect(h.outputs.ids).toContain('m0a00000006');
+  });
+
+  it('pull_request: title, body and the changed paths from the API', async () => {
+    const payload = examplePayload('pull_request', 'opened');
+    const pr = payload.pull_request as Record<string, unknown>;
+    pr.title = 'Update dependencies';
+    pr.body = 'Bumps the ranges.';
+    pr.number = 12;
+    const scope = nock('https://api.github.com')
+      .get('/repos/acme/web/pulls/12/files')
+      .query({ per_page: '100' })
+      .reply(200, [{ filename: 'package.json' }, { filename: 'package-lock.json' }]);
+    const h = await harness({ inputs: { pool: 'pool.jsonl', token: 'ghs_test' }, event: 'pull_request', payload });
+    await h.run();
+    scope.done();
+    expect(h.result?.task).toContain('Changed paths:\npackage.json\npackage-lock.json');
+    expect(h.outputs.ids).toContain('m0a00000004');
+  });
+
+  it('pull_request: a failing files API is a warning, not a failure', async () => {
+    const payload = examplePayload('pull_request', 'opened');
+    (payload.pull_request as Record<string, unknown>).number = 13;
+    nock('https://api.github.com').get('/repos/acme/web/pulls/13/files').query(true).reply(500, { message: 'boom' });
+    const h = await harness({ inputs: { pool: 'pool.jsonl', token: 'ghs_test' }, event: 'pull_request', payload });
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(h.warnings.join('\n')).toMatch(/could not list the pull request's changed paths/);
+  });
+
+  it('workflow_dispatch: the "task" input of the dispatch', async () => {
+    const payload = examplePayload('workflow_dispatch', undefined, {
+      inputs: { task: 'dates shift by a day in UTC+13 time zone' },
+    });
+    const h = await harness({ inputs: { pool: 'pool.jsonl' }, event: 'workflow_dispatch', payload });
+    await h.run();
+    expect(h.result?.task).toBe('dates shift by a day in UTC+13 time zone');
+    expect(h.outputs.ids).toContain('m0a00000003');
+  });
+
+  it('an event without a task and no task input fails with one clear line', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl' }, event: 'push', payload: {} });
+    await h.run();
+    expect(h.failures).toEqual([expect.stringMatching(/^Memory Transfer: task: required for a "push" event/)]);
+  });
+
+  it('nothing clears the bar: no file, count 0 and a summary line saying so', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: 'quantum chromodynamics lattice gauge' } });
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(h.outputs.count).toBe('0');
+    expect(h.outputs.insights).toBe('');
+    expect(existsSync(path.join(h.workspace, 'AGENTS.md'))).toBe(false);
+    expect(h.summaries[0]).toContain('No insight cleared the relevance bar');
+  });
+
+  it.each([
+    [{ pool: 'pool.jsonl', 'server-url': 'https://memory.acme.dev' }, /exactly one of "server-url".*both were given/],
+    [{}, /exactly one of "server-url".*neither was given/],
+    [{ pool: 'pool.jsonl', 'top-k': 'three' }, /^Memory Transfer: top-k: must be a number/],
+    [{ pool: 'pool.jsonl', 'top-k': '50' }, /^Memory Transfer: top-k: /],
+    [{ pool: 'pool.jsonl', level: 'essay' }, /^Memory Transfer: level: /],
+    [{ pool: 'pool.jsonl', 'dry-run': 'yes please' }, /^Memory Transfer: dry-run: must be true or false/],
+    [{ 'server-url': 'ftp://memory' }, /^Memory Transfer: server-url: must be an http\(s\) URL/],
+    [{ pool: 'pool.jsonl', target: 'vim' }, /^Memory Transfer: target: "vim" is not one of/],
+    [{ pool: '../../../etc/passwd' }, /pool: "\.\.\/\.\.\/\.\.\/etc\/passwd" is outside the workspace/],
+    [{ pool: 'missing.jsonl' }, /pool: cannot read "missing\.jsonl" \(ENOENT\)/],
+  ])('bad inputs %j fail with one clear line', async (inputs, message) => {
+    const h = await harness({ inputs: { task: MIGRATION_TASK, ...inputs } });
+    await h.run();
+    expect(h.failures).toHaveLength(1);
+    expect(h.failures[0]).toMatch(message);
+  });
+
+  it('a malformed pool file fails naming the line', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK } });
+    const pool = await h.read('pool.jsonl');
+    await writeFile(path.join(h.workspace, 'pool.jsonl'), pool.replace(/\n\{"id":"m0a00000002"[^\n]*/, '\n{not json'));
+    await h.run();
+    expect(h.failures[0]).toMatch(/pool: "pool\.jsonl" is not a valid Memory Transfer export: line 3: not valid JSON/);
+  });
+
+  it('a pool of another organization injects nothing, with a warning', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK }, repository: 'other/web' });
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(h.outputs.count).toBe('0');
+    expect(h.warnings.join('\n')).toMatch(/belongs to "acme".*"other"/);
+  });
+
+  it("visibility: a private repository's insight never reaches a public repository's run", async () => {
+    const CANARY = 'CANARY-7f3a-private-knowledge';
+    const secret = sampleMemory({
+      id: 'mprivate0001',
+      title: `Run migration tests against a fresh database ${CANARY}`,
+      description: `After changing a database migration apply every migration ${CANARY}`,
+      content: `fresh database migration tests ${CANARY}`,
+      tags: ['routine:migration'],
+      provenance: [{ ...sampleMemory().provenance[0]!, repo: 'acme/secret-api' }],
+      visibility: 'private',
+    });
+    const h = await harness({
+      inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'copilot' },
+      payload: issue('x', 'y'),
+    });
+    await writeFile(
+      path.join(h.workspace, 'pool.jsonl'),
+      serializePool({ tenant: 'acme', exportedAt: '2025-01-01T00:00:00Z' }, [secret]),
+    );
+    await h.run();
+    const everything =
+      JSON.stringify(h.outputs) +
+      h.summaries.join('') +
+      (await h.read('.github/instructions/memory-transfer.instructions.md'));
+    expect(everything).not.toContain(CANARY);
+    expect(everything).not.toContain('secret-api');
+    expect(h.outputs.count).toBe('0');
+
+    // the same pool in a private repository of the org does see it
+    const priv = await harness({
+      inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'none' },
+      payload: { repository: { name: 'core', owner: { login: 'acme' }, visibility: 'private', private: true } },
+      repository: 'acme/core',
+    });
+    await writeFile(
+      path.join(priv.workspace, 'pool.jsonl'),
+      serializePool({ tenant: 'acme', exportedAt: '2025-01-01T00:00:00Z' }, [secret]),
+    );
+    await priv.run();
+    expect(priv.outputs.insights).toContain(CANARY);
+  });
+});

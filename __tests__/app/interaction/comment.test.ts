@@ -1,0 +1,249 @@
+import nock from 'nock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMMENT_HEADING } from '../../../src/core/comment-render.js';
+import { createHarness, github, type Harness } from '../app-harness.js';
+import {
+  commentStateOf,
+  delivery,
+  EMPTY_INPUT,
+  example,
+  FULL,
+  issueOpened,
+  noConfigFiles,
+  OWNER,
+  putInsight,
+  REPO,
+  TENANT,
+} from './helpers.js';
+
+const CANARY = 'CANARY-7f3a9c-private-knowledge';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await createHarness();
+});
+afterEach(async () => {
+  await h.cleanup();
+});
+
+async function receiveIssue(payload: any, id = delivery()) {
+  await h.probot.receive({ id, name: 'issues', payload } as any);
+}
+
+/** Records every comment body the App posts or edits. */
+function captureComments(scope: nock.Scope, number = 1, commentId = 1001) {
+  const posted: string[] = [];
+  const edited: string[] = [];
+  return {
+    posted,
+    edited,
+    post: () =>
+      scope.post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`).reply(201, (_uri, body: any) => {
+        posted.push(body.body);
+        return { id: commentId, body: body.body };
+      }),
+    patch: (id = commentId) =>
+      scope.patch(`/repos/${OWNER}/${REPO}/issues/comments/${id}`).reply(200, (_uri, body: any) => {
+        edited.push(body.body);
+        return { id, body: body.body };
+      }),
+  };
+}
+
+function idsIn(body: string): string[] {
+  return [...body.matchAll(/`(m[0-9a-f]{10})`/g)].map((m) => m[1] ?? '');
+}
+
+describe('the suggestion comment', () => {
+  it('posts one comment with at most three insights learned in other repositories', async () => {
+    await putInsight(h.store, 'm00000000a1', 'Codertocat/api', 'public');
+    await putInsight(h.store, 'm00000000a2', 'Codertocat/web', 'public', { title: 'Guard empty input before parsing' });
+    await putInsight(h.store, 'm00000000a3', 'Codertocat/cli', 'public', {
+      title: 'Test the empty string case of a parser',
+    });
+    await putInsight(h.store, 'm00000000a4', 'Codertocat/docs', 'public', {
+      title: 'Empty input parser regression test',
+    });
+    await putInsight(h.store, 'm00000000a5', FULL, 'public', { title: 'Empty input parser crash fixed here' });
+
+    const scope = noConfigFiles(github()).get(`/repos/${OWNER}/${REPO}/issues/1/comments`).query(true).reply(200, []);
+    const c = captureComments(scope);
+    c.post();
+    await receiveIssue(issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body));
+    await h.worker.drain();
+
+    expect(c.posted).toHaveLength(1);
+    const body = c.posted[0] ?? '';
+    expect(body.startsWith(COMMENT_HEADING)).toBe(true);
+    const ids = idsIn(body);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.length).toBeLessThanOrEqual(3);
+    expect(ids).not.toContain('m00000000a5');
+    expect(body).toContain('https://github.com/Codertocat/');
+    expect(body).toMatch(/React 👍 or 👎/);
+    // usage recorded for each insight shown
+    const usage = await h.store.listUsage(TENANT, 'comment:1001');
+    expect(usage.map((u) => u.memoryId).sort()).toEqual([...ids].sort());
+  });
+
+  it('edits the same comment in place on a later trigger, and a redelivery does nothing', async () => {
+    await putInsight(h.store, 'm00000000b1', 'Codertocat/api', 'public');
+    const first = delivery();
+    let scope = noConfigFiles(github()).get(`/repos/${OWNER}/${REPO}/issues/1/comments`).query(true).reply(200, []);
+    const c = captureComments(scope);
+    c.post();
+    await receiveIssue(issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body), first);
+    await h.worker.drain();
+    // the same delivery again: deduplicated, no GitHub call
+    await receiveIssue(issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body), first);
+    await h.worker.drain();
+    expect(c.posted).toHaveLength(1);
+
+    // a second relevant insight appears, then the body is edited
+    await putInsight(h.store, 'm00000000b2', 'Codertocat/web', 'public', {
+      title: 'Treat whitespace-only input like empty input',
+      description: 'A parser that handles empty input often still crashes on whitespace-only input.',
+      content: 'Add a whitespace-only case next to the empty input test and run it before the fix.',
+    });
+    const edited = example('issues', 'edited', (p) => p.repository.visibility === 'public');
+    edited.issue.title = EMPTY_INPUT.title;
+    edited.issue.body = `${EMPTY_INPUT.body} Also crashes on whitespace-only input.`;
+    edited.changes = { body: { from: EMPTY_INPUT.body } };
+    scope = noConfigFiles(nock('https://api.github.com'))
+      .get(`/repos/${OWNER}/${REPO}/issues/comments/1001/reactions`)
+      .query(true)
+      .reply(200, []);
+    const c2 = captureComments(scope);
+    c2.patch();
+    await receiveIssue(edited);
+    await h.worker.drain();
+    expect(c2.posted).toHaveLength(0);
+    expect(c2.edited).toHaveLength(1);
+    expect(idsIn(c2.edited[0] ?? '')).toEqual(expect.arrayContaining(['m00000000b1', 'm00000000b2']));
+
+    // an edit of the title only asks nothing
+    const titleOnly = structuredClone(edited);
+    titleOnly.changes = { title: { from: 'old' } };
+    await receiveIssue(titleOnly);
+    expect(await h.worker.drain()).toBe(0);
+  });
+
+  it('stays silent when nothing clears the relevance bar', async () => {
+    await putInsight(h.store, 'm00000000c1', 'Codertocat/api', 'public');
+    const scope = noConfigFiles(github()).get(`/repos/${OWNER}/${REPO}/issues/1/comments`).query(true).reply(200, []);
+    await receiveIssue(issueOpened('Update the logo colours', 'The new brand palette uses teal instead of navy.'));
+    await h.worker.drain();
+    expect(scope.isDone()).toBe(true);
+    expect(await commentStateOf(h.store)).toBeUndefined();
+    expect(await h.store.countJobs('dead')).toBe(0);
+  });
+
+  it('edits an earlier comment it finds by listing when nothing is relevant any more', async () => {
+    await putInsight(h.store, 'm00000000d1', 'Codertocat/api', 'public');
+    const scope = noConfigFiles(github())
+      .get(`/repos/${OWNER}/${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [
+        { id: 55, user: { login: 'someone' }, body: `${COMMENT_HEADING}\n\nquoted by a person` },
+        { id: 77, user: { login: 'memory-transfer[bot]' }, body: `${COMMENT_HEADING}\n\nold` },
+      ]);
+    const c = captureComments(scope, 1, 77);
+    c.patch(77);
+    await receiveIssue(issueOpened('Update the logo colours', 'The new brand palette uses teal instead of navy.'));
+    await h.worker.drain();
+    expect(c.edited).toHaveLength(1);
+    expect(c.edited[0]).toMatch(/No insight from other repositories clears the relevance bar/);
+    expect((await commentStateOf(h.store)).commentId).toBe(77);
+  });
+
+  it("never shows a private repository's insight, or its canary, in a public repository", async () => {
+    await putInsight(h.store, 'm00000000e1', 'Codertocat/secret-service', 'private', {
+      title: `Empty input parser crash ${CANARY}`,
+      content: `Run the empty input test against ${CANARY} before merging.`,
+    });
+    await putInsight(h.store, 'm00000000e2', 'Codertocat/api', 'public');
+    const scope = noConfigFiles(github()).get(`/repos/${OWNER}/${REPO}/issues/1/comments`).query(true).reply(200, []);
+    const c = captureComments(scope);
+    c.post();
+    await receiveIssue(issueOpened(EMPTY_INPUT.title, `${EMPTY_INPUT.body} ${CANARY}`));
+    await h.worker.drain();
+    expect(c.posted).toHaveLength(1);
+    const body = c.posted[0] ?? '';
+    expect(idsIn(body)).toEqual(['m00000000e2']);
+    expect(body).not.toContain('CANARY');
+    expect(body).not.toContain('secret-service');
+  });
+
+  it('shows a private insight in a private repository of the org, with its source link', async () => {
+    await putInsight(h.store, 'm00000000f1', 'Codertocat/secret-service', 'private');
+    const scope = noConfigFiles(github()).get(`/repos/${OWNER}/${REPO}/issues/1/comments`).query(true).reply(200, []);
+    const c = captureComments(scope);
+    c.post();
+    await receiveIssue(issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body, 'private'));
+    await h.worker.drain();
+    expect(idsIn(c.posted[0] ?? '')).toEqual(['m00000000f1']);
+    expect(c.posted[0]).toContain('https://github.com/Codertocat/secret-service/pull/7');
+  });
+
+  it('escapes hostile insight text: no HTML, no images, links only to GitHub', async () => {
+    await putInsight(h.store, 'm000000000a', 'Codertocat/api', 'public', {
+      title: 'Empty input parser <img src=x onerror=alert(1)> @Codertocat/owners',
+      description: '![pixel](https://evil.example/p.png) empty input',
+      content: '[docs](https://evil.example/phish) <script>alert(1)</script> empty input parser',
+    });
+    const scope = noConfigFiles(github()).get(`/repos/${OWNER}/${REPO}/issues/1/comments`).query(true).reply(200, []);
+    const c = captureComments(scope);
+    c.post();
+    await receiveIssue(issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body));
+    await h.worker.drain();
+    const body = c.posted[0] ?? '';
+    expect(body).toContain('m000000000a');
+    expect(body).not.toMatch(/<[a-z/]/i);
+    expect(body).not.toContain('![');
+    expect(body).not.toContain('https://evil');
+    expect(body).not.toMatch(/@Codertocat/);
+    for (const [, target] of body.matchAll(/\]\(([^)]*)\)/g)) expect(target).toMatch(/^https:\/\/github\.com\//);
+  });
+
+  it('comments once on a PR whose CI failed, whichever of check_suite and workflow_run arrives', async () => {
+    await putInsight(h.store, 'm000000000b', 'Codertocat/api', 'public');
+    const suite = example('check_suite', 'completed', (p) => p.check_suite.pull_requests.length > 0);
+    suite.check_suite.conclusion = 'failure';
+    const prNumber = suite.check_suite.pull_requests[0].number as number;
+    const run = example('workflow_run', 'completed', (p) => p.workflow_run.pull_requests.length > 0);
+    run.repository = suite.repository;
+    run.workflow_run.conclusion = 'failure';
+    run.workflow_run.head_sha = suite.check_suite.head_sha;
+    run.workflow_run.pull_requests = [{ ...run.workflow_run.pull_requests[0], number: prNumber }];
+
+    const scope = noConfigFiles(github())
+      .get(`/repos/${OWNER}/${REPO}/pulls/${prNumber}`)
+      .reply(200, { number: prNumber, state: 'open', title: EMPTY_INPUT.title, body: EMPTY_INPUT.body })
+      .get(`/repos/${OWNER}/${REPO}/issues/${prNumber}/comments`)
+      .query(true)
+      .reply(200, []);
+    const c = captureComments(scope, prNumber);
+    c.post();
+    await h.probot.receive({ id: delivery(), name: 'check_suite', payload: suite } as any);
+    await h.probot.receive({ id: delivery(), name: 'workflow_run', payload: run } as any);
+    await h.worker.drain();
+    expect(c.posted).toHaveLength(1);
+    expect(idsIn(c.posted[0] ?? '')).toEqual(['m000000000b']);
+  });
+
+  it('does not comment on a successful run, or when the config turns comments off', async () => {
+    await putInsight(h.store, 'm000000000c', 'Codertocat/api', 'public');
+    const suite = example('check_suite', 'completed', (p) => p.check_suite.pull_requests.length > 0);
+    await h.probot.receive({ id: delivery(), name: 'check_suite', payload: suite } as any);
+    // a green suite on a PR branch: nothing to do for anyone
+    expect(await h.store.countJobs('pending')).toBe(0);
+
+    github()
+      .get(`/repos/${OWNER}/${REPO}/contents/${encodeURIComponent('.github/memory-transfer.yml')}`)
+      .reply(200, 'comment:\n  issues: false\n', { 'content-type': 'text/plain; charset=utf-8' });
+    await receiveIssue(issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body));
+    await h.worker.drain();
+    expect(await commentStateOf(h.store)).toBeUndefined();
+    expect(await h.store.countJobs('dead')).toBe(0);
+  });
+});

@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/app/server.js';
+import { readServeConfig } from '../../src/app/settings.js';
+import type { Store } from '../../src/store/store.js';
+import { TestOctokit, WEBHOOK_SECRET, loadEvent, sign, silentPino, tempPool, testPrivateKey } from './app-harness.js';
+
+const env = { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET, PORT: '0', HOST: '127.0.0.1' };
+
+async function post(server: RunningServer, body: string, headers: Record<string, string>): Promise<Response> {
+  return fetch(`http://127.0.0.1:${server.port}/api/github/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': 'delivery-1', ...headers },
+    body,
+  });
+}
+
+describe('the App server over real HTTP', () => {
+  let server: RunningServer;
+  let store: Store;
+  let cleanup: () => Promise<void>;
+
+  beforeEach(async () => {
+    ({ store, cleanup } = await tempPool());
+    server = await startServer({ config: readServeConfig(env), store, log: silentPino, Octokit: TestOctokit, worker: false, env: {} });
+  });
+  afterEach(async () => {
+    await server.stop();
+    await cleanup();
+  });
+
+  it('answers /healthz', async () => {
+    const response = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('accepts a correctly signed webhook (200) and records one job', async () => {
+    const body = JSON.stringify(loadEvent('pull_request.closed'));
+    const response = await post(server, body, { 'x-hub-signature-256': sign(body) });
+    expect(response.status).toBe(200);
+    expect(await store.countJobs('pending')).toBe(1);
+  });
+
+  it('refuses a forged signature with 400 and records nothing', async () => {
+    const body = JSON.stringify(loadEvent('pull_request.closed'));
+    const forged = await post(server, body, { 'x-hub-signature-256': sign(body, 'not-the-secret') });
+    expect(forged.status).toBe(400);
+    // a valid signature of another body does not sign this one
+    const tampered = await post(server, body.replace('"merged": true', '"merged":true '), { 'x-hub-signature-256': sign('{}') });
+    expect(tampered.status).toBe(400);
+    expect(await store.countJobs('pending')).toBe(0);
+  });
+
+  it('refuses a webhook without a signature with 400 and records nothing', async () => {
+    const body = JSON.stringify(loadEvent('pull_request.closed'));
+    const response = await post(server, body, {});
+    expect(response.status).toBe(400);
+    expect(await store.countJobs('pending')).toBe(0);
+  });
+
+  it('acknowledges unknown events and odd payloads without recording work', async () => {
+    const body = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 });
+    const response = await post(server, body, { 'x-github-event': 'ping', 'x-hub-signature-256': sign(body) });
+    expect(response.status).toBe(200);
+    const star = JSON.stringify({ action: 'created', repository: { id: 1 } });
+    expect((await post(server, star, { 'x-github-event': 'star', 'x-github-delivery': 'd2', 'x-hub-signature-256': sign(star) })).status).toBe(200);
+    expect(await store.countJobs('pending')).toBe(0);
+  });
+});
+
+describe('serve settings', () => {
+  it('refuses to start without a real WEBHOOK_SECRET unless in development mode', () => {
+    expect(() => readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey() })).toThrow(/WEBHOOK_SECRET: is not set/);
+    expect(() => readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'development' })).toThrow(
+      /WEBHOOK_SECRET: is the default "development"/,
+    );
+    expect(readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey() }, { dev: true }).dev).toBe(true);
+    expect(readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), MEMORY_TRANSFER_DEV: '1' }).webhookSecret).toBe('development');
+  });
+
+  it('names the variable of a bad value', () => {
+    expect(() => readServeConfig({ ...env, PORT: 'eighty' })).toThrow(/^PORT: /);
+    expect(() => readServeConfig({ ...env, INSTALL_BACKFILL_LIMIT: '-1' })).toThrow(/^INSTALL_BACKFILL_LIMIT: /);
+    expect(() => readServeConfig({ ...env, PRIVATE_KEY: 'not a key' })).toThrow(/^PRIVATE_KEY: /);
+    expect(() => readServeConfig({ APP_ID: '1', WEBHOOK_SECRET })).toThrow(/^PRIVATE_KEY: is not set/);
+  });
+
+  it('without App credentials is in set-up mode (no secret needed yet)', () => {
+    const config = readServeConfig({});
+    expect(config.credentials).toBeUndefined();
+  });
+
+  it('accepts a private key with escaped new lines or base64-encoded', () => {
+    const pem = testPrivateKey();
+    expect(readServeConfig({ ...env, PRIVATE_KEY: pem.replace(/\n/g, '\\n') }).credentials?.privateKey).toBe(pem);
+    expect(readServeConfig({ ...env, PRIVATE_KEY: Buffer.from(pem).toString('base64') }).credentials?.privateKey).toBe(pem);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryIndex } from '../../src/core/memory-index.js';
+import { sampleMemory } from '../helpers/sample-memory.js';
+
+const memories = [
+  sampleMemory({
+    id: 'm1',
+    title: 'Test time zones',
+    description: 'DST and UTC offsets',
+    content: 'Run tests in another time zone.',
+  }),
+  sampleMemory({
+    id: 'm2',
+    title: 'Test empty input',
+    description: 'Empty and null values',
+    content: 'Feed empty input to the parser.',
+  }),
+  sampleMemory({
+    id: 'm3',
+    title: 'Empty input again',
+    description: 'proposed',
+    content: 'Empty empty empty.',
+    status: 'proposed',
+  }),
+  sampleMemory({ id: 'm4', tenant: 'other', title: 'Test empty input', description: 'other org', content: 'Empty.' }),
+  sampleMemory({ id: 'm5', level: 'workflow', title: 'Empty input workflow', description: 'steps', content: 'Empty.' }),
+];
+
+describe('MemoryIndex', () => {
+  const index = new MemoryIndex(memories, [
+    { id: 'm1', vector: new Float32Array([1, 0, 0]), model: 'e1' },
+    { id: 'm2', vector: new Float32Array([0, 1, 0]), model: 'e1' },
+    { id: 'm3', vector: new Float32Array([0, 1, 0]), model: 'e2' },
+  ]);
+
+  it('ranks by BM25 with OR semantics, stemming, within one tenant, level and status', async () => {
+    const hits = await index.searchLexical('acme', 'parsers break on an empty string', {
+      level: ['insight'],
+      status: ['active'],
+      limit: 10,
+    });
+    expect(hits.map((h) => h.id)).toEqual(['m2']);
+    expect(hits[0]!.score).toBeGreaterThan(0);
+    const all = await index.searchLexical('acme', 'empty timezone zones', { limit: 10 });
+    expect(all.map((h) => h.id).sort()).toEqual(['m1', 'm2', 'm3', 'm5']);
+  });
+
+  it('returns nothing for a query with no indexed word', async () => {
+    expect(await index.searchLexical('acme', 'the of and', { limit: 5 })).toEqual([]);
+    expect(await index.searchLexical('acme', 'kubernetes', { limit: 5 })).toEqual([]);
+  });
+
+  it('searches vectors by cosine, only of the same model', async () => {
+    const hits = await index.searchVector('acme', new Float32Array([0.1, 1, 0]), 'e1', { limit: 5 });
+    expect(hits.map((h) => h.id)).toEqual(['m2', 'm1']);
+    expect(hits[0]!.score).toBeCloseTo(0.995, 2);
+    expect(
+      (await index.searchVector('acme', new Float32Array([0, 1, 0]), 'e2', { limit: 5, status: ['active'] })).length,
+    ).toBe(0);
+  });
+
+  it('loads memories by id within the tenant only', async () => {
+    expect((await index.getMemories('acme', ['m1', 'm4', 'nope'])).map((m) => m.id)).toEqual(['m1']);
+    expect((await index.getMemories('other', ['m4'])).map((m) => m.id)).toEqual(['m4']);
+  });
+});

@@ -1,0 +1,239 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { abstractWithRules } from '../../src/abstraction/rules-abstractor.js';
+import { MemoryIndex, type Retriever } from '../../src/core/memory-index.js';
+import type { Fix, Memory, Visibility } from '../../src/core/types.js';
+import type { Embedder } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/services/ports.js';
+import { recall } from '../../src/services/recall.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { sampleFix } from '../helpers/sample-fix.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mt-recall-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const clock = { now: () => new Date('2025-01-01T00:00:00Z') };
+let n = 0;
+
+/** The insight the rules make of a fix, as a stored memory. */
+function insightMemory(id: string, fix: Fix, overrides: Partial<Memory> = {}): Memory {
+  const insight = abstractWithRules(fix).memories.find((m) => m.level === 'insight')!;
+  return {
+    ...insight,
+    id,
+    tenant: fix.tenant,
+    provenance: [
+      {
+        tenant: fix.tenant,
+        repo: fix.repo,
+        visibility: fix.visibility,
+        sourceKind: 'commit',
+        ref: fix.ref,
+        authors: [],
+        date: fix.date,
+      },
+    ],
+    visibility: fix.visibility,
+    status: 'active',
+    votes: { up: 0, down: 0 },
+    support: 1,
+    uses: 0,
+    outcomes: { success: 0, failure: 0 },
+    model: 'rules@1',
+    createdAt: '2024-12-01T00:00:00.000Z',
+    updatedAt: '2024-12-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const pool: Memory[] = [
+  insightMemory(
+    'mtz',
+    sampleFix({
+      repo: 'acme/cal',
+      ref: 'c1',
+      title: 'Wrong hour after the DST change',
+      visibility: 'public',
+      files: ['src/tz.ts'],
+    }),
+  ),
+  insightMemory(
+    'mempty',
+    sampleFix({ repo: 'acme/api', ref: 'a1', title: 'Crash on an empty request body', visibility: 'private' }),
+  ),
+  insightMemory(
+    'mleak',
+    sampleFix({ repo: 'acme/web', ref: 'w1', title: 'Socket listeners leak on every retry', visibility: 'internal' }),
+  ),
+  insightMemory(
+    'mrace',
+    sampleFix({ repo: 'acme/web', ref: 'w2', title: 'Race between close and write', visibility: 'public' }),
+    { status: 'proposed' },
+  ),
+  insightMemory(
+    'mother',
+    sampleFix({
+      tenant: 'globex',
+      repo: 'globex/x',
+      ref: 'g1',
+      title: 'Wrong offset in UTC+13 time zone',
+      visibility: 'public',
+    }),
+  ),
+];
+
+async function sqlitePool(memories: Memory[]): Promise<Store> {
+  const store = await openStore(join(dir, `pool-${++n}.db`));
+  for (const m of memories) await store.putMemory(m);
+  return store;
+}
+
+const retrievers: [string, (memories: Memory[]) => Promise<Retriever & { close?: () => Promise<void> }>][] = [
+  ['SQLite store', sqlitePool],
+  ['memory index', async (memories) => new MemoryIndex(memories)],
+];
+
+describe.each(retrievers)('recall over the %s', (_name, make) => {
+  const ask = async (
+    task: string,
+    requester: { tenant: string; repo?: string; visibility?: Visibility; statuses?: Memory['status'][] },
+    options = {},
+  ) => {
+    const store = await make(pool);
+    try {
+      return await recall({ store, logger: silentLogger, clock }, requester, task, options);
+    } finally {
+      await store.close?.();
+    }
+  };
+
+  it('finds the routine a task describes in other words, with its score parts', async () => {
+    const hits = await ask('date parsing breaks for users in UTC+13', { tenant: 'acme' });
+    expect(hits[0]?.memory.id).toBe('mtz');
+    expect(hits[0]!.parts.routine).toBeGreaterThan(0.5);
+    expect(hits[0]!.parts.fused).toBeGreaterThanOrEqual(0.2);
+    expect(hits[0]!.score).toBeCloseTo(hits[0]!.parts.fused + 0.05 * hits[0]!.parts.prior, 2);
+    expect(hits.every((h) => h.memory.tenant === 'acme')).toBe(true);
+  });
+
+  it('returns nothing for a task nothing in the pool is about', async () => {
+    expect(await ask('hello world', { tenant: 'acme' })).toEqual([]);
+    expect(await ask('   ', { tenant: 'acme' })).toEqual([]);
+  });
+
+  it('serves a public repository only what flows to it, and never another tenant or a proposed memory', async () => {
+    const hits = await ask(
+      'empty input, time zones, leaking listeners and races',
+      { tenant: 'acme', repo: 'acme/site', visibility: 'public' },
+      { k: 10, minScore: 0 },
+    );
+    expect(hits.map((h) => h.memory.id).sort()).toEqual(['mtz']);
+    const internal = await ask(
+      'empty input, time zones, leaking listeners and races',
+      { tenant: 'acme', repo: 'acme/site', visibility: 'internal' },
+      { k: 10, minScore: 0 },
+    );
+    expect(internal.map((h) => h.memory.id).sort()).toEqual(['mleak', 'mtz']);
+    const admin = await ask(
+      'empty input, time zones, leaking listeners and races',
+      { tenant: 'acme', statuses: ['active', 'proposed'] },
+      { k: 10, minScore: 0 },
+    );
+    expect(admin.map((h) => h.memory.id).sort()).toEqual(['mempty', 'mleak', 'mrace', 'mtz']);
+  });
+
+  it('excludeRepo drops memories learned only in that repository; transferred marks the others', async () => {
+    const hits = await ask(
+      'listeners leak memory',
+      { tenant: 'acme', repo: 'acme/web', visibility: 'private' },
+      { excludeRepo: 'acme/web', k: 10, minScore: 0 },
+    );
+    expect(hits.map((h) => h.memory.id)).not.toContain('mleak');
+    expect(hits.every((h) => h.transferred)).toBe(true);
+    const own = await ask('listeners leak memory', { tenant: 'acme', repo: 'acme/web', visibility: 'private' });
+    expect(own.find((h) => h.memory.id === 'mleak')?.transferred).toBe(false);
+  });
+
+  it('gives at most k results, 3 by default', async () => {
+    expect(
+      (await ask('empty input, time zones, leaking listeners', { tenant: 'acme' }, { minScore: 0 })).length,
+    ).toBeLessThanOrEqual(3);
+    expect(
+      await ask('empty input, time zones, leaking listeners', { tenant: 'acme' }, { k: 1, minScore: 0 }),
+    ).toHaveLength(1);
+  });
+});
+
+describe('recall ranking', () => {
+  it('never shows two near-identical insights', async () => {
+    const twins = [
+      insightMemory(
+        'm1',
+        sampleFix({ repo: 'acme/a', ref: '1', title: 'Crash on an empty list', files: ['a.go'], language: 'Go' }),
+      ),
+      insightMemory(
+        'm2',
+        sampleFix({ repo: 'acme/b', ref: '2', title: 'Crash on a null name', files: ['b.py'], language: 'Python' }),
+      ),
+      insightMemory('m3', sampleFix({ repo: 'acme/c', ref: '3', title: 'Wrong hour after the DST change' })),
+    ];
+    const hits = await recall(
+      { store: new MemoryIndex(twins), logger: silentLogger, clock },
+      { tenant: 'acme' },
+      'crash on empty input',
+      { minScore: 0 },
+    );
+    const ids = hits.map((h) => h.memory.id);
+    expect(ids.filter((id) => id === 'm1' || id === 'm2')).toHaveLength(1);
+  });
+
+  it('a better standing breaks a tie but does not beat a clearly more relevant insight', async () => {
+    const tz = insightMemory('mtz', sampleFix({ ref: '1', title: 'Wrong hour after the DST change' }), {
+      votes: { up: 0, down: 5 },
+    });
+    const loved = insightMemory('mempty', sampleFix({ ref: '2', title: 'Crash on an empty list' }), {
+      votes: { up: 50, down: 0 },
+      support: 40,
+    });
+    const hits = await recall(
+      { store: new MemoryIndex([tz, loved]), logger: silentLogger, clock },
+      { tenant: 'acme' },
+      'time zone offset wrong in UTC+13',
+      { minScore: 0 },
+    );
+    expect(hits[0]?.memory.id).toBe('mtz');
+  });
+
+  it('uses vectors when an embedder is given, and falls back to lexical when it fails', async () => {
+    const store = await sqlitePool(pool.slice(0, 3));
+    try {
+      await store.putVector('acme', 'mleak', new Float32Array([0, 1]), 'fake');
+      await store.putVector('acme', 'mtz', new Float32Array([1, 0]), 'fake');
+      const embedder: Embedder = {
+        model: 'fake',
+        dimensions: 2,
+        embed: async (texts) => texts.map(() => new Float32Array([0, 1])),
+      };
+      const hits = await recall(
+        { store, embedder, logger: silentLogger, clock },
+        { tenant: 'acme' },
+        'the process slowly runs out of something',
+        { minScore: 0.1 },
+      );
+      expect(hits[0]?.memory.id).toBe('mleak');
+      expect(hits[0]!.parts.vector).toBeCloseTo(1);
+      const failing: Embedder = { model: 'fake', dimensions: 2, embed: async () => Promise.reject(new Error('429')) };
+      const lexical = await recall(
+        { store, embedder: failing, logger: silentLogger, clock },
+        { tenant: 'acme' },
+        'listeners leak',
+      );
+      expect(lexical[0]?.memory.id).toBe('mleak');
+      expect(lexical[0]!.parts.vector).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * action: the companion Action and the recall API.
+ * - the committed bundle's size (budget 1.5 MB);
+ * - cold start of `node dist/action/index.js` in pool-file mode over a 1,000-insight pool
+ *   (dry-run, target none), median of BENCH_ACTION_RUNS runs (default 15; budget 300 ms);
+ * - the recall API over real HTTP on a 10,000-insight SQLite pool: 50 concurrent clients, each
+ *   request with its own OIDC token signed by a local key (no network): p50/p95 (budget 30 ms).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { createApiHandler } from '../../src/app/http/api.js';
+import { GITHUB_OIDC_ISSUER, type InstalledRepository } from '../../src/app/http/oidc.js';
+import { serializePool } from '../../src/core/pool-file.js';
+import type { Memory } from '../../src/core/types.js';
+import { createRedactor } from '../../src/security/redact.js';
+import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+
+const RUNS = Number(process.env.BENCH_ACTION_RUNS ?? 15);
+const API_INSIGHTS = Number(process.env.BENCH_API_INSIGHTS ?? 10_000);
+const API_REQUESTS = Number(process.env.BENCH_API_REQUESTS ?? 1_000);
+const CONCURRENCY = 50;
+const BUNDLE = resolve('dist/action/index.js');
+
+const ROUTINES = ['migration', 'empty input', 'time zone', 'lockfile', 'race condition', 'lint', 'type check', 'encoding', 'windows path', 'config parsing', 'retry', 'cache invalidation'];
+const CHECKS = ['unit tests', 'end-to-end tests', 'the type checker', 'the linter', 'a clean build', 'the integration suite'];
+const ACTIONS = ['add a regression test', 'run the suite twice', 'start from a fresh database', 'pin the edge case', 'compare before and after', 'repeat under load'];
+const TASKS = [
+  'The database migration fails on a fresh install',
+  'Parser crashes on empty input',
+  'Dates shift by one day for users in UTC+13',
+  'CI fails after a dependency bump: lockfile out of date',
+  'Intermittent failure in the concurrent worker queue',
+  'Windows paths break the config loader',
+];
+
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function insights(count: number, seed = 7): Memory[] {
+  const rnd = random(seed);
+  const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)] as T;
+  return Array.from({ length: count }, (_, i) => {
+    const routine = pick(ROUTINES);
+    const check = pick(CHECKS);
+    const action = pick(ACTIONS);
+    const title = `After a ${routine} fix, ${action} (${i})`;
+    const description = `Changes touching ${routine} handling regress unless ${check} cover the case.`;
+    const content = `When a change involves ${routine}, ${action} and run ${check} before merging; variant ${i % 97}.`;
+    const repo = `acme/repo-${i % 40}`;
+    return {
+      id: `m${i.toString(16).padStart(10, '0')}`,
+      tenant: 'acme',
+      level: 'insight',
+      title,
+      description,
+      content,
+      body: { level: 'insight', insight: { title, description, content } },
+      tags: [`routine:${routine.replace(/ /g, '-')}`],
+      evidence: ['tests changed in the same change'],
+      provenance: [{ tenant: 'acme', repo, visibility: 'public', sourceKind: 'pull_request', ref: String(i + 1), authors: ['ada'], date: '2025-01-01T00:00:00Z' }],
+      visibility: 'public',
+      status: 'active',
+      votes: { up: Math.floor(rnd() * 3), down: 0 },
+      support: 1 + Math.floor(rnd() * 3),
+      uses: 0,
+      outcomes: { success: 0, failure: 0 },
+      model: 'rules@1',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    } satisfies Memory;
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function coldStart(dir: string): Promise<{ median: number; p95: number; count: number }> {
+  await writeFile(join(dir, 'pool.jsonl'), serializePool({ tenant: 'acme', exportedAt: '2025-06-01T00:00:00.000Z' }, insights(1_000)));
+  await writeFile(join(dir, 'event.json'), JSON.stringify({ repository: { visibility: 'public' } }));
+  const times: number[] = [];
+  let count = 0;
+  for (let i = 0; i < RUNS; i += 1) {
+    await writeFile(join(dir, 'output'), '');
+    const started = performance.now();
+    const result = spawnSync(process.execPath, [BUNDLE], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        GITHUB_REPOSITORY: 'acme/web',
+        GITHUB_EVENT_NAME: 'push',
+        GITHUB_EVENT_PATH: join(dir, 'event.json'),
+        GITHUB_WORKSPACE: dir,
+        RUNNER_TEMP: join(dir, 'tmp'),
+        GITHUB_OUTPUT: join(dir, 'output'),
+        INPUT_POOL: 'pool.jsonl',
+        INPUT_TASK: TASKS[i % TASKS.length],
+        INPUT_TARGET: 'none',
+        'INPUT_DRY-RUN': 'true',
+      },
+    });
+    times.push(performance.now() - started);
+    if (result.status !== 0) throw new Error(`the bundle failed: ${result.stdout}${result.stderr}`);
+    count = Number(/count<<\S+\n(\d+)/.exec(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'output'), 'utf8')))?.[1] ?? 0);
+  }
+  times.sort((a, b) => a - b);
+  return { median: percentile(times, 50), p95: percentile(times, 95), count };
+}
+
+async function recallApi(dir: string): Promise<Record<string, string | number>> {
+  const store = await SqliteStore.open(join(dir, 'pool.db'));
+  await store.migrate();
+  await store.transaction(async () => {
+    for (const memory of insights(API_INSIGHTS, 11)) await store.putMemory(memory);
+  });
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' }] });
+  const repo: InstalledRepository = { installationId: 1, ownerId: 100, ownerLogin: 'acme', repoId: 4242, fullName: 'acme/web', visibility: 'public' };
+  const handler = createApiHandler(
+    {
+      store,
+      abstractor: { abstract: async () => ({ memories: [], model: 'none' }) },
+      redactor: createRedactor(),
+      logger: silentLogger,
+      clock: systemClock,
+      queue: { enqueue: async () => true, register: () => undefined },
+      settings: { appSlug: 'memory-transfer', githubUrl: 'https://github.com', installBackfillLimit: 0 },
+    },
+    {
+      directory: { findRepository: async (o, r) => (o === 100 && r === 4242 ? repo : undefined), pullRequestHeadRepoId: async () => undefined },
+      jwks,
+      rateLimitPerMinute: 1_000_000,
+    },
+  );
+  const server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/recall`;
+  const sign = (i: number) =>
+    new SignJWT({ aud: 'memory-transfer', repository_id: '4242', repository_owner_id: '100', repository_visibility: 'public', event_name: 'issues', run_id: String(1000 + i) })
+      .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
+      .setIssuer(GITHUB_OIDC_ISSUER)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(privateKey);
+  const tokens = await Promise.all(Array.from({ length: API_REQUESTS }, (_, i) => sign(i)));
+  const call = async (i: number) => {
+    const started = performance.now();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i]}` },
+      body: JSON.stringify({ task: TASKS[i % TASKS.length], top_k: 3 }),
+    });
+    await response.text();
+    if (response.status !== 200) throw new Error(`recall answered ${response.status}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 20; i += 1) await call(i); // warm the caches and the connection pool
+  const serial: number[] = [];
+  for (let i = 0; i < 100; i += 1) serial.push(await call(i));
+  serial.sort((a, b) => a - b);
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < API_REQUESTS) latencies.push(await call(next++));
+    }),
+  );
+  const elapsed = performance.now() - started;
+  await new Promise<void>((done) => server.close(() => done()));
+  await store.close();
+  latencies.sort((a, b) => a - b);
+  return {
+    'recall API insights': API_INSIGHTS,
+    'recall API requests (50 concurrent)': API_REQUESTS,
+    'recall API one at a time p50 ms': percentile(serial, 50).toFixed(1),
+    'recall API one at a time p95 ms': percentile(serial, 95).toFixed(1),
+    'recall API p50 ms': percentile(latencies, 50).toFixed(1),
+    'recall API p95 ms (budget 30)': percentile(latencies, 95).toFixed(1),
+    'recall API throughput req/s': ((API_REQUESTS / elapsed) * 1000).toFixed(0),
+  };
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+  const dir = await mkdtemp(join(tmpdir(), 'mt-bench-action-'));
+  try {
+    const size = (await stat(BUNDLE)).size;
+    const cold = await coldStart(dir);
+    return {
+      'bundle KiB (budget 1536)': (size / 1024).toFixed(0),
+      [`cold start median ms, 1,000-insight pool, ${RUNS} runs (budget 300)`]: cold.median.toFixed(0),
+      'cold start p95 ms': cold.p95.toFixed(0),
+      'insights injected per run': cold.count,
+      ...(await recallApi(dir)),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const [key, value] of Object.entries(await run())) console.log(`${key}: ${value}`);
+}

@@ -1,0 +1,159 @@
+/**
+ * Webhook acknowledgement under load: 200 signed `pull_request.closed` deliveries (plus 20
+ * redeliveries) in flight at once against the real HTTP server, then the worker drains the
+ * queue with GitHub answered by nock. Reports ack p50/p99 and checks every fix was learned once.
+ */
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import nock from 'nock';
+import { pino } from 'pino';
+import { ProbotOctokit } from 'probot';
+import { startServer } from '../../src/app/server.js';
+import { readServeConfig } from '../../src/app/settings.js';
+import { openStore } from '../../src/store/open-store.js';
+
+const DELIVERIES = 200;
+const REDELIVERIES = 20;
+const SECRET = 'bench-secret';
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+function prGraph(number: number) {
+  return {
+    data: {
+      repository: {
+        databaseId: 186853002,
+        nameWithOwner: 'Codertocat/Hello-World',
+        isPrivate: false,
+        visibility: 'PUBLIC',
+        primaryLanguage: { name: 'TypeScript' },
+        pullRequest: {
+          number,
+          url: `https://github.com/Codertocat/Hello-World/pull/${number}`,
+          title: `Fix crash ${number} when the cache file is empty`,
+          body: 'The loader crashed on an empty file; it now returns the defaults. Adds a regression test.',
+          merged: true,
+          mergedAt: '2026-01-10T10:00:00Z',
+          changedFiles: 2,
+          mergeCommit: { oid: `sha${number}` },
+          author: { login: 'Codertocat', __typename: 'User' },
+          mergedBy: { login: 'Codertocat', __typename: 'User' },
+          labels: { nodes: [{ name: 'bug' }] },
+          commits: { nodes: [{ commit: { oid: `c${number}`, message: 'fix: empty cache file', checkSuites: null } }] },
+          closingIssuesReferences: { nodes: [] },
+        },
+      },
+    },
+  };
+}
+
+function mockGitHub(): { learnRequests: () => number } {
+  nock.disableNetConnect();
+  nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
+  let graphql = 0;
+  const api = nock('https://api.github.com').persist();
+  api.post(/\/app\/installations\/\d+\/access_tokens/).reply(201, { token: 'ghs_bench', expires_at: '2099-01-01T00:00:00Z' });
+  api.get(/\/contents\//).reply(404, { message: 'Not Found' });
+  api.post('/graphql').reply(200, (_uri, body) => {
+    graphql += 1;
+    return prGraph((body as { variables: { number: number } }).variables.number);
+  });
+  api
+    .get(/\/repos\/Codertocat\/Hello-World\/pulls\/\d+\/files/)
+    .query(true)
+    .reply(200, [
+      { filename: 'src/cache/load.ts', patch: '@@ -1 +1,2 @@\n+  if (!text.trim()) return defaults;' },
+      { filename: 'test/cache/load.test.ts', patch: "@@ -0,0 +1 @@\n+it('returns defaults for an empty file', () => {});" },
+    ]);
+  api.get(/\/collaborators\/[^/]+\/permission/).reply(200, { permission: 'write' });
+  return { learnRequests: () => graphql };
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'mt-bench-webhooks-'));
+  const mocks = mockGitHub();
+  const store = await openStore(join(dir, 'pool.db'));
+  const privateKey = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
+  const config = readServeConfig({ APP_ID: '1', PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1' });
+  const server = await startServer({
+    config,
+    store,
+    env: {},
+    log: pino({ level: 'silent' }),
+    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    worker: false,
+  });
+  try {
+    const template = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', '__tests__', 'fixtures', 'events', 'pull_request.closed.json'), 'utf8'),
+    ) as { pull_request: { number: number; merge_commit_sha: string } };
+    const deliveries = Array.from({ length: DELIVERIES + REDELIVERIES }, (_, i) => {
+      const number = (i % DELIVERIES) + 1;
+      const payload = { ...template, pull_request: { ...template.pull_request, number, merge_commit_sha: `sha${number}` } };
+      const body = JSON.stringify(payload);
+      return { id: `bench-${number}`, body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
+    });
+    const url = `http://127.0.0.1:${server.port}${config.webhookPath}`;
+    const started = performance.now();
+    const results = await Promise.all(
+      deliveries.map(async (d) => {
+        const t0 = performance.now();
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-github-event': 'pull_request',
+            'x-github-delivery': d.id,
+            'x-hub-signature-256': d.signature,
+          },
+          body: d.body,
+        });
+        await response.text();
+        return { status: response.status, ms: performance.now() - t0 };
+      }),
+    );
+    const burstMs = performance.now() - started;
+    const ack = results.map((r) => r.ms).sort((a, b) => a - b);
+    const ok = results.filter((r) => r.status === 200).length;
+    const queued = await store.countJobs('pending');
+
+    const drainStart = performance.now();
+    server.worker?.start();
+    while ((await store.countJobs('pending')) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    const drainMs = performance.now() - drainStart;
+
+    const memories = await store.listMemories('codertocat', { limit: 100_000 });
+    const learned = new Set<string>();
+    for (let n = 1; n <= DELIVERIES; n += 1) if (await store.isFixLearned('codertocat', 'Codertocat/Hello-World', String(n))) learned.add(String(n));
+    const refsPerMemory = memories.flatMap((m) => m.provenance.map((p) => `${m.id}:${p.ref}`));
+    const twice = refsPerMemory.length - new Set(refsPerMemory).size;
+    return {
+      'deliveries in flight': `${DELIVERIES} + ${REDELIVERIES} redeliveries`,
+      'acknowledged 200': `${ok}/${deliveries.length}`,
+      'ack p50': `${percentile(ack, 50).toFixed(1)} ms`,
+      'ack p99': `${percentile(ack, 99).toFixed(1)} ms`,
+      'ack max': `${(ack[ack.length - 1] ?? 0).toFixed(1)} ms`,
+      'burst wall time': `${burstMs.toFixed(0)} ms`,
+      'jobs recorded': queued,
+      'drain time (worker, 4 at a time)': `${(drainMs / 1000).toFixed(1)} s`,
+      'fixes learned': `${learned.size}/${DELIVERIES}`,
+      'PR gathers (GraphQL)': mocks.learnRequests(),
+      'processed twice': twice,
+      'dead jobs': await store.countJobs('dead'),
+    };
+  } finally {
+    await server.stop();
+    await store.close();
+    nock.cleanAll();
+    nock.restore();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The App's HTTP API for the Action: POST /api/v1/recall and POST /api/v1/usage. JSON in and
+ * out, bodies validated with zod (400 naming the field), the run's GitHub OIDC token as the only
+ * credential (oidc.ts), a per-repository rate limit (429 + Retry-After), a body size limit.
+ * Mounted by server.ts with Probot's `server.addHandler(createApiHandler(deps, options))`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JWTVerifyGetKey } from 'jose';
+import { AuthError, InputError, NotFoundError, StoreError, UpstreamError, describeError } from '../../core/errors.js';
+import {
+  RECALL_PATH,
+  USAGE_PATH,
+  describeZodError,
+  recallRequestSchema,
+  usageRequestSchema,
+  type RecallResponse,
+} from '../../core/recall-api.js';
+import { toInjectedInsights } from '../../core/render-injection.js';
+import type { Requester } from '../../core/types.js';
+import { recall } from '../../services/recall.js';
+import { recordInjectionUsage } from '../../services/usage.js';
+import type { AppDeps } from '../deps.js';
+import {
+  createOidcVerifier,
+  DEFAULT_OIDC_AUDIENCE,
+  pullNumberOf,
+  type InstallationDirectory,
+  type OidcVerifier,
+  type VerifiedRun,
+} from './oidc.js';
+import { createGitHubInstallationDirectory, type GitHubAuth } from './installation-directory.js';
+import { createRateLimiter } from './rate-limit.js';
+
+export interface ApiOptions {
+  /** resolves a run's owner and repository ids to an installation of this App (default: over `auth`) */
+  directory?: InstallationDirectory;
+  /** Probot's `(id?) => app.auth(id)`: the GitHub API as the App (no id) or as an installation */
+  auth?: GitHubAuth;
+  /** the audience tokens must carry, exactly (default "memory-transfer"; env MEMORY_TRANSFER_AUDIENCE in server.ts) */
+  audience?: string;
+  /** GitHub's key set (default: fetched from GitHub and cached); tests and the bench pass a local one */
+  jwks?: JWTVerifyGetKey;
+  /** requests per repository per minute (default 120) */
+  rateLimitPerMinute?: number;
+  /** largest accepted body (default 64 KiB) */
+  maxBodyBytes?: number;
+}
+
+export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+const API_PREFIX = '/api/v1/';
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(type))
+    throw new HttpError(415, 'unsupported-media-type', 'send the body as application/json');
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new HttpError(413, 'too-large', `the body is larger than ${maxBytes} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw new HttpError(413, 'too-large', `the body is larger than ${maxBytes} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'bad-input', 'body: not valid JSON');
+  }
+}
+
+function bearer(req: IncomingMessage): string {
+  const header = req.headers.authorization ?? '';
+  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header);
+  if (!match?.[1]) throw new AuthError('send the workflow\'s OIDC token as "Authorization: Bearer <token>"', 401);
+  return match[1];
+}
+
+function requesterOf(run: VerifiedRun): Requester & { repo: string } {
+  return { tenant: run.tenant, repo: run.repo.fullName, repoId: run.repo.repoId, visibility: run.visibility };
+}
+
+export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler {
+  const directory =
+    options.directory ?? (options.auth ? createGitHubInstallationDirectory(options.auth, deps.clock) : undefined);
+  if (!directory) throw new Error('createApiHandler needs a directory or the App auth to resolve installations');
+  const verify: OidcVerifier = createOidcVerifier({
+    audience: options.audience ?? DEFAULT_OIDC_AUDIENCE,
+    directory,
+    ...(options.jwks ? { jwks: options.jwks } : {}),
+    clock: deps.clock,
+  });
+  const limit = createRateLimiter(options.rateLimitPerMinute ?? 120, 60_000, deps.clock);
+  const maxBody = options.maxBodyBytes ?? 64 * 1024;
+
+  async function recallRoute(run: VerifiedRun, body: unknown): Promise<RecallResponse> {
+    const parsed = recallRequestSchema.safeParse(body);
+    if (!parsed.success) throw new InputError(describeZodError(parsed.error));
+    const requester = requesterOf(run);
+    const hits = await recall(deps, requester, parsed.data.task, {
+      k: parsed.data.top_k ?? 3,
+      level: parsed.data.level ?? 'insight',
+      ...(parsed.data.min_score !== undefined ? { minScore: parsed.data.min_score } : {}),
+    });
+    return { insights: toInjectedInsights(hits, requester, deps.settings.githubUrl) };
+  }
+
+  async function usageRoute(run: VerifiedRun, body: unknown): Promise<{ recorded: number }> {
+    const parsed = usageRequestSchema.safeParse(body);
+    if (!parsed.success) throw new InputError(describeZodError(parsed.error));
+    if (parsed.data.run_id !== run.runId) {
+      throw new AuthError("run_id: a run may only report its own usage (it differs from the token's run_id)", 403);
+    }
+    const pullRequest = pullNumberOf(run.ref);
+    const recorded = await recordInjectionUsage(deps, {
+      requester: requesterOf(run),
+      runId: run.runId,
+      ids: parsed.data.ids,
+      ...(pullRequest !== undefined ? { pullRequest } : {}),
+    });
+    return { recorded };
+  }
+
+  return async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!url.pathname.startsWith(API_PREFIX)) return false;
+    try {
+      const route = url.pathname === RECALL_PATH ? recallRoute : url.pathname === USAGE_PATH ? usageRoute : undefined;
+      if (!route) throw new HttpError(404, 'not-found', `no such endpoint: ${url.pathname}`);
+      if (req.method !== 'POST') throw new HttpError(405, 'method-not-allowed', 'use POST', { allow: 'POST' });
+      const run = await verify(bearer(req));
+      const decision = limit(String(run.repo.repoId));
+      if (!decision.allowed) {
+        throw new HttpError(
+          429,
+          'rate-limited',
+          `too many requests for ${run.repo.fullName}; retry in ${decision.retryAfterSeconds} s`,
+          {
+            'retry-after': String(decision.retryAfterSeconds),
+          },
+        );
+      }
+      const body = await readJson(req, maxBody);
+      send(res, 200, await route(run, body));
+    } catch (error) {
+      req.resume();
+      const [status, code, headers] = classify(error);
+      if (status >= 500) deps.logger.error('api request failed', { path: url.pathname, error: describeError(error) });
+      send(
+        res,
+        status,
+        { error: { code, message: status === 500 ? 'internal error' : describeError(error) } },
+        headers,
+      );
+    }
+    return true;
+  };
+}
+
+function classify(error: unknown): [number, string, Record<string, string>] {
+  if (error instanceof HttpError) return [error.status, error.code, error.headers];
+  if (error instanceof AuthError)
+    return [error.status, error.code, error.status === 401 ? { 'www-authenticate': 'Bearer' } : {}];
+  if (error instanceof InputError) return [400, error.code, {}];
+  if (error instanceof NotFoundError) return [404, error.code, {}];
+  if (error instanceof UpstreamError) return [503, error.code, { 'retry-after': '30' }];
+  if (error instanceof StoreError && error.code === 'locked') return [503, 'busy', { 'retry-after': '5' }];
+  return [500, 'internal', {}];
+}
