@@ -96,7 +96,7 @@ async function score(
   fixes: Fix[],
   labels: Map<string, Labels>,
   fusion: FusionMethod,
-  minScore?: number,
+  verbose = false,
 ): Promise<Score> {
   let len = 0;
   let str = 0;

@@ -152,6 +152,34 @@ describe('LLM abstractor', () => {
     expect(warnings[0]).toContain('(refusal: I cannot help with that.)');
   });
 
+  it('falls back on an answer cut off by the length limit', async () => {
+    const cut = completion('{"workflow":');
+    cut.choices[0]!.finish_reason = 'length';
+    nock(BASE).post(PATH).reply(200, cut);
+    const { abstractor, warnings } = setup();
+    expect((await abstractor.abstract(fix)).model).toBe('rules@1');
+    expect(warnings[0]).toContain('(answer cut off (length limit))');
+  });
+
+  it('keeps the insight but takes the rules workflow when only the workflow names the source', async () => {
+    const leaky = {
+      ...goodAnswer,
+      workflow: { goal: 'Keep normalizeRetryLimit honest.', steps: ['Call normalizeRetryLimit.', 'Assert.'] },
+    };
+    nock(BASE)
+      .post(PATH)
+      .reply(200, completion(JSON.stringify(leaky)));
+    const { abstractor, warnings } = setup();
+    const result = await abstractor.abstract(fix);
+    expect(warnings).toEqual([]);
+    expect(result.model).toBe('gpt-5-mini');
+    const offline = abstractWithRules(fix);
+    expect(result.memories.find((m) => m.level === 'workflow')).toEqual(
+      offline.memories.find((m) => m.level === 'workflow'),
+    );
+    expect(result.memories.find((m) => m.level === 'insight')!.content).toBe(goodAnswer.insight.content);
+  });
+
   it('falls back on a timeout', async () => {
     nock(BASE)
       .post(PATH)

@@ -38,20 +38,26 @@ describe('sentenceCount', () => {
 });
 
 describe('ValidAnswerSchema', () => {
-  it('rejects multi-line fields and de-duplicates tags', () => {
-    const answer = {
-      workflow: { goal: 'Verify the thing works.', steps: ['Write a test.', 'Run it.'] },
-      summary: { task_summary: 'A kind of bug.', experience_summary: 'A kind of lesson.' },
-      insight: { title: 'Test it', description: 'When it applies.', content: 'Do this. It works.' },
-      tags: { routine: ['edge-input', 'edge-input'], check: ['unit', 'unit'], language: null, tool: null },
-    };
+  const answer = {
+    workflow: { goal: 'Verify the thing works.', steps: ['Write a test.', 'Run it.'] },
+    summary: { task_summary: 'A kind of bug.', experience_summary: 'A kind of lesson.' },
+    insight: { title: 'Test it', description: 'When it applies.', content: 'Do this. It works.' },
+    tags: { routine: ['edge-input', 'edge-input'], check: ['unit', 'unit'], language: null, tool: null },
+  };
+
+  it('de-duplicates tags', () => {
     expect(ValidAnswerSchema.parse(answer).tags).toEqual({
       routine: ['edge-input'],
       check: ['unit'],
       language: null,
       tool: null,
     });
-    const multiLine = { ...answer, insight: { ...answer.insight, title: 'Test\nit' } };
-    expect(ValidAnswerSchema.safeParse(multiLine).success).toBe(false);
+  });
+
+  it('folds multi-line fields into one line and rejects blank ones', () => {
+    const multiLine = { ...answer, insight: { ...answer.insight, title: ' Test\n  it ' } };
+    expect(ValidAnswerSchema.parse(multiLine).insight.title).toBe('Test it');
+    const blank = { ...answer, insight: { ...answer.insight, title: ' \n ' } };
+    expect(ValidAnswerSchema.safeParse(blank).success).toBe(false);
   });
 });

@@ -78,6 +78,7 @@ describe('run() in pool-file mode', () => {
     const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'claude' } });
     await h.run();
     expect(h.outputs.insights).toContain('Run migration tests');
+    expect(h.outputs.insights).not.toMatch(/["`$\\]/); // safe inside --append-system-prompt "…"
     expect(existsSync(path.join(h.workspace, 'CLAUDE.md'))).toBe(false);
     expect(existsSync(path.join(h.workspace, 'AGENTS.md'))).toBe(false);
   });
@@ -269,5 +270,18 @@ describe('run() in pool-file mode', () => {
     );
     await priv.run();
     expect(priv.outputs.insights).toContain(CANARY);
+  });
+});
+
+describe('run() refuses to write through a symlink leaving the workspace', () => {
+  it('AGENTS.md pointing outside the workspace (a hostile checkout) is refused, the outside file untouched', async () => {
+    const { symlink } = await import('node:fs/promises');
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK } });
+    const outside = path.join(h.tempDir, '..', 'outside-profile');
+    await writeFile(outside, 'export PATH=/usr/bin\n');
+    await symlink(outside, path.join(h.workspace, 'AGENTS.md'));
+    await h.run();
+    expect(h.failures[0]).toMatch(/target: "AGENTS\.md" is outside the workspace/);
+    expect(await readFile(outside, 'utf8')).toBe('export PATH=/usr/bin\n');
   });
 });

@@ -67,7 +67,11 @@ export async function tempPool(): Promise<{ store: Store; dir: string; path: str
   };
 }
 
-export const settings: AppSettings = { appSlug: 'memory-transfer', githubUrl: 'https://github.com', installBackfillLimit: 20 };
+export const settings: AppSettings = {
+  appSlug: 'memory-transfer',
+  githubUrl: 'https://github.com',
+  installBackfillLimit: 20,
+};
 
 export interface Harness {
   probot: Probot;
@@ -87,7 +91,9 @@ export function recordingLogger(logs: Harness['logs']): Logger {
   };
 }
 
-export async function createHarness(options: { store?: Store; clock?: Clock; settings?: Partial<AppSettings> } = {}): Promise<Harness> {
+export async function createHarness(
+  options: { store?: Store; clock?: Clock; settings?: Partial<AppSettings> } = {},
+): Promise<Harness> {
   const pool = options.store ? undefined : await tempPool();
   const store = options.store ?? pool!.store;
   const logs: Harness['logs'] = [];
@@ -103,7 +109,13 @@ export async function createHarness(options: { store?: Store; clock?: Clock; set
     queue: worker,
     settings: { ...settings, ...options.settings },
   };
-  const probot = new Probot({ appId: 1, privateKey: testPrivateKey(), secret: WEBHOOK_SECRET, Octokit: TestOctokit, log: silentPino });
+  const probot = new Probot({
+    appId: 1,
+    privateKey: testPrivateKey(),
+    secret: WEBHOOK_SECRET,
+    Octokit: TestOctokit,
+    log: silentPino,
+  });
   await probot.load(createApp(deps));
   return { probot, store, worker, deps, logs, cleanup: async () => pool?.cleanup() };
 }

@@ -18,7 +18,10 @@ function commitCalls(scope: nock.Scope, owner: string, repo: string, sha: string
     .reply(200, {
       sha,
       html_url: `https://github.com/${owner}/${repo}/commit/${sha}`,
-      commit: { message: 'Handle a nil config in the loader\n\nThe job crashed on startup.', committer: { date: '2026-01-02T00:00:00Z' } },
+      commit: {
+        message: 'Handle a nil config in the loader\n\nThe job crashed on startup.',
+        committer: { date: '2026-01-02T00:00:00Z' },
+      },
       author: { login: author, type: 'User' },
       committer: { login: 'web-flow', type: 'User' },
       files: [
@@ -84,7 +87,12 @@ describe('CI going red → green on the default branch', () => {
     scope.done();
     const memories = await h.store.listMemories('octo-org');
     expect(memories.length).toBeGreaterThan(0);
-    expect(memories[0]?.provenance[0]).toMatchObject({ repo: 'octo-org/octo-repo', sourceKind: 'commit', ref: SHA, visibility: 'private' });
+    expect(memories[0]?.provenance[0]).toMatchObject({
+      repo: 'octo-org/octo-repo',
+      sourceKind: 'commit',
+      ref: SHA,
+      visibility: 'private',
+    });
   });
 
   it('a green run after a green run learns nothing', async () => {
@@ -92,7 +100,10 @@ describe('CI going red → green on the default branch', () => {
     const scope = github()
       .get('/repos/octo-org/octo-repo/actions/workflows/2823525/runs')
       .query(true)
-      .reply(200, { total_count: 1, workflow_runs: [{ id: 1, name: 'CI', conclusion: 'success', created_at: '2020-10-05T15:00:00Z' }] });
+      .reply(200, {
+        total_count: 1,
+        workflow_runs: [{ id: 1, name: 'CI', conclusion: 'success', created_at: '2020-10-05T15:00:00Z' }],
+      });
     await h.worker.drain();
     scope.done();
     expect(await h.store.listMemories('octo-org')).toEqual([]);
@@ -103,7 +114,10 @@ describe('CI going red → green on the default branch', () => {
     const scope = github()
       .get('/repos/octo-org/octo-repo/actions/workflows/2823525/runs')
       .query(true)
-      .reply(200, { total_count: 1, workflow_runs: [{ id: 5, name: 'CI', conclusion: 'failure', created_at: '2020-10-05T15:00:00Z' }] })
+      .reply(200, {
+        total_count: 1,
+        workflow_runs: [{ id: 5, name: 'CI', conclusion: 'failure', created_at: '2020-10-05T15:00:00Z' }],
+      })
       .get('/repos/octo-org/octo-repo/actions/runs/5/jobs')
       .query(true)
       .reply(200, { total_count: 0, jobs: [] })
@@ -221,19 +235,31 @@ describe('installation and repository events', () => {
     expect((await h.store.listMemories('codertocat')).length).toBeGreaterThan(0);
     await receive(h, 'repository', loadEvent('repository.deleted'));
     await h.worker.drain();
-    expect(await h.store.listMemories('codertocat', { status: ['proposed', 'active', 'rejected', 'archived'] })).toEqual([]);
+    expect(
+      await h.store.listMemories('codertocat', { status: ['proposed', 'active', 'rejected', 'archived'] }),
+    ).toEqual([]);
     expect(await h.store.isFixLearned('codertocat', 'Codertocat/Hello-World', '1')).toBe(false);
     expect((await h.store.listAudit('codertocat')).some((e) => e.action === 'revoke-source')).toBe(true);
   });
 
   it('a repository transferred to another owner is revoked from the old pool; a rename keeps it under the new name', async () => {
-    const moved = { tenant: 'octocat', repo: 'octocat/Hello-World', repoId: 186853261, url: 'https://github.com/octocat/Hello-World/pull/1' };
+    const moved = {
+      tenant: 'octocat',
+      repo: 'octocat/Hello-World',
+      repoId: 186853261,
+      url: 'https://github.com/octocat/Hello-World/pull/1',
+    };
     await learnFix(h.deps, fix(moved));
     await receive(h, 'repository', loadEvent('repository.transferred'));
     await h.worker.drain();
     expect(await h.store.listMemories('octocat')).toEqual([]);
 
-    const renamed = { tenant: 'octocoders', repo: 'Octocoders/Hello-World', repoId: 186853261, url: 'https://github.com/Octocoders/Hello-World/pull/1' };
+    const renamed = {
+      tenant: 'octocoders',
+      repo: 'Octocoders/Hello-World',
+      repoId: 186853261,
+      url: 'https://github.com/Octocoders/Hello-World/pull/1',
+    };
     const event = loadEvent('repository.renamed');
     event.repository.name = 'Hello-Universe';
     event.repository.full_name = 'Octocoders/Hello-Universe';

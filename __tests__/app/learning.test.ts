@@ -36,7 +36,8 @@ export function prGraph(shape: PrShape = {}) {
           number,
           url: `https://github.com/${OWNER}/${REPO}/pull/${number}`,
           title: shape.title ?? 'Fix crash when the config file is empty',
-          body: shape.body ?? 'The loader crashed on an empty file; now it returns the defaults. Adds a regression test.',
+          body:
+            shape.body ?? 'The loader crashed on an empty file; now it returns the defaults. Adds a regression test.',
           merged: shape.merged ?? true,
           mergedAt: '2026-01-10T10:00:00Z',
           changedFiles: shape.changedFiles ?? 2,
@@ -70,12 +71,21 @@ export function prGraph(shape: PrShape = {}) {
 }
 
 const FILES = [
-  { filename: 'src/config/load.ts', patch: '@@ -1,3 +1,4 @@\n-  return parse(text);\n+  if (!text.trim()) return defaults;\n+  return parse(text);' },
-  { filename: 'test/config/load.test.ts', patch: "@@ -0,0 +1,3 @@\n+it('returns defaults for an empty file', () => {\n+  expect(load('')).toEqual(defaults);\n+});" },
+  {
+    filename: 'src/config/load.ts',
+    patch: '@@ -1,3 +1,4 @@\n-  return parse(text);\n+  if (!text.trim()) return defaults;\n+  return parse(text);',
+  },
+  {
+    filename: 'test/config/load.test.ts',
+    patch:
+      "@@ -0,0 +1,3 @@\n+it('returns defaults for an empty file', () => {\n+  expect(load('')).toEqual(defaults);\n+});",
+  },
 ];
 
 function permission(scope: nock.Scope, login: string, level: 'admin' | 'write' | 'read' | 'none'): nock.Scope {
-  return scope.get(`/repos/${OWNER}/${REPO}/collaborators/${login}/permission`).reply(200, { permission: level, role_name: level });
+  return scope
+    .get(`/repos/${OWNER}/${REPO}/collaborators/${login}/permission`)
+    .reply(200, { permission: level, role_name: level });
 }
 
 /** Every GitHub call of learning one merged PR. */
@@ -87,7 +97,10 @@ function learnPrCalls(
   let scope = noConfig(token ? github() : nock('https://api.github.com'), OWNER, REPO)
     .post('/graphql', (body: { query: string }) => body.query.includes('pullRequest(number'))
     .reply(200, prGraph(shape));
-  scope = scope.get(`/repos/${OWNER}/${REPO}/pulls/${shape.number ?? 2}/files`).query({ per_page: 100, page: 1 }).reply(200, FILES);
+  scope = scope
+    .get(`/repos/${OWNER}/${REPO}/pulls/${shape.number ?? 2}/files`)
+    .query({ per_page: 100, page: 1 })
+    .reply(200, FILES);
   for (const [login, level] of Object.entries(people)) scope = permission(scope, login, level);
   return scope;
 }
@@ -146,7 +159,10 @@ describe('learning from fix events', () => {
       await h.worker.drain();
     }
     expect(await h.store.listMemories(TENANT)).toEqual([]);
-    expect(h.logs.filter((l) => l.message === 'not a fix; skipped').map((l) => l.fields?.reason)).toEqual(['bot', 'bot']);
+    expect(h.logs.filter((l) => l.message === 'not a fix; skipped').map((l) => l.fields?.reason)).toEqual([
+      'bot',
+      'bot',
+    ]);
   });
 
   it('a docs-only PR learns nothing', async () => {
@@ -163,7 +179,10 @@ describe('learning from fix events', () => {
 
   it('a fix whose author lacks write access is learned as proposed only', async () => {
     await receive(h, 'pull_request', loadEvent('pull_request.closed'));
-    const scope = learnPrCalls({ author: 'outsider', mergedBy: 'Codertocat' }, { Codertocat: 'write', outsider: 'read' });
+    const scope = learnPrCalls(
+      { author: 'outsider', mergedBy: 'Codertocat' },
+      { Codertocat: 'write', outsider: 'read' },
+    );
     await h.worker.drain();
     scope.done();
     const memories = await h.store.listMemories(TENANT, { status: ['proposed', 'active'] });
@@ -173,7 +192,13 @@ describe('learning from fix events', () => {
 
   it('text of an issue written by someone without write access makes the fix untrusted', async () => {
     await receive(h, 'pull_request', loadEvent('pull_request.closed'));
-    const issue = { number: 5, title: 'Crash on empty config', body: 'Steps: create an empty file.', labels: ['bug'], author: 'reporter' };
+    const issue = {
+      number: 5,
+      title: 'Crash on empty config',
+      body: 'Steps: create an empty file.',
+      labels: ['bug'],
+      author: 'reporter',
+    };
     const scope = learnPrCalls({ issues: [issue] }, { Codertocat: 'admin', reporter: 'none' });
     await h.worker.drain();
     scope.done();
@@ -231,25 +256,27 @@ describe('learning from fix events', () => {
   it('pull_request.closed and issues.closed for the same fix learn once', async () => {
     await receive(h, 'pull_request', loadEvent('pull_request.closed'), 'pr-delivery');
     await receive(h, 'issues', loadEvent('issues.closed'), 'issue-delivery');
-    const scope = learnPrCalls({}).post('/graphql', (body: { query: string }) => body.query.includes('closedByPullRequestsReferences')).reply(200, {
-      data: {
-        repository: {
-          issue: {
-            stateReason: 'COMPLETED',
-            closedByPullRequestsReferences: {
-              nodes: [
-                {
-                  number: 2,
-                  merged: true,
-                  mergeCommit: { oid: 'c4295bd74fb0f4fda03689c3df3f2803b658fd85' },
-                  repository: { databaseId: 186853002, nameWithOwner: `${OWNER}/${REPO}` },
-                },
-              ],
+    const scope = learnPrCalls({})
+      .post('/graphql', (body: { query: string }) => body.query.includes('closedByPullRequestsReferences'))
+      .reply(200, {
+        data: {
+          repository: {
+            issue: {
+              stateReason: 'COMPLETED',
+              closedByPullRequestsReferences: {
+                nodes: [
+                  {
+                    number: 2,
+                    merged: true,
+                    mergeCommit: { oid: 'c4295bd74fb0f4fda03689c3df3f2803b658fd85' },
+                    repository: { databaseId: 186853002, nameWithOwner: `${OWNER}/${REPO}` },
+                  },
+                ],
+              },
             },
           },
         },
-      },
-    });
+      });
     await h.worker.drain();
     scope.done();
     // 2 resolve jobs + 1 learn job: the second event found the fix already queued
@@ -276,7 +303,9 @@ describe('learning from fix events', () => {
 
   it('a PR gone from GitHub (404) is logged and dropped, not retried', async () => {
     await receive(h, 'pull_request', loadEvent('pull_request.closed'));
-    noConfig(github(), OWNER, REPO).post('/graphql').reply(200, { data: { repository: null }, errors: [{ type: 'NOT_FOUND', message: 'not found' }] });
+    noConfig(github(), OWNER, REPO)
+      .post('/graphql')
+      .reply(200, { data: { repository: null }, errors: [{ type: 'NOT_FOUND', message: 'not found' }] });
     await h.worker.drain();
     expect(await h.store.countJobs('done')).toBe(2);
     expect(await h.store.countJobs('dead')).toBe(0);
@@ -320,7 +349,13 @@ describe('learning from fix events', () => {
     scope = scope
       .get(`/repos/${OWNER}/${REPO}/check-runs/501/annotations`)
       .query(true)
-      .reply(200, [{ annotation_level: 'failure', title: 'load.test.ts', message: 'TypeError: cannot read properties of undefined' }]);
+      .reply(200, [
+        {
+          annotation_level: 'failure',
+          title: 'load.test.ts',
+          message: 'TypeError: cannot read properties of undefined',
+        },
+      ]);
     scope = permission(scope, 'Codertocat', 'write');
     await h.worker.drain();
     scope.done();

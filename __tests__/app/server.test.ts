@@ -9,7 +9,12 @@ const env = { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET, PORT: 
 async function post(server: RunningServer, body: string, headers: Record<string, string>): Promise<Response> {
   return fetch(`http://127.0.0.1:${server.port}/api/github/webhooks`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': 'delivery-1', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'pull_request',
+      'x-github-delivery': 'delivery-1',
+      ...headers,
+    },
     body,
   });
 }
@@ -21,7 +26,14 @@ describe('the App server over real HTTP', () => {
 
   beforeEach(async () => {
     ({ store, cleanup } = await tempPool());
-    server = await startServer({ config: readServeConfig(env), store, log: silentPino, Octokit: TestOctokit, worker: false, env: {} });
+    server = await startServer({
+      config: readServeConfig(env),
+      store,
+      log: silentPino,
+      Octokit: TestOctokit,
+      worker: false,
+      env: {},
+    });
   });
   afterEach(async () => {
     await server.stop();
@@ -46,7 +58,9 @@ describe('the App server over real HTTP', () => {
     const forged = await post(server, body, { 'x-hub-signature-256': sign(body, 'not-the-secret') });
     expect(forged.status).toBe(400);
     // a valid signature of another body does not sign this one
-    const tampered = await post(server, body.replace('"merged": true', '"merged":true '), { 'x-hub-signature-256': sign('{}') });
+    const tampered = await post(server, body.replace('"merged": true', '"merged":true '), {
+      'x-hub-signature-256': sign('{}'),
+    });
     expect(tampered.status).toBe(400);
     expect(await store.countJobs('pending')).toBe(0);
   });
@@ -63,7 +77,15 @@ describe('the App server over real HTTP', () => {
     const response = await post(server, body, { 'x-github-event': 'ping', 'x-hub-signature-256': sign(body) });
     expect(response.status).toBe(200);
     const star = JSON.stringify({ action: 'created', repository: { id: 1 } });
-    expect((await post(server, star, { 'x-github-event': 'star', 'x-github-delivery': 'd2', 'x-hub-signature-256': sign(star) })).status).toBe(200);
+    expect(
+      (
+        await post(server, star, {
+          'x-github-event': 'star',
+          'x-github-delivery': 'd2',
+          'x-hub-signature-256': sign(star),
+        })
+      ).status,
+    ).toBe(200);
     expect(await store.countJobs('pending')).toBe(0);
   });
 });
@@ -71,11 +93,13 @@ describe('the App server over real HTTP', () => {
 describe('serve settings', () => {
   it('refuses to start without a real WEBHOOK_SECRET unless in development mode', () => {
     expect(() => readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey() })).toThrow(/WEBHOOK_SECRET: is not set/);
-    expect(() => readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'development' })).toThrow(
-      /WEBHOOK_SECRET: is the default "development"/,
-    );
+    expect(() =>
+      readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'development' }),
+    ).toThrow(/WEBHOOK_SECRET: is the default "development"/);
     expect(readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey() }, { dev: true }).dev).toBe(true);
-    expect(readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), MEMORY_TRANSFER_DEV: '1' }).webhookSecret).toBe('development');
+    expect(
+      readServeConfig({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), MEMORY_TRANSFER_DEV: '1' }).webhookSecret,
+    ).toBe('development');
   });
 
   it('names the variable of a bad value', () => {
@@ -93,6 +117,8 @@ describe('serve settings', () => {
   it('accepts a private key with escaped new lines or base64-encoded', () => {
     const pem = testPrivateKey();
     expect(readServeConfig({ ...env, PRIVATE_KEY: pem.replace(/\n/g, '\\n') }).credentials?.privateKey).toBe(pem);
-    expect(readServeConfig({ ...env, PRIVATE_KEY: Buffer.from(pem).toString('base64') }).credentials?.privateKey).toBe(pem);
+    expect(readServeConfig({ ...env, PRIVATE_KEY: Buffer.from(pem).toString('base64') }).credentials?.privateKey).toBe(
+      pem,
+    );
   });
 });

@@ -127,7 +127,13 @@ describe('the durable job worker', () => {
   });
 
   it('polls in the background and stops gracefully, finishing the running job', async () => {
-    const worker = createWorker({ store, logger: silentLogger, clock: { now: () => new Date() }, pollMs: 5, concurrency: 2 });
+    const worker = createWorker({
+      store,
+      logger: silentLogger,
+      clock: { now: () => new Date() },
+      pollMs: 5,
+      concurrency: 2,
+    });
     const done: number[] = [];
     worker.register('slow', async (payload) => {
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -37,7 +37,10 @@ const API_HISTORY: CommitSpec[] = [
   { message: 'Initial service', files: { 'src/server.ts': 'export {}\n' } },
   {
     message: 'Fix crash when the request body is empty\n\nAn empty POST body threw a TypeError instead of a 400.',
-    files: { 'src/parse-body.ts': 'if (!body) throw new BadRequest();\n', 'test/parse-body.test.ts': 'it("rejects empty")\n' },
+    files: {
+      'src/parse-body.ts': 'if (!body) throw new BadRequest();\n',
+      'test/parse-body.test.ts': 'it("rejects empty")\n',
+    },
   },
   {
     message: 'fix: compare invoice dates in UTC (#41)\n\nCustomers in UTC+13 saw invoices dated the next day.',
@@ -67,10 +70,23 @@ describe('learn and recall', () => {
 
   it('recall --json shows each result with its score parts and provenance', async () => {
     await learnApi();
-    const { code, stdout } = await cli('recall', 'invoice dates wrong in another time zone', '--json', '--repo', 'acme/web', '--db', db);
+    const { code, stdout } = await cli(
+      'recall',
+      'invoice dates wrong in another time zone',
+      '--json',
+      '--repo',
+      'acme/web',
+      '--db',
+      db,
+    );
     expect(code).toBe(0);
     const body = JSON.parse(stdout);
-    expect(body).toMatchObject({ query: 'invoice dates wrong in another time zone', tenant: 'acme', repo: 'acme/web', level: 'insight' });
+    expect(body).toMatchObject({
+      query: 'invoice dates wrong in another time zone',
+      tenant: 'acme',
+      repo: 'acme/web',
+      level: 'insight',
+    });
     expect(body.results.length).toBeGreaterThan(0);
     const first = body.results[0];
     expect(first).toMatchObject({ rank: 1, level: 'insight', transferred: true, status: 'active' });
@@ -139,7 +155,11 @@ describe('export and import', () => {
     expect(exported.code).toBe(0);
     expect(exported.stderr).toMatch(/^exported \d+ memories of acme to /);
     const text = await readFile(file, 'utf8');
-    expect(JSON.parse(text.split('\n')[0] ?? '')).toMatchObject({ format: 'memory-transfer-pool', version: 1, tenant: 'acme' });
+    expect(JSON.parse(text.split('\n')[0] ?? '')).toMatchObject({
+      format: 'memory-transfer-pool',
+      version: 1,
+      tenant: 'acme',
+    });
 
     const fresh = join(tmp, 'fresh.db');
     const imported = await cli('import', file, '--json', '--db', fresh);
@@ -183,7 +203,10 @@ describe('export and import', () => {
 
   it('a file from a newer format version is refused with a clear line', async () => {
     const file = join(tmp, 'new.jsonl');
-    await writeFile(file, '{"format":"memory-transfer-pool","version":9,"tenant":"acme","exportedAt":"2030-01-01T00:00:00Z"}\n');
+    await writeFile(
+      file,
+      '{"format":"memory-transfer-pool","version":9,"tenant":"acme","exportedAt":"2030-01-01T00:00:00Z"}\n',
+    );
     const { code, stderr } = await cli('import', file, '--db', db);
     expect(code).toBe(2);
     expect(stderr).toMatch(/format version 9, newer than this memory-transfer reads \(1\); upgrade memory-transfer/);

@@ -17,7 +17,9 @@ function candidate(over: Partial<FixCandidate> = {}): FixCandidate {
 describe('detectFix', () => {
   it('takes a configured label as a fix', () => {
     expect(detectFix(candidate({ labels: ['Bug'] }), options)).toEqual({ fix: true, because: ['label'] });
-    expect(detectFix(candidate({ labels: ['defect'] }), { ...options, fixLabels: ['defect'] })).toMatchObject({ fix: true });
+    expect(detectFix(candidate({ labels: ['defect'] }), { ...options, fixLabels: ['defect'] })).toMatchObject({
+      fix: true,
+    });
   });
 
   it('takes title cues: fix words, conventional fix:, closing references', () => {
@@ -28,13 +30,22 @@ describe('detectFix', () => {
 
   it('takes a closed bug issue, a commit cue, or checks made green', () => {
     const issue = { title: 'Something', labels: ['bug'] };
-    expect(detectFix(candidate({ closedIssues: [issue] }), options)).toEqual({ fix: true, because: ['closed-bug-issue'] });
+    expect(detectFix(candidate({ closedIssues: [issue] }), options)).toEqual({
+      fix: true,
+      because: ['closed-bug-issue'],
+    });
     expect(detectFix(candidate({ commitMessages: ['fix: off by one\n\nbody'] }), options)).toMatchObject({ fix: true });
-    expect(detectFix(candidate({ checksRedGreen: true }), options)).toEqual({ fix: true, because: ['checks-red-green'] });
+    expect(detectFix(candidate({ checksRedGreen: true }), options)).toEqual({
+      fix: true,
+      because: ['checks-red-green'],
+    });
   });
 
   it('does not take a feature without any fix signal', () => {
-    expect(detectFix(candidate({ title: 'Add a dark theme' }), options)).toEqual({ fix: false, reason: 'no-fix-signal' });
+    expect(detectFix(candidate({ title: 'Add a dark theme' }), options)).toEqual({
+      fix: false,
+      reason: 'no-fix-signal',
+    });
     expect(detectFix(candidate({ title: 'docs: fix typo in the guide' }), options)).toMatchObject({ fix: false });
   });
 
@@ -43,32 +54,51 @@ describe('detectFix', () => {
     for (const login of ['dependabot[bot]', 'renovate[bot]', 'memory-transfer[bot]', 'renovate', 'github-actions']) {
       expect(detectFix(candidate({ ...bug, author: { login } }), options)).toEqual({ fix: false, reason: 'bot' });
     }
-    expect(detectFix(candidate({ ...bug, author: { login: 'ci-helper', type: 'Bot' } }), options)).toMatchObject({ reason: 'bot' });
-    expect(detectFix(candidate({ ...bug, title: 'Revert "fix parser"' }), options)).toEqual({ fix: false, reason: 'revert' });
-    expect(detectFix(candidate({ ...bug, body: 'This reverts commit 0123456789abcdef.' }), options)).toMatchObject({ reason: 'revert' });
+    expect(detectFix(candidate({ ...bug, author: { login: 'ci-helper', type: 'Bot' } }), options)).toMatchObject({
+      reason: 'bot',
+    });
+    expect(detectFix(candidate({ ...bug, title: 'Revert "fix parser"' }), options)).toEqual({
+      fix: false,
+      reason: 'revert',
+    });
+    expect(detectFix(candidate({ ...bug, body: 'This reverts commit 0123456789abcdef.' }), options)).toMatchObject({
+      reason: 'revert',
+    });
     expect(detectFix(candidate({ ...bug, files: ['README.md', 'docs/guide/setup.ts', 'LICENSE'] }), options)).toEqual({
       fix: false,
       reason: 'docs-only',
     });
-    expect(detectFix(candidate({ ...bug, title: 'chore(deps): bump lodash from 4.17.20 to 4.17.21' }), options)).toMatchObject({
+    expect(
+      detectFix(candidate({ ...bug, title: 'chore(deps): bump lodash from 4.17.20 to 4.17.21' }), options),
+    ).toMatchObject({
       reason: 'dependency-bump',
     });
   });
 
   it('does not call a capped file list docs-only when more files changed than were listed', () => {
-    expect(detectFix(candidate({ labels: ['bug'], files: ['README.md'], changedFiles: 5000 }), options)).toMatchObject({ fix: true });
+    expect(detectFix(candidate({ labels: ['bug'], files: ['README.md'], changedFiles: 5000 }), options)).toMatchObject({
+      fix: true,
+    });
   });
 
   it('learns from a bot only when the repository trusts it, and never from this App', () => {
     const withTrusted = { ...options, trustedBots: ['my-fixer[bot]', 'memory-transfer[bot]'] };
-    expect(detectFix(candidate({ labels: ['bug'], author: { login: 'my-fixer[bot]', type: 'Bot' } }), withTrusted)).toMatchObject({ fix: true });
-    expect(detectFix(candidate({ labels: ['bug'], author: { login: 'memory-transfer[bot]', type: 'Bot' } }), withTrusted)).toMatchObject({
+    expect(
+      detectFix(candidate({ labels: ['bug'], author: { login: 'my-fixer[bot]', type: 'Bot' } }), withTrusted),
+    ).toMatchObject({ fix: true });
+    expect(
+      detectFix(candidate({ labels: ['bug'], author: { login: 'memory-transfer[bot]', type: 'Bot' } }), withTrusted),
+    ).toMatchObject({
       reason: 'bot',
     });
   });
 
   it('ignores issues written by bots (its own dashboard) as fix signals', () => {
-    const dashboard = { title: 'Memory Transfer: insights to review', labels: ['bug'], author: { login: 'memory-transfer[bot]' } };
+    const dashboard = {
+      title: 'Memory Transfer: insights to review',
+      labels: ['bug'],
+      author: { login: 'memory-transfer[bot]' },
+    };
     expect(detectFix(candidate({ title: 'Add a dark theme', closedIssues: [dashboard] }), options)).toEqual({
       fix: false,
       reason: 'no-fix-signal',

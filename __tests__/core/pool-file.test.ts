@@ -43,10 +43,22 @@ describe('pool file', () => {
   it.each([
     ['not JSON', (m: string) => m.slice(0, 20), /^line 3: not valid JSON$/],
     ['a bad enum', (m: string) => m.replace('"status":"active"', '"status":"live"'), /^line 3: status: /],
-    ['a nested field', (m: string) => m.replace('"sourceKind":"commit"', '"sourceKind":7'), /^line 3: provenance\.0\.sourceKind: /],
-    ['a missing field', (m: string) => m.replace('"title":"Pin empty-input behaviour with a test",', ''), /^line 3: title: /],
+    [
+      'a nested field',
+      (m: string) => m.replace('"sourceKind":"commit"', '"sourceKind":7'),
+      /^line 3: provenance\.0\.sourceKind: /,
+    ],
+    [
+      'a missing field',
+      (m: string) => m.replace('"title":"Pin empty-input behaviour with a test",', ''),
+      /^line 3: title: /,
+    ],
     ['an array', () => '[]', /^line 3: expected a JSON object$/],
-    ['a body of another level', (m: string) => m.replace('"level":"insight","title"', '"level":"summary","title"'), /^line 3: body\.level: must match level$/],
+    [
+      'a body of another level',
+      (m: string) => m.replace('"level":"insight","title"', '"level":"summary","title"'),
+      /^line 3: body\.level: must match level$/,
+    ],
   ])('names the line and field for %s', (_name, mutate, message) => {
     const text = serializePool(header, [sampleMemory({ id: 'm1' }), sampleMemory({ id: 'm2' })]);
     const all = lines(text);
@@ -69,12 +81,18 @@ describe('pool file', () => {
 
   it('refuses files that are not pool exports, mixed tenants, duplicate ids and cut files', () => {
     expect(() => parsePool('')).toThrow(/empty/);
-    expect(() => parsePool('{"format":"something-else","version":1}\n')).toThrow(/^line 1: format: must be "memory-transfer-pool"/);
+    expect(() => parsePool('{"format":"something-else","version":1}\n')).toThrow(
+      /^line 1: format: must be "memory-transfer-pool"/,
+    );
     expect(() => parsePool(serializePool(header, [sampleMemory({ tenant: 'other' })]))).toThrow(
       /^line 2: tenant: "other" differs from the header's "acme"/,
     );
-    expect(() => parsePool(serializePool(header, [sampleMemory(), sampleMemory()]))).toThrow(/^line 3: id: .* already on line 2/);
-    const cut = lines(serializePool(header, [sampleMemory({ id: 'm1' }), sampleMemory({ id: 'm2' })])).slice(0, 2).join('\n');
+    expect(() => parsePool(serializePool(header, [sampleMemory(), sampleMemory()]))).toThrow(
+      /^line 3: id: .* already on line 2/,
+    );
+    const cut = lines(serializePool(header, [sampleMemory({ id: 'm1' }), sampleMemory({ id: 'm2' })]))
+      .slice(0, 2)
+      .join('\n');
     expect(() => parsePool(cut)).toThrow(/announces 2 memories but the file has 1/);
   });
 });

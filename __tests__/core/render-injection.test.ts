@@ -108,3 +108,12 @@ describe('toInjectedInsights', () => {
     expect(JSON.stringify(out)).not.toContain('acme/api');
   });
 });
+
+describe('argument-safe rendering (claude --append-system-prompt)', () => {
+  it('leaves no double quote, backtick, dollar sign or backslash', () => {
+    const tricky = item(1, { title: 'Use "$HOME" and `npm test` \\ [x]', content: 'Quote "it"; cost $5 | more' });
+    const { markdown } = renderInjection([tricky], { maxChars: 8000, argumentSafe: true });
+    expect(markdown).not.toMatch(/["`$\\]/);
+    expect(markdown).toContain("Use '＄HOME' and 'npm test' / (x)");
+  });
+});

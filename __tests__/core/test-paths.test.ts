@@ -17,10 +17,14 @@ describe('isTestPath (the eval set tests_changed rule)', () => {
     'types.tst.ts',
   ])('%s is a test file', (path) => expect(isTestPath(path)).toBe(true));
 
-  it.each(['src/index.ts', 'test/fixtures/data.json', 'tests/config.yml', 'testing/helper.ts', 'src/contest.ts', 'docs/test.md'])(
-    '%s is not',
-    (path) => expect(isTestPath(path)).toBe(false),
-  );
+  it.each([
+    'src/index.ts',
+    'test/fixtures/data.json',
+    'tests/config.yml',
+    'testing/helper.ts',
+    'src/contest.ts',
+    'docs/test.md',
+  ])('%s is not', (path) => expect(isTestPath(path)).toBe(false));
 
   it('spots added or removed Rust test code', () => {
     expect(isRustTestMarkerLine('+    #[test]')).toBe(true);

@@ -21,15 +21,30 @@ function pullRequests(count = 250) {
     return {
       number: n,
       url: `https://github.com/${OWNER}/${REPO}/pull/${n}`,
-      title: kind === 'fix' ? `Fix crash ${n} when the cache is empty` : kind === 'bot' ? `chore(deps): bump lib${n} from 1.0.0 to 1.0.1` : kind === 'docs' ? `Fix typo ${n} in docs` : `Add export format ${n}`,
+      title:
+        kind === 'fix'
+          ? `Fix crash ${n} when the cache is empty`
+          : kind === 'bot'
+            ? `chore(deps): bump lib${n} from 1.0.0 to 1.0.1`
+            : kind === 'docs'
+              ? `Fix typo ${n} in docs`
+              : `Add export format ${n}`,
       body: kind === 'fix' ? 'The cache lookup crashed on an empty map. Adds a regression test.' : '',
       mergedAt: '2025-06-01T00:00:00Z',
       changedFiles: kind === 'docs' ? 1 : 2,
       mergeCommit: { oid: `sha${n}` },
-      author: kind === 'bot' ? { login: 'dependabot', __typename: 'Bot' } : { login: n % 3 === 0 ? 'alice' : 'bob', __typename: 'User' },
+      author:
+        kind === 'bot'
+          ? { login: 'dependabot', __typename: 'Bot' }
+          : { login: n % 3 === 0 ? 'alice' : 'bob', __typename: 'User' },
       mergedBy: { login: 'carol', __typename: 'User' },
       labels: { nodes: kind === 'fix' ? [{ name: 'bug' }] : [] },
-      files: { nodes: kind === 'docs' ? [{ path: 'docs/guide.md' }] : [{ path: `src/cache${n}.ts` }, { path: `test/cache${n}.test.ts` }] },
+      files: {
+        nodes:
+          kind === 'docs'
+            ? [{ path: 'docs/guide.md' }]
+            : [{ path: `src/cache${n}.ts` }, { path: `test/cache${n}.test.ts` }],
+      },
       closingIssuesReferences: { nodes: [] },
     };
   });
@@ -45,14 +60,24 @@ function page(nodes: unknown[], index: number, pages: number, total: number) {
         isPrivate: true,
         visibility: 'PRIVATE',
         primaryLanguage: { name: 'TypeScript' },
-        pullRequests: { totalCount: total, pageInfo: { hasNextPage: index < pages - 1, endCursor: `cursor${index + 1}` }, nodes },
+        pullRequests: {
+          totalCount: total,
+          pageInfo: { hasNextPage: index < pages - 1, endCursor: `cursor${index + 1}` },
+          nodes,
+        },
       },
     },
   };
 }
 
 /** Mocks the GraphQL pages from `from` on (the `after` cursor each one must carry is checked). */
-function mockPages(scope: nock.Scope, prs: ReturnType<typeof pullRequests>, size: number, from = 0, to?: number): nock.Scope {
+function mockPages(
+  scope: nock.Scope,
+  prs: ReturnType<typeof pullRequests>,
+  size: number,
+  from = 0,
+  to?: number,
+): nock.Scope {
   const pages = Math.ceil(prs.length / size);
   for (let i = from; i < (to ?? pages); i += 1) {
     const after = i === 0 ? null : `cursor${i}`;
@@ -80,7 +105,13 @@ describe('backfill', () => {
   afterEach(async () => cleanup());
 
   const gh = () => new TestOctokit({ auth: { token: 'ghs_test' } });
-  const learnDeps = () => ({ store, abstractor: createRulesAbstractor(), redactor: createRedactor(), logger: silentLogger, clock: { now: () => new Date() } });
+  const learnDeps = () => ({
+    store,
+    abstractor: createRulesAbstractor(),
+    redactor: createRedactor(),
+    logger: silentLogger,
+    clock: { now: () => new Date() },
+  });
 
   it('scans 250 merged PRs for at most 0.1 GitHub requests per PR, and learns only the fixes', async () => {
     const prs = pullRequests();
@@ -133,7 +164,11 @@ describe('backfill', () => {
     const deps = { store, logger: silentLogger, clock: { now: () => new Date() } };
     await expect(backfillRepository(deps, gh(), options)).rejects.toThrow();
     scope.done();
-    expect(await readBackfillCursor(store, OWNER, REPO)).toMatchObject({ cursor: 'cursor2', scanned: 100, done: false });
+    expect(await readBackfillCursor(store, OWNER, REPO)).toMatchObject({
+      cursor: 'cursor2',
+      scanned: 100,
+      done: false,
+    });
 
     const resumed = mockPages(nock('https://api.github.com'), prs, 50, 2);
     const result = await backfillRepository(deps, gh(), options);
@@ -150,13 +185,26 @@ describe('backfill', () => {
     const scope = permissions(nock('https://api.github.com'))
       .post('/graphql', (body: { variables: { first: number } }) => body.variables.first === 30)
       .reply(200, low)
-      .post('/graphql', (body: { variables: { first: number; after: string } }) => body.variables.first === 10 && body.variables.after === 'cursor1')
+      .post(
+        '/graphql',
+        (body: { variables: { first: number; after: string } }) =>
+          body.variables.first === 10 && body.variables.after === 'cursor1',
+      )
       .reply(200, page(prs.slice(30, 40), 1, 4, 100));
     const waits: number[] = [];
     const result = await backfillRepository(
       { store, logger: silentLogger, clock: { now: () => new Date() }, sleep: async (ms) => void waits.push(ms) },
       gh(),
-      { owner: OWNER, repo: REPO, appSlug: 'memory-transfer', fixLabels: ['bug'], limit: 40, pageSize: 30, onFix: async () => undefined, trustedBots: [] },
+      {
+        owner: OWNER,
+        repo: REPO,
+        appSlug: 'memory-transfer',
+        fixLabels: ['bug'],
+        limit: 40,
+        pageSize: 30,
+        onFix: async () => undefined,
+        trustedBots: [],
+      },
     );
     scope.done();
     expect(result.scanned).toBe(40);
@@ -173,7 +221,12 @@ describe('backfill', () => {
     scope = permissions(mockPages(scope, prs, 50));
     const out: string[] = [];
     const err: string[] = [];
-    const io: CliIo = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: { GITHUB_TOKEN: 'ghs_test' }, cwd: process.cwd() };
+    const io: CliIo = {
+      out: (t) => void out.push(t),
+      err: (t) => void err.push(t),
+      env: { GITHUB_TOKEN: 'ghs_test' },
+      cwd: process.cwd(),
+    };
     const code = await main(['--db', path, 'backfill', '--org', OWNER, '--repo', REPO], io);
     scope.done();
     expect(err.join('')).not.toMatch(/error/i);
@@ -184,7 +237,12 @@ describe('backfill', () => {
 
   it('names a bad flag', async () => {
     const err: string[] = [];
-    const io: CliIo = { out: () => undefined, err: (t) => void err.push(t), env: { GITHUB_TOKEN: 'x' }, cwd: process.cwd() };
+    const io: CliIo = {
+      out: () => undefined,
+      err: (t) => void err.push(t),
+      env: { GITHUB_TOKEN: 'x' },
+      cwd: process.cwd(),
+    };
     expect(await main(['--db', path, 'backfill', '--org', 'acme', '--limit', 'zero'], io)).toBe(2);
     expect(err.join('')).toMatch(/--limit: /);
   });

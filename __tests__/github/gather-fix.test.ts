@@ -1,7 +1,15 @@
 import { Readable } from 'node:stream';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { checkKindOf, gatherPullRequest, logExcerpt, readLogTail, redGreenChecks, toFix, visibilityOf } from '../../src/github/gather-fix.js';
+import {
+  checkKindOf,
+  gatherPullRequest,
+  logExcerpt,
+  readLogTail,
+  redGreenChecks,
+  toFix,
+  visibilityOf,
+} from '../../src/github/gather-fix.js';
 import { TestOctokit } from '../app/app-harness.js';
 
 const gh = () => new TestOctokit({ auth: { token: 'ghs_test' } });
@@ -50,7 +58,13 @@ describe('gatherPullRequest', () => {
     expect(context.change.length).toBeLessThanOrEqual(12_000);
     expect(context.visibility).toBe('internal');
     const fix = toFix(context, { trusted: true, appSlug: 'memory-transfer' });
-    expect(fix).toMatchObject({ tenant: 'acme', repo: 'acme/big', ref: '1', visibility: 'internal', sourceKind: 'pull_request' });
+    expect(fix).toMatchObject({
+      tenant: 'acme',
+      repo: 'acme/big',
+      ref: '1',
+      visibility: 'internal',
+      sourceKind: 'pull_request',
+    });
   });
 });
 
@@ -70,7 +84,9 @@ describe('job logs', () => {
         this.push(chunk);
       },
     });
-    const scope = nock('https://api.github.com').get('/repos/acme/api/actions/jobs/9/logs').reply(200, () => body);
+    const scope = nock('https://api.github.com')
+      .get('/repos/acme/api/actions/jobs/9/logs')
+      .reply(200, () => body);
     const tail = await readLogTail(gh(), { owner: 'acme', repo: 'api' }, 9, 256 * 1024);
     scope.done();
     expect(tail).toBeDefined();
@@ -94,7 +110,15 @@ describe('job logs', () => {
   });
 
   it('cuts an excerpt around the error lines, without timestamps', () => {
-    const log = ['2026-01-01T00:00:00.1Z setup', 'ok 1', 'ok 2', 'Error: boom', 'at x', 'done', 'Process completed with exit code 1.'].join('\n');
+    const log = [
+      '2026-01-01T00:00:00.1Z setup',
+      'ok 1',
+      'ok 2',
+      'Error: boom',
+      'at x',
+      'done',
+      'Process completed with exit code 1.',
+    ].join('\n');
     expect(logExcerpt(log, 2_000)).toBe('ok 1\nok 2\nError: boom\nat x\ndone');
     expect(logExcerpt('x'.repeat(5_000), 100)).toHaveLength(100);
   });
@@ -103,9 +127,23 @@ describe('job logs', () => {
 describe('helpers', () => {
   it('finds checks red on an earlier commit and green on the last', () => {
     const suite = (runs: [string, string, number][]) => ({
-      checkSuites: { nodes: [{ checkRuns: { nodes: runs.map(([name, conclusion, databaseId]) => ({ name, conclusion, databaseId })) } }] },
+      checkSuites: {
+        nodes: [
+          { checkRuns: { nodes: runs.map(([name, conclusion, databaseId]) => ({ name, conclusion, databaseId })) } },
+        ],
+      },
     });
-    const commits = [suite([['lint', 'FAILURE', 1], ['unit', 'SUCCESS', 2]]), suite([['unit', 'FAILURE', 3]]), suite([['lint', 'SUCCESS', 4], ['unit', 'SUCCESS', 5]])];
+    const commits = [
+      suite([
+        ['lint', 'FAILURE', 1],
+        ['unit', 'SUCCESS', 2],
+      ]),
+      suite([['unit', 'FAILURE', 3]]),
+      suite([
+        ['lint', 'SUCCESS', 4],
+        ['unit', 'SUCCESS', 5],
+      ]),
+    ];
     expect(redGreenChecks(commits)).toEqual([
       { name: 'lint', checkRunId: 1 },
       { name: 'unit', checkRunId: 3 },

@@ -84,6 +84,11 @@ describe('hostile texts are never served', () => {
     const markers = HOSTILE_SAMPLES.flatMap((s) => s.markers);
     const all = await store.listMemories('acme', { status: [...MEMORY_STATUSES], limit: 10_000 });
     expect(all.length).toBeGreaterThan(0);
+    // what outsiders wrote is quarantined until a maintainer approves it
+    const fromOutsiders = all.filter((m) => m.provenance[0]?.authors.includes('outsider'));
+    expect(fromOutsiders.length).toBeGreaterThan(0);
+    expect(fromOutsiders.filter((m) => m.status !== 'proposed')).toEqual([]);
+
     const activeWithInjection = all
       .filter((m) => m.status === 'active')
       .map((m) => ({ id: m.id, level: m.level, markers: markers.filter((k) => text(m).includes(k)) }))

@@ -78,6 +78,15 @@ describe('status changes, each audited', () => {
     await expect(approve(store, 'acme', 'm404', by)).rejects.toThrow(/no memory m404/);
   });
 
+  it('an audit detail typed by a person is cleared of secrets', async () => {
+    await store.putMemory(insight('m0000000004', { status: 'proposed' }));
+    const token = `ghp_${'Ab3'.repeat(12)}`;
+    await reject(store, 'acme', 'm0000000004', { ...by, detail: `wrong, and my token is ${token}` });
+    const [entry] = await store.listAudit('acme');
+    expect(entry?.detail).toContain('[REDACTED:github-token]');
+    expect(entry?.detail).not.toContain(token);
+  });
+
   it('a status change never crosses tenants', async () => {
     await store.putMemory(insight('m0000000003', { status: 'proposed' }));
     await expect(approve(store, 'other', 'm0000000003', by)).rejects.toThrow(/no memory/);

@@ -96,12 +96,16 @@ describe('mineGitFixes: evidence', () => {
       [
         base,
         {
-          message: 'Fix null dereference on empty body\n\nCo-authored-by: Grace Hopper <grace@example.com>\nSigned-off-by: Ada',
+          message:
+            'Fix null dereference on empty body\n\nCo-authored-by: Grace Hopper <grace@example.com>\nSigned-off-by: Ada',
           author: 'Ada Lovelace',
           time: 1_700_000_000,
           files: { 'src/parse.ts': big, 'test/parse.test.ts': 'it("empty")\n', 'yarn.lock': 'lock\n'.repeat(50) },
         },
-        { message: 'fix: rust panic on empty path', files: { 'src/lib.rs': '#[cfg(test)]\nmod tests {\n#[test]\nfn t() {}\n}\n' } },
+        {
+          message: 'fix: rust panic on empty path',
+          files: { 'src/lib.rs': '#[cfg(test)]\nmod tests {\n#[test]\nfn t() {}\n}\n' },
+        },
         { message: 'fix: tweak fixture only', files: { 'test/fixtures/data.json': '{}' } },
       ],
       { origin: 'git@github.com:Acme/API.git' },
@@ -186,7 +190,9 @@ describe('mineGitFixes: options', () => {
   });
 
   it('rejects bad option values with the field named', async () => {
-    await expect(mineGitFixes({ dir: tmp, repo: 'no-slash' })).rejects.toThrow(/^repo: repo must look like owner\/name/);
+    await expect(mineGitFixes({ dir: tmp, repo: 'no-slash' })).rejects.toThrow(
+      /^repo: repo must look like owner\/name/,
+    );
     await expect(mineGitFixes({ dir: tmp, since: 'yesterday-ish' })).rejects.toThrow(/^since:/);
     await expect(mineGitFixes({ dir: tmp, max: 0 })).rejects.toThrow(/^max:/);
   });

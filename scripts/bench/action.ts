@@ -7,7 +7,7 @@
  *   request with its own OIDC token signed by a local key (no network): p50/p95 (budget 30 ms).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,9 +27,36 @@ const API_REQUESTS = Number(process.env.BENCH_API_REQUESTS ?? 1_000);
 const CONCURRENCY = 50;
 const BUNDLE = resolve('dist/action/index.js');
 
-const ROUTINES = ['migration', 'empty input', 'time zone', 'lockfile', 'race condition', 'lint', 'type check', 'encoding', 'windows path', 'config parsing', 'retry', 'cache invalidation'];
-const CHECKS = ['unit tests', 'end-to-end tests', 'the type checker', 'the linter', 'a clean build', 'the integration suite'];
-const ACTIONS = ['add a regression test', 'run the suite twice', 'start from a fresh database', 'pin the edge case', 'compare before and after', 'repeat under load'];
+const ROUTINES = [
+  'migration',
+  'empty input',
+  'time zone',
+  'lockfile',
+  'race condition',
+  'lint',
+  'type check',
+  'encoding',
+  'windows path',
+  'config parsing',
+  'retry',
+  'cache invalidation',
+];
+const CHECKS = [
+  'unit tests',
+  'end-to-end tests',
+  'the type checker',
+  'the linter',
+  'a clean build',
+  'the integration suite',
+];
+const ACTIONS = [
+  'add a regression test',
+  'run the suite twice',
+  'start from a fresh database',
+  'pin the edge case',
+  'compare before and after',
+  'repeat under load',
+];
 const TASKS = [
   'The database migration fails on a fresh install',
   'Parser crashes on empty input',
@@ -70,7 +97,17 @@ export function insights(count: number, seed = 7): Memory[] {
       body: { level: 'insight', insight: { title, description, content } },
       tags: [`routine:${routine.replace(/ /g, '-')}`],
       evidence: ['tests changed in the same change'],
-      provenance: [{ tenant: 'acme', repo, visibility: 'public', sourceKind: 'pull_request', ref: String(i + 1), authors: ['ada'], date: '2025-01-01T00:00:00Z' }],
+      provenance: [
+        {
+          tenant: 'acme',
+          repo,
+          visibility: 'public',
+          sourceKind: 'pull_request',
+          ref: String(i + 1),
+          authors: ['ada'],
+          date: '2025-01-01T00:00:00Z',
+        },
+      ],
       visibility: 'public',
       status: 'active',
       votes: { up: Math.floor(rnd() * 3), down: 0 },
@@ -89,7 +126,10 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function coldStart(dir: string): Promise<{ median: number; p95: number; count: number }> {
-  await writeFile(join(dir, 'pool.jsonl'), serializePool({ tenant: 'acme', exportedAt: '2025-06-01T00:00:00.000Z' }, insights(1_000)));
+  await writeFile(
+    join(dir, 'pool.jsonl'),
+    serializePool({ tenant: 'acme', exportedAt: '2025-06-01T00:00:00.000Z' }, insights(1_000)),
+  );
   await writeFile(join(dir, 'event.json'), JSON.stringify({ repository: { visibility: 'public' } }));
   const times: number[] = [];
   let count = 0;
@@ -115,7 +155,7 @@ async function coldStart(dir: string): Promise<{ median: number; p95: number; co
     });
     times.push(performance.now() - started);
     if (result.status !== 0) throw new Error(`the bundle failed: ${result.stdout}${result.stderr}`);
-    count = Number(/count<<\S+\n(\d+)/.exec(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'output'), 'utf8')))?.[1] ?? 0);
+    count = Number(/count<<\S+\n(\d+)/.exec(await readFile(join(dir, 'output'), 'utf8'))?.[1] ?? 0);
   }
   times.sort((a, b) => a - b);
   return { median: percentile(times, 50), p95: percentile(times, 95), count };
@@ -129,7 +169,14 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
   });
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' }] });
-  const repo: InstalledRepository = { installationId: 1, ownerId: 100, ownerLogin: 'acme', repoId: 4242, fullName: 'acme/web', visibility: 'public' };
+  const repo: InstalledRepository = {
+    installationId: 1,
+    ownerId: 100,
+    ownerLogin: 'acme',
+    repoId: 4242,
+    fullName: 'acme/web',
+    visibility: 'public',
+  };
   const handler = createApiHandler(
     {
       store,
@@ -141,7 +188,10 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
       settings: { appSlug: 'memory-transfer', githubUrl: 'https://github.com', installBackfillLimit: 0 },
     },
     {
-      directory: { findRepository: async (o, r) => (o === 100 && r === 4242 ? repo : undefined), pullRequestHeadRepoId: async () => undefined },
+      directory: {
+        findRepository: async (o, r) => (o === 100 && r === 4242 ? repo : undefined),
+        pullRequestHeadRepoId: async () => undefined,
+      },
       jwks,
       rateLimitPerMinute: 1_000_000,
     },
@@ -150,7 +200,14 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/recall`;
   const sign = (i: number) =>
-    new SignJWT({ aud: 'memory-transfer', repository_id: '4242', repository_owner_id: '100', repository_visibility: 'public', event_name: 'issues', run_id: String(1000 + i) })
+    new SignJWT({
+      aud: 'memory-transfer',
+      repository_id: '4242',
+      repository_owner_id: '100',
+      repository_visibility: 'public',
+      event_name: 'issues',
+      run_id: String(1000 + i),
+    })
       .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
       .setIssuer(GITHUB_OIDC_ISSUER)
       .setIssuedAt()
@@ -199,11 +256,19 @@ export async function run(): Promise<Record<string, string | number>> {
   const dir = await mkdtemp(join(tmpdir(), 'mt-bench-action-'));
   try {
     const size = (await stat(BUNDLE)).size;
+    const baseline: number[] = [];
+    for (let i = 0; i < RUNS; i += 1) {
+      const started = performance.now();
+      spawnSync(process.execPath, ['-e', '0']);
+      baseline.push(performance.now() - started);
+    }
+    baseline.sort((a, b) => a - b);
     const cold = await coldStart(dir);
     return {
       'bundle KiB (budget 1536)': (size / 1024).toFixed(0),
       [`cold start median ms, 1,000-insight pool, ${RUNS} runs (budget 300)`]: cold.median.toFixed(0),
       'cold start p95 ms': cold.p95.toFixed(0),
+      'bare `node -e 0` median ms (this machine)': percentile(baseline, 50).toFixed(0),
       'insights injected per run': cold.count,
       ...(await recallApi(dir)),
     };

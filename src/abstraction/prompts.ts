@@ -77,13 +77,12 @@ export function sentenceCount(text: string): number {
   return plain.split(/(?<=[.!?])\s+(?=\S)/).filter((s) => /\w/.test(s)).length;
 }
 
+/** One line of text: runs of white space (newlines too) become one space. */
 const line = (min: number, max: number) =>
   z
     .string()
-    .trim()
-    .min(min, `must have at least ${min} characters`)
-    .max(max, `must have at most ${max} characters`)
-    .refine((s) => !/[\r\n]/.test(s), 'must be one line');
+    .transform((s) => s.replace(/\s+/g, ' ').trim())
+    .pipe(z.string().min(min, `must have at least ${min} characters`).max(max, `must have at most ${max} characters`));
 
 /** The stricter check of the answer after parsing: the research's insight shape. */
 export const ValidAnswerSchema = z.object({

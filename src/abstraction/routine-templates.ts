@@ -20,50 +20,50 @@ export interface RoutineTemplate {
   step: string;
 }
 
+/** The template of each kind; for a kind with facets (src/core/routines.ts), of its first facet. */
 export const ROUTINE_TEMPLATES: Record<RoutineKind, RoutineTemplate> = {
   'edge-input': {
-    label: 'empty, missing and boundary input',
-    title: 'Test the empty, missing and boundary inputs of the code you change',
-    description:
-      'Bugs hide in inputs nobody tried: empty or null values, missing arguments, zero, the first and last positions, and malformed text.',
+    label: 'empty, null and missing input',
+    title: 'Test the empty, null and missing inputs of the code you change',
+    description: 'Code written for typical values breaks on an empty string or list, a null or missing value, or zero.',
     check:
-      'Before calling a fix done, add a test that feeds the changed code an empty value, a missing or null value, zero, the boundary positions and malformed input, and assert the result or a clear error.',
-    why: 'Tests that only use typical values let this kind of bug through; one boundary case fails before such a fix and passes after it.',
-    also: 'include empty, null and boundary values in that test',
-    step: 'Add test cases for empty, null, zero, boundary and malformed input.',
+      'Before calling a fix done, add test cases that pass the changed code an empty string and an empty collection, a null, undefined or missing value, and zero, and assert a sensible result or a clear error rather than a crash.',
+    why: 'Tests that only use typical values let this kind of bug through; one empty-input case fails before such a fix and passes after it.',
+    also: 'include empty, null and missing values in that test',
+    step: 'Add test cases for empty, null, missing and zero input.',
   },
   'encoding-locale': {
-    label: 'encodings, time zones and locales',
-    title: 'Check text and time handling across encodings, time zones and locales',
+    label: 'time zones and DST',
+    title: 'Run date and time tests in several time zones and across DST changes',
     description:
-      "Code that handles text or dates can be right on the author's machine and wrong for non-ASCII text, another time zone, a DST change or another locale.",
+      "Date code can be right in the author's time zone and wrong in another one, at a DST change or near midnight UTC.",
     check:
-      'Run the affected tests with non-ASCII and multi-byte text, with a time zone far from UTC and a date across a DST change, and with a non-English locale; compare bytes and instants rather than formatted strings.',
-    why: "Such bugs pass every test run in the author's own zone, encoding and locale and fail for users elsewhere.",
-    also: 'repeat it with non-ASCII text and another time zone or locale',
-    step: 'Run the tests again under another time zone, locale and with multi-byte text.',
+      'Run the affected tests with the process time zone set far from UTC on both sides (such as UTC+13 and UTC-10), with dates on both sides of a DST change and near midnight, and compare instants rather than formatted strings.',
+    why: "Such bugs pass every test run in the author's own zone and fail for users elsewhere.",
+    also: 'repeat it in another time zone and across a DST change',
+    step: 'Run the tests again under other time zones and across a DST change.',
   },
   'platform-compat': {
-    label: 'operating systems and runtime versions',
-    title: 'Run the change on every platform and runtime version you support',
+    label: 'operating systems',
+    title: 'Run the change on every operating system you support',
     description:
-      'Paths, shells, file systems and runtime versions differ between operating systems, so code that passes on one can break on another.',
+      'Paths, shells, terminals and file systems differ between operating systems, so code that passes on one can break on another.',
     check:
-      'When code touches paths, processes, shells, the terminal or a runtime API, run its tests on each supported operating system and on the oldest and newest supported runtime version, and build paths with the platform path helpers.',
-    why: 'A test matrix across platforms shows this kind of failure before users on the other platform do.',
-    also: 'run that test on every supported operating system and runtime version',
-    step: 'Run the suite in a matrix of operating systems and runtime versions.',
+      'When code touches paths, processes, shells, the terminal or the file system, run its tests on each supported operating system, and build paths with the platform path helpers instead of string concatenation.',
+    why: 'A test matrix across operating systems shows this kind of failure before users on the other system do.',
+    also: 'run that test on every supported operating system',
+    step: 'Run the suite on every supported operating system.',
   },
   'concurrency-async': {
-    label: 'races, ordering, timeouts and cancellation',
-    title: 'Test concurrent and interrupted operations, not only the happy sequence',
+    label: 'races and ordering',
+    title: 'Test operations that overlap, in every order',
     description:
-      'Races, event ordering, timeouts and cancellation only show up when operations overlap or stop part-way.',
+      'Races and ordering bugs only show up when operations run at the same time or complete in an unexpected order.',
     check:
-      'Write a test that runs the operation concurrently, cancels or aborts it part-way and lets it time out, and assert that it completes exactly once with a consistent state; run it repeatedly, under a race detector where one exists.',
-    why: 'A single sequential test cannot reveal an ordering bug; overlapping and interrupted runs do.',
-    also: 'run that test concurrently and with cancellation',
-    step: 'Add a test that overlaps, cancels and times out the operation, and run it repeatedly.',
+      'Write a test that runs the operation concurrently with itself and with the operations it interacts with, in varied orders, and assert a consistent final state; run it many times, under a race detector where one exists, and avoid shared global state.',
+    why: 'A single sequential test cannot reveal an ordering bug; overlapping runs do.',
+    also: 'run that test concurrently',
+    step: 'Add a test that overlaps the operation with others and run it repeatedly.',
   },
   'performance-resource': {
     label: 'leaks and resource cleanup',
@@ -77,18 +77,17 @@ export const ROUTINE_TEMPLATES: Record<RoutineKind, RoutineTemplate> = {
     step: 'Count listeners, handles and processes before and after, including on failure and abort.',
   },
   'error-handling': {
-    label: 'error paths',
-    title: 'Test the failure path: errors must surface once, in the right place',
-    description:
-      'Errors that are swallowed, masked by a later error or reported on the wrong channel leave callers with silent or confusing failures.',
+    label: 'swallowed errors',
+    title: 'Test the failure path: errors must reach the caller, not vanish',
+    description: 'Errors that are swallowed, ignored or masked by a later error leave callers with silent failures.',
     check:
-      'For each changed operation, add a test that forces a dependency to fail and assert that the caller receives the original error and message, that the process responds or exits with the right status, and that nothing is reported twice or on the wrong stream.',
-    why: 'Tests that only exercise success cannot catch a mishandled error.',
-    also: 'assert the error that surfaces when it fails',
-    step: 'Force each dependency to fail and assert the error, status and output channel.',
+      'For each changed operation, add a test that forces a dependency to fail and assert that the caller receives the original error, that no later error masks it, and that nothing keeps running as if it had succeeded.',
+    why: 'Tests that only exercise success cannot catch a swallowed error.',
+    also: 'assert the error that reaches the caller when it fails',
+    step: 'Force each dependency to fail and assert the error reaches the caller.',
   },
   'security-validation': {
-    label: 'untrusted input',
+    label: 'untrusted inputs',
     title: 'Treat every outside value as hostile and test it at the dangerous sink',
     description:
       'Untrusted input that reaches a shell, a terminal, a header or a trust decision without validation becomes injection or spoofing.',
@@ -153,7 +152,7 @@ export const ROUTINE_TEMPLATES: Record<RoutineKind, RoutineTemplate> = {
     step: 'Build from a clean checkout, pack, install and import the artifact.',
   },
   'ci-config': {
-    label: 'CI configuration',
+    label: 'CI workflows',
     title: 'Validate CI workflow changes in a branch run before relying on them',
     description: 'CI configuration is code: a tool version, a renamed action or a matrix entry can break every build.',
     check:
@@ -163,15 +162,15 @@ export const ROUTINE_TEMPLATES: Record<RoutineKind, RoutineTemplate> = {
     step: 'Run the edited workflows on a branch and check every job ran and passed.',
   },
   'config-env': {
-    label: 'options, flags, environment and defaults',
-    title: 'Test every way an option can be set: default, flag, environment, config file',
+    label: 'configuration sources',
+    title: 'Test every source of a setting and their precedence',
     description:
-      'Options come from defaults, command-line flags, environment variables and config files, and their parsing and precedence break in combinations nobody tested.',
+      'Settings come from defaults, config files, environment variables and command-line flags, and their precedence breaks in the combinations nobody tested.',
     check:
-      'Add tests that set the option through each source (unset, default, flag, environment variable, config file, empty value) and in conflicting combinations, asserting the documented precedence and the parsed value.',
+      'Add tests that set the option through each source (unset, default, config file, environment variable, flag, empty value) and in conflicting combinations, asserting the documented precedence and the resulting value.',
     why: 'A test of the option as users actually set it catches a wrong default or precedence.',
     also: 'set the option through each source in that test',
-    step: 'Test the option unset, by default, by flag, by environment and by config file.',
+    step: 'Test the option unset, by default, by file, by environment and by flag.',
   },
   'data-migration': {
     label: 'schema migrations',
@@ -194,3 +193,111 @@ export const ROUTINE_TEMPLATES: Record<RoutineKind, RoutineTemplate> = {
     step: 'Reproduce the problem as a failing test before changing the code.',
   },
 };
+
+/** The templates of the other facets, keyed `kind/facet`. */
+export const FACET_TEMPLATES: Record<string, RoutineTemplate> = {
+  'edge-input/boundary': {
+    label: 'boundary values',
+    title: 'Test the boundaries: first, last, largest, smallest and one past the end',
+    description:
+      'Off-by-one errors, overflows and out-of-range indexes hide at the edges of a range, not in its middle.',
+    check:
+      'For every range the change touches, add test cases at the minimum, the maximum, one below and one above each, a single element and a very large input, and assert the exact result.',
+    why: 'A boundary case fails before such a fix and passes after it, where typical values pass both times.',
+    also: 'include the boundary values of each range in that test',
+    step: 'Add test cases at each boundary: minimum, maximum, one past either end, a single element.',
+  },
+  'edge-input/malformed': {
+    label: 'malformed inputs',
+    title: 'Feed the code malformed and unusual input, not only well-formed examples',
+    description:
+      'Parsers and validators fail on stray whitespace, unexpected characters, partial values and inputs that look valid but are not.',
+    check:
+      'Add test cases with leading and trailing whitespace, unexpected characters, truncated and over-long values and almost-valid input, and assert that each is either handled exactly or rejected with a clear error.',
+    why: 'Well-formed examples pass before and after such a fix; one malformed case tells them apart.',
+    also: 'add malformed and almost-valid input to that test',
+    step: 'Add test cases with whitespace, unexpected characters and almost-valid input.',
+  },
+  'encoding-locale/text': {
+    label: 'text encodings',
+    title: 'Test text handling with multi-byte characters and other encodings',
+    description:
+      'Code that counts, slices or decodes text can be right for ASCII and wrong for multi-byte characters, another encoding or other line endings.',
+    check:
+      'Add test cases with non-ASCII and multi-byte text (accents, CJK, emoji), invalid byte sequences and CRLF line endings, and assert on lengths in bytes and in characters and on the exact decoded text.',
+    why: 'ASCII-only tests pass before and after such a fix; one multi-byte case tells them apart.',
+    also: 'repeat it with multi-byte text',
+    step: 'Add test cases with multi-byte text, invalid bytes and other line endings.',
+  },
+  'encoding-locale/locale': {
+    label: 'locales',
+    title: 'Run locale-dependent code under more than one locale',
+    description:
+      'Formatting, sorting and parsing that depend on the locale can be right in English and wrong in other locales.',
+    check:
+      'Run the affected tests under at least one non-English locale with different number, date and sorting rules, and assert on the localised output rather than on an English string.',
+    why: "A test run only in the author's locale cannot catch such a bug.",
+    also: 'repeat it under another locale',
+    step: 'Run the tests under a non-English locale.',
+  },
+  'platform-compat/runtime': {
+    label: 'runtime versions',
+    title: 'Test on the oldest and newest runtime and browser versions you support',
+    description:
+      'Language runtimes and browsers add, change and remove APIs between versions, so code can break on a version the author did not run.',
+    check:
+      'Run the tests on the oldest and the newest supported runtime versions, and in the supported browsers for browser code, and avoid or guard APIs newer than the oldest supported version.',
+    why: 'A version matrix catches such a break before users on that version hit it.',
+    also: 'run that test on the oldest and newest supported runtime versions',
+    step: 'Run the suite on the oldest and newest supported runtime versions.',
+  },
+  'concurrency-async/cancel': {
+    label: 'cancellation and timeouts',
+    title: 'Test cancellation, timeouts and shutdown at every stage of an operation',
+    description:
+      'Operations stopped part-way by an abort, a timeout or a shutdown often leave work running, fire callbacks twice or never settle.',
+    check:
+      'Add tests that cancel, time out and shut down the operation before it starts, while it runs and after it finishes, and assert that it settles exactly once, stops its work and reports the cancellation.',
+    why: 'Tests that let every operation complete normally cannot catch this kind of bug.',
+    also: 'cancel it part-way in that test',
+    step: 'Add tests that abort and time out the operation at each stage.',
+  },
+  'performance-resource/slow': {
+    label: 'slow paths and large inputs',
+    title: 'Put a budget on the hot path and measure it',
+    description:
+      'Work that grows faster than its input, or is repeated needlessly, stays invisible with small test data.',
+    check:
+      'Add a benchmark or a test with realistically large input for the changed path, with a generous but fixed budget for time, memory or the number of processes or calls, and run it in CI.',
+    why: 'Small test inputs pass before and after such a fix; a sized input with a budget tells them apart.',
+    also: 'run it with a large input and a budget',
+    step: 'Add a benchmark with a large input and a fixed budget.',
+  },
+  'error-handling/report': {
+    label: 'error messages and exit codes',
+    title: 'Assert how errors are reported: type, message, stream and exit status',
+    description:
+      'An error reported with the wrong type, an unreadable message, on the wrong stream or with the wrong exit status misleads users and scripts.',
+    check:
+      'For each failure the change can produce, add a test that asserts the error type, a useful message, the output stream (stderr, not stdout) and the exit status or response code, and that the program reports instead of crashing.',
+    why: 'A test that only checks that something failed cannot catch an error reported in the wrong form or place.',
+    also: 'assert the type, message and stream of the error',
+    step: 'Assert error type, message, stream and exit status for each failure.',
+  },
+  'config-env/parsing': {
+    label: 'option values',
+    title: 'Test how each option value is parsed, including its unusual forms',
+    description:
+      'Option parsing breaks on short and long forms, repeated flags, missing or empty values and values that look like flags.',
+    check:
+      'Add tests for each option in its short and long form, with an equals sign and with a separate value, repeated, with an empty or missing value and with out-of-range values, and assert the parsed value or a clear usage error.',
+    why: 'Tests that pass options only in their usual form cannot catch such a parsing bug.',
+    also: 'pass the option in each of its forms in that test',
+    step: 'Test each option in short and long form, repeated, empty and missing.',
+  },
+};
+
+/** The template of a routine kind, narrowed to a facet when that facet has its own. */
+export function templateFor(kind: RoutineKind, facet?: string): RoutineTemplate {
+  return (facet === undefined ? undefined : FACET_TEMPLATES[`${kind}/${facet}`]) ?? ROUTINE_TEMPLATES[kind];
+}

@@ -9,13 +9,14 @@ import { detectEcosystem, runHint, type Ecosystem, type HintKind } from '../core
 import {
   detectRoutinesInFiles,
   detectRoutinesInFix,
+  facetTag,
   routineTag,
   type RoutineCue,
   type RoutineKind,
 } from '../core/routines.js';
 import type { Fix } from '../core/types.js';
 import type { AbstractedMemory, Abstraction, Abstractor } from '../services/ports.js';
-import { ROUTINE_TEMPLATES } from './routine-templates.js';
+import { templateFor, type RoutineTemplate } from './routine-templates.js';
 
 export const RULES_MODEL = 'rules@1';
 
@@ -46,7 +47,10 @@ const TRACE_LIMITS = { problem: 800, change: 1500, files: 40 } as const;
 
 export interface RoutineChoice {
   primary: RoutineKind;
+  /** the narrower routine within the primary kind, when it has several */
+  facet?: string;
   secondary?: RoutineKind;
+  secondaryFacet?: string;
   cues: RoutineCue[];
 }
 
@@ -57,8 +61,23 @@ export function chooseRoutines(fix: Fix): RoutineChoice {
   const first = real[0];
   if (!first) return { primary: 'regression-test', cues };
   const second = real[1];
-  const secondary = second && second.weight >= 0.5 && second.weight >= first.weight * 0.4 ? second.kind : undefined;
-  return { primary: first.kind, ...(secondary ? { secondary } : {}), cues };
+  const secondary = second && second.weight >= 0.5 && second.weight >= first.weight * 0.4 ? second : undefined;
+  return {
+    primary: first.kind,
+    ...(first.facet ? { facet: first.facet } : {}),
+    ...(secondary
+      ? { secondary: secondary.kind, ...(secondary.facet ? { secondaryFacet: secondary.facet } : {}) }
+      : {}),
+    cues,
+  };
+}
+
+function mainTemplate(choice: RoutineChoice): RoutineTemplate {
+  return templateFor(choice.primary, choice.facet);
+}
+
+function secondTemplate(choice: RoutineChoice): RoutineTemplate | undefined {
+  return choice.secondary ? templateFor(choice.secondary, choice.secondaryFacet) : undefined;
 }
 
 function evidenceOf(fix: Fix, choice: RoutineChoice): string[] {
@@ -73,16 +92,15 @@ function evidenceOf(fix: Fix, choice: RoutineChoice): string[] {
     const what = FILE_KIND_EVIDENCE[kind];
     if (what) lines.push(`the change touched ${what}`);
   }
-  const textKinds = [choice.primary, choice.secondary].filter(
-    (k): k is RoutineKind => k !== undefined && k !== 'regression-test',
-  );
-  for (const kind of textKinds) lines.push(`the fix's description points to ${ROUTINE_TEMPLATES[kind].label}`);
+  const described = [choice.primary === 'regression-test' ? undefined : mainTemplate(choice), secondTemplate(choice)];
+  for (const template of described) if (template) lines.push(`the fix's description points to ${template.label}`);
   return [...new Set(lines)];
 }
 
 function tagsOf(fix: Fix, choice: RoutineChoice, ecosystem: Ecosystem): string[] {
   const tags = [routineTag(choice.primary)];
   if (choice.secondary) tags.push(routineTag(choice.secondary));
+  if (choice.facet) tags.push(facetTag(choice.primary, choice.facet));
   const checks = new Set(fix.signals.filter((s) => s.kind === 'check-red-green').map((s) => s.check ?? 'other'));
   if (fix.testsChanged && checks.size === 0) checks.add('unit');
   for (const check of [...checks].sort()) tags.push(`check:${check}`);
@@ -92,12 +110,10 @@ function tagsOf(fix: Fix, choice: RoutineChoice, ecosystem: Ecosystem): string[]
 }
 
 function insightOf(choice: RoutineChoice, ecosystem: Ecosystem): AbstractedMemory['body'] & { level: 'insight' } {
-  const main = ROUTINE_TEMPLATES[choice.primary];
+  const main = mainTemplate(choice);
   const sentences = [main.check, main.why];
-  if (choice.secondary) {
-    const other = ROUTINE_TEMPLATES[choice.secondary];
-    sentences.push(secondaryClause(other.label, other.also));
-  }
+  const other = secondTemplate(choice);
+  if (other) sentences.push(secondaryClause(other.label, other.also));
   const hint = runHint(ecosystem, HINT_KIND[choice.primary] ?? 'test');
   if (hint) sentences.push(hint);
   return {
@@ -128,13 +144,14 @@ export function abstractWithRules(fix: Fix): Abstraction {
   const ecosystem = detectEcosystem(fix.files, fix.language);
   const tags = tagsOf(fix, choice, ecosystem);
   const evidence = evidenceOf(fix, choice);
-  const main = ROUTINE_TEMPLATES[choice.primary];
+  const main = mainTemplate(choice);
 
   const insightBody = insightOf(choice, ecosystem);
   const insight: AbstractedMemory = { level: 'insight', ...insightBody.insight, body: insightBody, tags, evidence };
 
   const steps = [main.step];
-  if (choice.secondary) steps.push(ROUTINE_TEMPLATES[choice.secondary].step);
+  const other = secondTemplate(choice);
+  if (other) steps.push(other.step);
   if (!fix.testsChanged) steps.push('The source fix changed no test: make the check above an automated one.');
   steps.push('Make the smallest change that turns the new check green.');
   for (const check of new Set(fix.signals.filter((s) => s.kind === 'check-red-green').map((s) => s.check ?? 'other'))) {

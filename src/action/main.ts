@@ -130,7 +130,7 @@ async function recallInsights(
 
 // 3. render within the target's size cap
 function render(insights: InjectedInsight[], target: InjectionTarget): RenderedInjection {
-  return renderInjection(insights, { maxChars: target.maxChars });
+  return renderInjection(insights, { maxChars: target.maxChars, argumentSafe: target.argumentSafe ?? false });
 }
 
 // 4. inject (the dry run stops short of writing here)

@@ -2,9 +2,14 @@
  * The App's HTTP server: Probot 14 with webhooks at /api/github/webhooks, /healthz, the recall
  * API (/api/v1/*, when src/app/http/api.ts is present) and the durable job worker.
  * Without App credentials it runs Probot's manifest set-up flow from app.yml instead.
+ *
+ * Deliveries on the webhook path are taken by the intake (webhook-intake.ts): signature checked,
+ * raw delivery recorded, 200 in about a millisecond; the worker then runs Probot's handlers on
+ * it. Probot's own (synchronous) webhook middleware is moved to DIRECT_WEBHOOK_PATH, which
+ * GitHub is never told about; it verifies signatures the same way.
  */
 import { copyFileSync, existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger as PinoLogger } from 'pino';
@@ -21,6 +26,10 @@ import type { AppDeps } from './deps.js';
 import { createApp } from './index.js';
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
+import { createWebhookIntake, registerWebhookJob } from './webhook-intake.js';
+
+/** Where Probot's own webhook middleware listens (not the URL given to GitHub). */
+export const DIRECT_WEBHOOK_PATH = '/api/github/webhooks-direct';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
@@ -49,6 +58,8 @@ export interface RunningServer {
   setup: boolean;
   deps?: AppDeps;
   worker?: Worker;
+  /** the Node HTTP server (benchmarks time requests on it) */
+  http?: HttpServer;
   /** stops the HTTP server, then the worker (graceful), then closes a pool it opened */
   stop(): Promise<void>;
 }
@@ -157,17 +168,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(options.Octokit ? { Octokit: options.Octokit } : {}),
     }),
-    webhookPath: config.webhookPath,
+    webhookPath: DIRECT_WEBHOOK_PATH,
     port: config.port,
     host: config.host,
     log,
+    // development relay (smee.io): forwards to Probot's direct path
     ...(config.webhookProxyUrl ? { webhookProxy: config.webhookProxyUrl } : {}),
   });
   let probot: Probot | undefined;
   await server.load((app) => {
     probot = app;
     createApp(deps)(app);
+    registerWebhookJob(worker, app, logger);
   });
+  server.addHandler(createWebhookIntake({ secret: config.webhookSecret, path: config.webhookPath, queue: worker, logger }));
   server.addHandler(healthz);
   const auth = (installationId?: number) => (probot as Probot).auth(installationId);
   const api = await loadApiHandler(deps, { auth }, logger);
@@ -184,6 +198,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     setup: false,
     deps,
     worker,
+    http,
     async stop() {
       if (stopped) return;
       stopped = true;

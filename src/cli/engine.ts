@@ -4,17 +4,17 @@
  */
 import { createAbstractor } from '../abstraction/create-abstractor.js';
 import { llmConfigFromEnv } from '../config/llm.js';
+import { createEmbedder } from '../embedding/openai-embedder.js';
 import { createRedactor } from '../security/redact.js';
 import type { LearnDeps } from '../services/learn.js';
 import { systemClock } from '../services/ports.js';
-import type { Embedder } from '../services/ports.js';
 import type { RecallDeps } from '../services/recall.js';
 import type { Store } from '../store/store.js';
 import type { CliContext } from './context.js';
 
 export function engineDeps(ctx: CliContext, store: Store): LearnDeps & RecallDeps {
   const config = llmConfigFromEnv(ctx.io.env);
-  const embedder: Embedder | undefined = undefined;
+  const embedder = createEmbedder(config);
   return {
     store,
     abstractor: createAbstractor(config, ctx.logger),

@@ -1,16 +1,16 @@
 /**
- * approve / reject / forget from the command line, each with its audit entry.
- * INTERIM: writes through the store; moves to src/services/governance.ts (owner: security) when
- * that lands, so the App, the dashboard and the CLI share one implementation.
+ * approve / reject / forget from the command line, through the governance service (the same
+ * code as the App's commands and dashboard: audit entry in the same transaction).
  */
 import { userInfo } from 'node:os';
-import { NotFoundError } from '../core/errors.js';
-import type { AuditEntry, Memory } from '../core/types.js';
+import type { Memory } from '../core/types.js';
+import { approve, forget, reject } from '../services/governance.js';
 import type { Store } from '../store/store.js';
 import type { CliContext } from './context.js';
 
 export type GovernanceAction = 'approve' | 'reject' | 'forget';
 
+/** The audit log's actor for a local admin: `cli:<os user>`. */
 function actor(ctx: CliContext): string {
   let name = ctx.io.env.USER ?? '';
   try {
@@ -21,16 +21,13 @@ function actor(ctx: CliContext): string {
   return `cli:${name || 'unknown'}`;
 }
 
-export async function govern(ctx: CliContext, store: Store, action: GovernanceAction, id: string): Promise<Memory> {
+/** Applies the action; returns the memory as it was before (for the confirmation line). */
+export async function govern(ctx: CliContext, store: Store, action: GovernanceAction, id: string): Promise<Memory | undefined> {
   const tenant = await ctx.tenant(store);
-  const memory = await store.getMemory(tenant, id);
-  if (!memory) throw new NotFoundError(`no memory ${id} in ${tenant}`);
-  const at = new Date().toISOString();
-  const audit: AuditEntry = { tenant, actor: actor(ctx), action, memoryId: id, at };
-  await store.transaction(async () => {
-    if (action === 'forget') await store.deleteMemory(tenant, id);
-    else await store.putMemory({ ...memory, status: action === 'approve' ? 'active' : 'rejected', updatedAt: at });
-    await store.appendAudit(audit);
-  });
-  return memory;
+  const before = await store.getMemory(tenant, id);
+  const by = { actor: actor(ctx), detail: 'memory-transfer CLI' };
+  if (action === 'approve') await approve(store, tenant, id, by);
+  else if (action === 'reject') await reject(store, tenant, id, by);
+  else await forget(store, tenant, id, by);
+  return before;
 }

@@ -9,7 +9,7 @@
  * and the minimum score is applied to relevance alone.
  */
 import { withoutQualifiers } from './insight-text.js';
-import { routinesOfTags, type RoutineCue } from './routines.js';
+import { facetOfTags, routinesOfTags, type RoutineCue } from './routines.js';
 import { jaccard, termSet } from './text.js';
 import type { Memory } from './types.js';
 
@@ -39,6 +39,8 @@ export const NEAR_DUPLICATE_JACCARD = 0.9;
 /** Two insights whose vectors are at least this similar are near-identical. */
 export const NEAR_DUPLICATE_COSINE = 0.95;
 const RRF_K = 60;
+/** A facet of the right kind but not the one the task names. */
+export const FACET_MISMATCH = 0.75;
 
 /**
  * One candidate list → a [0, 1] value per id. 'weighted': score divided by the list's best
@@ -67,7 +69,8 @@ export function normalizeList(
 /**
  * How well a memory's routine tags match the routines detected in the task: the share of the
  * task's routine weight that the memory covers; its main (first) routine counts fully, the
- * others two thirds.
+ * others two thirds; a different facet of the same kind (a text-encoding insight for a
+ * time-zone task) counts FACET_MISMATCH of that.
  */
 export function routineMatch(taskRoutines: readonly RoutineCue[], tags: readonly string[]): number {
   const total = taskRoutines.reduce((sum, c) => sum + c.weight, 0);
@@ -76,8 +79,10 @@ export function routineMatch(taskRoutines: readonly RoutineCue[], tags: readonly
   let matched = 0;
   for (const cue of taskRoutines) {
     const at = kinds.indexOf(cue.kind);
-    if (at === 0) matched += cue.weight;
-    else if (at > 0) matched += (cue.weight * 2) / 3;
+    if (at < 0) continue;
+    const facet = facetOfTags(tags, cue.kind);
+    const sameFacet = cue.facet === undefined || facet === undefined || cue.facet === facet;
+    matched += cue.weight * (at === 0 ? 1 : 2 / 3) * (sameFacet ? 1 : FACET_MISMATCH);
   }
   return matched / total;
 }

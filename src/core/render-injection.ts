@@ -68,6 +68,20 @@ export interface RenderOptions {
   maxChars: number;
   /** start headings at this level (default 2: "##" block, "###" items) */
   headingLevel?: number;
+  /**
+   * for a command-line argument (claude's `--append-system-prompt "…"`): no double quote,
+   * backtick, dollar sign or backslash, so shell-like argument parsing keeps the text intact
+   */
+  argumentSafe?: boolean;
+}
+
+/** Rewrites the characters a shell-like argument parser would interpret into harmless look-alikes. */
+export function toArgumentSafe(markdown: string): string {
+  return markdown
+    .replace(/\\([[\]|\\])/g, (_m, c: string) => ({ '[': '(', ']': ')', '|': '/', '\\': '/' })[c] ?? c)
+    .replace(/[\\]/g, '/')
+    .replace(/["`]/g, "'")
+    .replace(/\$/g, '＄');
 }
 
 export interface RenderedInjection {
@@ -155,5 +169,6 @@ export function renderInjection(items: InjectedInsight[], options: RenderOptions
     }
     break;
   }
-  return ids.length === 0 ? { markdown: '', ids: [] } : { markdown, ids };
+  if (ids.length === 0) return { markdown: '', ids: [] };
+  return { markdown: options.argumentSafe ? toArgumentSafe(markdown) : markdown, ids };
 }

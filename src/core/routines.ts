@@ -30,6 +30,108 @@ export interface RoutineCue {
   kind: RoutineKind;
   /** strength of the evidence, summed over cues and capped; compare within one detection only */
   weight: number;
+  /** the narrower routine within the kind, when the kind has several and the text names one */
+  facet?: string;
+}
+
+/**
+ * Narrower routines within a kind: each asks for a different check (a time-zone test is not a
+ * multi-byte text test). The first facet of a kind is its default. Kinds without facets have one
+ * routine.
+ */
+export const FACETS: Partial<Record<RoutineKind, readonly (readonly [string, RegExp])[]>> = {
+  'edge-input': [
+    [
+      'empty',
+      /\b(empty|blank|null|nil|none|undefined|nullish|missing|zero|no (arguments?|args|input|names?|values?|items?|elements?))\b/i,
+    ],
+    [
+      'boundary',
+      /\b(boundar(y|ies)|off[- ]by[- ]one|out[- ]of[- ](range|bounds)|(over|under)flow|index|max(imum)?|min(imum)?|negative|single|limits?|infinite loop)\b/i,
+    ],
+    [
+      'malformed',
+      /\b(malformed|invalid|whitespace|spaces?|trailing|leading|pars(e|er|ing)|special characters?|unexpected (input|characters?))\b/i,
+    ],
+  ],
+  'encoding-locale': [
+    [
+      'time',
+      /\b(time ?zones?|tz|dst|daylight[- ]saving|utc|gmt|offsets?|dates?|midnight|calendar)\b|[+-]\d{2}:?\d{2}\b/i,
+    ],
+    [
+      'text',
+      /\b(unicode|utf-?(8|16|32)|charsets?|emoji|non-ascii|ascii|(en|de)cod(e|es|ed|ing|er)|bytes?|line[- ]endings?|crlf|bom)\b/i,
+    ],
+    ['locale', /\b(locales?|i18n|l10n|translations?|intl)\b/i],
+  ],
+  'platform-compat': [
+    [
+      'os',
+      /\b(windows|win32|macos|darwin|linux|posix|freebsd|android|ios|path separators?|backslash(es)?|drive letters?|shells?|zsh|bash|fish|powershell|terminals?|tty|file ?systems?|case[- ]insensitive)\b/i,
+    ],
+    [
+      'runtime',
+      /\b(node(\.?js)? ?v?\d+|python ?[23](\.\d+)?|runtime versions?|ie ?\d+|internet explorer|safari|browsers?|engines?)\b/i,
+    ],
+  ],
+  'concurrency-async': [
+    [
+      'race',
+      /\b(race( conditions?)?|racy|concurren\w*|parallel\w*|deadlocks?|threads?|mutex\w*|goroutines?|channels?|globals?|shared state|flaky|intermittent\w*|order(ing)?)\b/i,
+    ],
+    ['cancel', /\b(cancel\w*|abort\w*|time ?outs?|timed out|signals?|shut ?down|hangs?)\b/i],
+  ],
+  'performance-resource': [
+    [
+      'leak',
+      /\b(leak(s|ed|ing)?|listeners?|clean ?up|cleaned up|dispos(e|al)|clos(e|es|ing)|file descriptors?|handles?|processes|zombies?|unsubscrib\w*|memory)\b/i,
+    ],
+    ['slow', /\b(slow(ness)?|perf(ormance)?|quadratic|cpu|throttl\w*|cach(e|es|ing)|latency|benchmarks?)\b/i],
+  ],
+  'error-handling': [
+    [
+      'surface',
+      /\b(swallow\w*|uncaught|unhandled|propagat\w*|shadow\w*|mask(s|ed|ing)?|silent(ly)?|catch|ignored|lost)\b/i,
+    ],
+    [
+      'report',
+      /\b(stderr|stdout|exit (codes?|status)|error messages?|messages?|traceback|stack traces?|panics?|crash(es|ed)?|cast)\b/i,
+    ],
+  ],
+  'config-env': [
+    [
+      'precedence',
+      /\b(env(ironment)?( var(iable)?s?)?|precedence|config(uration)?( files?)?|settings?|dotenv|defaults?)\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/,
+    ],
+    [
+      'parsing',
+      /\b(flags?|options?|argument parsing|arguments?|parameters?|values?|short options?)\b|(^|\s)--?[a-z][\w-]*/i,
+    ],
+  ],
+};
+
+/** The facet of a kind that a text names most (weighted texts), else the kind's default facet. */
+export function detectFacet(kind: RoutineKind, texts: readonly (readonly [string, number])[]): string | undefined {
+  const facets = FACETS[kind];
+  if (!facets || facets.length === 0) return undefined;
+  let best: [string, number] = [facets[0]![0], 0];
+  for (const [facet, pattern] of facets) {
+    const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    let score = 0;
+    for (const [text, factor] of texts) score += Math.min(2, [...text.matchAll(global)].length) * factor;
+    if (score > best[1]) best = [facet, score];
+  }
+  return best[0];
+}
+
+/** The facet named in a text, or undefined when the text names none of the kind's facets. */
+function facetNamed(kind: RoutineKind, text: string): string | undefined {
+  const facets = FACETS[kind];
+  if (!facets) return undefined;
+  const facet = detectFacet(kind, [[text, 1]]);
+  const pattern = facets.find(([f]) => f === facet)?.[1];
+  return pattern && pattern.test(text) ? facet : undefined;
 }
 
 type Cue = readonly [RegExp, number];
@@ -244,7 +346,10 @@ function sorted(weights: Map<RoutineKind, number>, minWeight = 0): RoutineCue[] 
 export function detectRoutinesInText(text: string): RoutineCue[] {
   const weights = scoreText(text);
   weights.delete('regression-test');
-  return sorted(weights, 0.25);
+  return sorted(weights, 0.25).map((cue) => {
+    const facet = facetNamed(cue.kind, text);
+    return facet ? { ...cue, facet } : cue;
+  });
 }
 
 /** The kinds of files a fix touched, as routine cues. */
@@ -284,7 +389,10 @@ export function detectRoutinesInFix(fix: FixForCues): RoutineCue[] {
     }
   }
   weights.delete('regression-test');
-  const cues = sorted(weights, 0.3);
+  const cues = sorted(weights, 0.3).map((cue) => {
+    const facet = detectFacet(cue.kind, sources);
+    return facet ? { ...cue, facet } : cue;
+  });
   if (fix.testsChanged || fix.signals.some((s) => s.kind !== 'check-red-green')) {
     cues.push({ kind: 'regression-test', weight: 0.3 });
   }
@@ -317,6 +425,17 @@ export const ROUTINE_VOCABULARY: Record<RoutineKind, string> = {
 /** The routine tag of a kind, as stored on insights. */
 export function routineTag(kind: RoutineKind): string {
   return `routine:${kind}`;
+}
+
+/** The facet tag of a routine kind's narrower routine, as stored on insights. */
+export function facetTag(kind: RoutineKind, facet: string): string {
+  return `facet:${kind}/${facet}`;
+}
+
+/** The facet a memory's tags give for a kind, if any. */
+export function facetOfTags(tags: readonly string[], kind: RoutineKind): string | undefined {
+  const prefix = `facet:${kind}/`;
+  return tags.find((t) => t.startsWith(prefix))?.slice(prefix.length);
 }
 
 /** Routine kinds named by a memory's tags, in tag order (the first is the insight's main routine). */

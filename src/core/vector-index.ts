@@ -179,9 +179,21 @@ export class VectorIndex {
   private dot(q: Float32Array, row: number): number {
     const rows = this.rows;
     const base = row * this.dims;
-    let sum = 0;
-    for (let i = 0; i < q.length; i++) sum += (q[i] as number) * (rows[base + i] as number);
-    return sum;
+    const n = q.length;
+    const end4 = n - (n % 4);
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let i = 0;
+    for (; i < end4; i += 4) {
+      s0 += (q[i] as number) * (rows[base + i] as number);
+      s1 += (q[i + 1] as number) * (rows[base + i + 1] as number);
+      s2 += (q[i + 2] as number) * (rows[base + i + 2] as number);
+      s3 += (q[i + 3] as number) * (rows[base + i + 3] as number);
+    }
+    for (; i < n; i++) s0 += (q[i] as number) * (rows[base + i] as number);
+    return s0 + s1 + s2 + s3;
   }
 
   private write(row: number, vector: ArrayLike<number>): void {

@@ -172,19 +172,19 @@ const COMPILED = PATTERNS.map((p) => ({
 }));
 
 /**
- * Our own layer, synchronous: used by redaction and by the insight screen. Matches may overlap
- * (`password-yaml: password: x` holds two assignments), so each search restarts one character
- * after the previous match began.
+ * Our own layer, synchronous: used by redaction and by the insight screen. Assignments may
+ * overlap (`password-yaml: password: x` holds two), so after one the search restarts at its value.
  */
 export function findSecretsByPattern(text: string): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const { rule, regex, group, accept } of COMPILED) {
     regex.lastIndex = 0;
     for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
-      regex.lastIndex = match.index + 1;
       const secret = group === undefined ? match[0] : match[group];
       const span: [number, number] | undefined =
         group === undefined ? [match.index, match.index + match[0].length] : match.indices?.[group];
+      // a whole match is consumed; after a key = value match, the value may itself start the next one
+      regex.lastIndex = Math.max(match.index + 1, group === undefined ? (span?.[1] ?? 0) : (span?.[0] ?? 0));
       if (secret === undefined || secret.length === 0 || span === undefined) continue;
       if (accept && !accept(secret, match[0])) continue;
       findings.push({ rule, start: span[0], end: span[1] });
@@ -213,6 +213,14 @@ function applyFindings(text: string, findings: SecretFinding[]): string {
     cursor = end;
   }
   return out + text.slice(cursor);
+}
+
+/**
+ * Our own layer only, synchronously: for short texts written where no async redactor is at hand
+ * (audit details, log fields). Text bound for the LLM or the memory rows uses the full redactor.
+ */
+export function redactKnownPatterns(text: string): string {
+  return applyFindings(text, findSecretsByPattern(text));
 }
 
 export interface RedactorOptions {

@@ -174,3 +174,15 @@ export function screenInsightText(text: string, options: ScreenOptions = {}): Sc
 
   return { ok: true };
 }
+
+/**
+ * Screens every text of a memory (title, description, content, and its level's body). For
+ * memories that did not come through learn: imported pool files, the Action's pool-file mode.
+ */
+export function screenMemory(
+  memory: { title: string; description: string; content: string; body?: unknown },
+  options: ScreenOptions = {},
+): ScreenResult {
+  const body = memory.body === undefined ? '' : JSON.stringify(memory.body);
+  return screenInsightText([memory.title, memory.description, memory.content, body].join('\n'), options);
+}

@@ -8,6 +8,7 @@ import { InputError, NotFoundError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryStatus, Provenance, Visibility } from '../core/types.js';
 import { MEMORY_STATUSES } from '../core/types.js';
 import { flowsTo, mostPrivate } from '../core/visibility.js';
+import { redactKnownPatterns } from '../security/redact.js';
 import type { Store } from '../store/store.js';
 
 /** Who does it and when. `now` defaults to the current time. */
@@ -36,8 +37,10 @@ async function mustGet(store: Store, tenant: string, id: string): Promise<Memory
   return memory;
 }
 
+/** Appends an audit entry; a detail (often typed by a person) is capped and cleared of secrets. */
 async function audit(store: Store, entry: Omit<AuditEntry, 'at'>, at: string): Promise<void> {
-  await store.appendAudit({ ...entry, ...(entry.detail ? { detail: entry.detail.slice(0, 500) } : {}), at });
+  const detail = entry.detail ? redactKnownPatterns(entry.detail.slice(0, 500)) : undefined;
+  await store.appendAudit({ ...entry, ...(detail ? { detail } : {}), at });
 }
 
 /** Sets a status with its audit entry; no-op (and no entry) when it already has that status. */

@@ -10,7 +10,7 @@ import { memoryId } from '../core/ids.js';
 import { searchableText } from '../core/memory-index.js';
 import { mergeQualifiers } from '../core/insight-text.js';
 import { adviceTerms, NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_JACCARD } from '../core/ranking.js';
-import { routinesOfTags } from '../core/routines.js';
+import { facetOfTags, routinesOfTags } from '../core/routines.js';
 import { jaccard } from '../core/text.js';
 import type { Fix, Memory, MemoryStatus, Provenance } from '../core/types.js';
 import { MEMORY_STATUSES } from '../core/types.js';
@@ -251,10 +251,10 @@ function provenanceOf(fix: Fix): Provenance {
   };
 }
 
-/** Insights teach the same routine when their main (first) routine tags agree. */
+/** Insights teach the same routine when their main routine and its facet agree. */
 function sameMainRoutine(a: readonly string[], b: readonly string[]): boolean {
-  const x = routinesOfTags(a)[0];
-  return x !== undefined && x === routinesOfTags(b)[0];
+  const kind = routinesOfTags(a)[0];
+  return kind !== undefined && kind === routinesOfTags(b)[0] && facetOfTags(a, kind) === facetOfTags(b, kind);
 }
 
 /**
@@ -307,7 +307,8 @@ function strengthen(target: Memory, insight: AbstractedMemory, provenance: Prove
     ...target,
     content,
     body: withContent(target.body, content),
-    tags: [...new Set([...target.tags, ...insight.tags])],
+    // the routine identity stays the target's; ecosystems and checks accumulate
+    tags: [...new Set([...target.tags, ...insight.tags.filter((t) => !/^(routine|facet):/.test(t))])],
     evidence: [...new Set([...target.evidence, ...insight.evidence])].slice(0, MAX_EVIDENCE),
     provenance: provenances,
     visibility: mostPrivate(provenances.map((p) => p.visibility)),

@@ -61,10 +61,17 @@ export function scopeText(tenant: string, level: string, status: string): string
 }
 
 /** The FTS5 MATCH expression: the tenant (and levels, statuses) in `scope`, any token in the text columns. */
-export function fts5ScopedQuery(tokens: string[], tenant: string, levels?: readonly string[], statuses?: readonly string[]): string {
+export function fts5ScopedQuery(
+  tokens: string[],
+  tenant: string,
+  levels?: readonly string[],
+  statuses?: readonly string[],
+): string {
   const parts = [`scope : "${tenantToken(tenant)}"`];
-  if (levels) parts.push(`scope : (${levels.map((l) => `"zl${codeOf(MEMORY_LEVELS, l)}"`).join(' OR ') || '"zlnone"'})`);
-  if (statuses) parts.push(`scope : (${statuses.map((s) => `"zs${codeOf(MEMORY_STATUSES, s)}"`).join(' OR ') || '"zsnone"'})`);
+  if (levels)
+    parts.push(`scope : (${levels.map((l) => `"zl${codeOf(MEMORY_LEVELS, l)}"`).join(' OR ') || '"zlnone"'})`);
+  if (statuses)
+    parts.push(`scope : (${statuses.map((s) => `"zs${codeOf(MEMORY_STATUSES, s)}"`).join(' OR ') || '"zsnone"'})`);
   parts.push(`{title description content tags} : (${fts5Query(tokens)})`);
   return parts.join(' AND ');
 }

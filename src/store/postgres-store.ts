@@ -1,18 +1,457 @@
-/** PostgreSQL Store (placeholder until implemented). */
-import { StoreError } from '../core/errors.js';
+/**
+ * The PostgreSQL Store, for teams that run the App at scale: same contract as the SQLite store.
+ * Full text through a generated, weighted tsvector column (GIN index) ranked with ts_rank_cd;
+ * jobs claimed with FOR UPDATE SKIP LOCKED; vectors as bytea searched through the in-memory index
+ * (pgvector is not required). Option `schema` isolates a pool inside a database (tests use it).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import { InputError, StoreError } from '../core/errors.js';
+import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
-import type { Store } from './store.js';
+import { silentLogger } from '../services/ports.js';
+import { queryTokens, tsQuery } from './fts-query.js';
+import { runMigrations } from './migrations.js';
+import {
+  iso,
+  MEMORY_COLUMNS,
+  memoryRepos,
+  memoryToValues,
+  rowToAudit,
+  rowToJob,
+  rowToMemory,
+  rowToUsage,
+  statsFrom,
+  tagsText,
+} from './rows.js';
+import type { Job, MemoryFilter, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
+import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
-  /** schema to use (created if missing); default "public" */
+  /** schema holding the pool's tables, created if missing; default "public" */
   schema?: string;
+  /** connections in the pool; default 10 */
+  maxConnections?: number;
 }
 
-export const PostgresStore = {
-  open(location: string, _options: PostgresStoreOptions = {}): Promise<Store> {
-    return Promise.reject(
-      new StoreError(`PostgreSQL pools are not supported yet (${location.replace(/\/\/[^@/]*@/, '//')})`, 'io'),
+type Row = Record<string, unknown>;
+type Queryable = pg.Pool | pg.PoolClient;
+
+const EPOCH = new Date(0).toISOString();
+const COLUMNS = [...MEMORY_COLUMNS, 'tags_text'];
+const UPSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT (tenant, id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}
+  RETURNING seq`;
+
+/** the location without its password, for messages */
+function safeLocation(location: string): string {
+  return location.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+export class PostgresStore implements Store {
+  private readonly client = new AsyncLocalStorage<pg.PoolClient>();
+  private readonly vectors: VectorCache;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    readonly location: string,
+    private readonly schema: string,
+    private readonly logger: Logger,
+  ) {
+    this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
+  }
+
+  static async open(location: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const schema = options.schema ?? 'public';
+    if (!/^[a-z_][a-z0-9_]{0,62}$/i.test(schema))
+      throw new InputError(`invalid PostgreSQL schema name: ${JSON.stringify(schema)}`);
+    const pool = new pg.Pool({
+      connectionString: location,
+      max: options.maxConnections ?? 10,
+      options: `-c search_path="${schema}"`,
+    });
+    // an idle client that loses its connection must not crash the process
+    pool.on('error', (error) =>
+      (options.logger ?? silentLogger).warn('PostgreSQL connection error', { error: error.message }),
     );
-  },
-};
+    const store = new PostgresStore(pool, safeLocation(location), schema, options.logger ?? silentLogger);
+    try {
+      await store.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    return store;
+  }
+
+  async migrate(): Promise<void> {
+    await this.transaction(async () => {
+      // one migrator at a time per schema
+      await this.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`memory-transfer:${this.schema}`]);
+      await runMigrations(
+        {
+          dialect: 'postgres',
+          location: this.location,
+          readVersion: async () => {
+            await this.query(
+              'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
+            );
+            const rows = await this.query('SELECT MAX(version) AS v FROM schema_version');
+            return Number(rows[0]?.v ?? 0);
+          },
+          apply: async (sql, version) => {
+            await this.query(sql);
+            await this.query('INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)', [
+              version,
+              new Date().toISOString(),
+            ]);
+          },
+        },
+        this.logger,
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.client.getStore()) return fn();
+    const client = await this.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await this.client.run(client, fn);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      this.vectors.clear();
+      throw pgError(error, this.location);
+    } finally {
+      client.release();
+    }
+  }
+
+  // memories
+
+  async putMemory(memory: Memory): Promise<void> {
+    await this.transaction(async () => {
+      const rows = await this.query(UPSERT_MEMORY, [...memoryToValues(memory), tagsText(memory.tags)]);
+      const seq = rows[0]?.seq as string;
+      await this.query('DELETE FROM memory_sources WHERE seq = $1', [seq]);
+      await this.query('INSERT INTO memory_sources (seq, repo) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
+        seq,
+        memoryRepos(memory),
+      ]);
+    });
+    this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
+  }
+
+  async getMemory(tenant: string, id: string): Promise<Memory | undefined> {
+    const rows = await this.query(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE tenant = $1 AND id = $2`, [
+      tenant,
+      id,
+    ]);
+    return rows[0] && rowToMemory(rows[0]);
+  }
+
+  async getMemories(tenant: string, ids: string[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.query(
+      `SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE tenant = $1 AND id = ANY($2::text[])`,
+      [tenant, ids],
+    );
+    const byId = new Map(rows.map((row) => [String(row.id), rowToMemory(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async listMemories(tenant: string, filter: MemoryFilter = {}): Promise<Memory[]> {
+    const { where, params } = filterSql(tenant, filter);
+    params.push(filter.limit ?? null, filter.offset ?? 0);
+    const rows = await this.query(
+      `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')} FROM memories m WHERE ${where}
+       ORDER BY m.updated_at DESC, m.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    return rows.map(rowToMemory);
+  }
+
+  async countMemories(tenant: string, filter: MemoryFilter = {}): Promise<number> {
+    const { where, params } = filterSql(tenant, filter);
+    const rows = await this.query(`SELECT COUNT(*)::int AS n FROM memories m WHERE ${where}`, params);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async deleteMemory(tenant: string, id: string): Promise<boolean> {
+    const rows = await this.query('DELETE FROM memories WHERE tenant = $1 AND id = $2 RETURNING seq', [tenant, id]);
+    if (rows.length === 0) return false;
+    this.vectors.remove(tenant, id);
+    return true;
+  }
+
+  async listTenants(): Promise<string[]> {
+    const rows = await this.query(
+      `SELECT tenant FROM memories UNION SELECT tenant FROM fixes UNION SELECT tenant FROM audit UNION SELECT tenant FROM usage
+       ORDER BY tenant`,
+    );
+    return rows.map((r) => String(r.tenant));
+  }
+
+  // retrieval
+
+  async searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
+    const expression = tsQuery(queryTokens(query));
+    if (!expression || options.limit <= 0) return [];
+    const params: unknown[] = [expression, tenant];
+    let sql = `SELECT m.id, ts_rank_cd(m.fts, q) AS score FROM memories m, to_tsquery('english', $1) q
+      WHERE m.tenant = $2 AND m.fts @@ q`;
+    if (options.status) {
+      params.push(options.status);
+      sql += ` AND m.status = ANY($${params.length}::text[])`;
+    }
+    if (options.level) {
+      params.push(options.level);
+      sql += ` AND m.level = ANY($${params.length}::text[])`;
+    }
+    params.push(options.limit);
+    sql += ` ORDER BY score DESC, m.id LIMIT $${params.length}`;
+    const rows = await this.query(sql, params);
+    return rows.map((r) => ({ id: String(r.id), score: Number(r.score) }));
+  }
+
+  async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {
+    const rows = await this.query(
+      `INSERT INTO vectors (seq, model, dims, data)
+       SELECT seq, $3, $4, $5 FROM memories WHERE tenant = $1 AND id = $2
+       ON CONFLICT (seq, model) DO UPDATE SET dims = excluded.dims, data = excluded.data
+       RETURNING (SELECT level FROM memories WHERE tenant = $1 AND id = $2) AS level,
+                 (SELECT status FROM memories WHERE tenant = $1 AND id = $2) AS status`,
+      [tenant, id, model, vector.length, vectorToBytes(vector)],
+    );
+    const row = rows[0];
+    if (!row) throw new StoreError(`no memory ${id} in ${tenant} to attach a vector to`, 'not-found');
+    this.vectors.upsertVector(tenant, model, id, vector, {
+      level: row.level as MemoryLevel,
+      status: row.status as MemoryStatus,
+    });
+  }
+
+  searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
+    return this.vectors.search(tenant, model, vector, options);
+  }
+
+  private async loadVectors(tenant: string, model: string) {
+    const rows = await this.query(
+      'SELECT m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = $1 AND v.model = $2',
+      [tenant, model],
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      level: r.level as MemoryLevel,
+      status: r.status as MemoryStatus,
+      vector: bytesToVector(r.data as Buffer),
+    }));
+  }
+
+  // fixes learned
+
+  async markFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
+    const rows = await this.query(
+      'INSERT INTO fixes (tenant, repo, ref, learned_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1 AS x',
+      [tenant, repo.toLowerCase(), ref, new Date().toISOString()],
+    );
+    return rows.length > 0;
+  }
+
+  async isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
+    const rows = await this.query('SELECT 1 AS x FROM fixes WHERE tenant = $1 AND repo = $2 AND ref = $3', [
+      tenant,
+      repo.toLowerCase(),
+      ref,
+    ]);
+    return rows.length > 0;
+  }
+
+  async unmarkFix(tenant: string, repo: string, ref?: string): Promise<void> {
+    if (ref === undefined)
+      await this.query('DELETE FROM fixes WHERE tenant = $1 AND repo = $2', [tenant, repo.toLowerCase()]);
+    else
+      await this.query('DELETE FROM fixes WHERE tenant = $1 AND repo = $2 AND ref = $3', [
+        tenant,
+        repo.toLowerCase(),
+        ref,
+      ]);
+  }
+
+  // durable jobs
+
+  async enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean> {
+    const now = new Date().toISOString();
+    const rows = await this.query(
+      `INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
+       VALUES ($1, $2, $3, 'pending', 0, $4, $5, $5) ON CONFLICT (key) DO NOTHING RETURNING id`,
+      [job.key, job.kind, JSON.stringify(job.payload ?? null), iso(job.runAfter ?? EPOCH), now],
+    );
+    return rows.length > 0;
+  }
+
+  async claimJob(now: string, leaseUntil: string): Promise<Job | undefined> {
+    const at = iso(now);
+    const rows = await this.query(
+      `UPDATE jobs SET state = 'running', lease_until = $1, attempts = attempts + 1, updated_at = $2
+       WHERE id = (SELECT id FROM jobs WHERE (state = 'pending' AND run_after <= $2) OR (state = 'running' AND lease_until <= $2)
+                   ORDER BY run_after, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, key, kind, payload, attempts, run_after, last_error`,
+      [iso(leaseUntil), at],
+    );
+    return rows[0] && rowToJob(rows[0]);
+  }
+
+  async completeJob(id: number): Promise<void> {
+    await this.query(`UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = $1 WHERE id = $2`, [
+      new Date().toISOString(),
+      id,
+    ]);
+  }
+
+  async failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void> {
+    await this.query(
+      `UPDATE jobs SET state = $1, last_error = $2, run_after = $3, lease_until = NULL, updated_at = $4 WHERE id = $5`,
+      [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id],
+    );
+  }
+
+  async countJobs(state: 'pending' | 'done' | 'dead'): Promise<number> {
+    const rows = await this.query('SELECT COUNT(*)::int AS n FROM jobs WHERE state = ANY($1::text[])', [
+      state === 'pending' ? ['pending', 'running'] : [state],
+    ]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  // state
+
+  async getState(key: string): Promise<string | undefined> {
+    const rows = await this.query('SELECT value FROM state WHERE key = $1', [key]);
+    return rows[0] ? String(rows[0].value) : undefined;
+  }
+
+  async setState(key: string, value: string): Promise<void> {
+    await this.query(
+      `INSERT INTO state (key, value, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      [key, value, new Date().toISOString()],
+    );
+  }
+
+  // audit and usage
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    await this.query(
+      'INSERT INTO audit (tenant, actor, action, memory_id, detail, at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [entry.tenant, entry.actor, entry.action, entry.memoryId ?? null, entry.detail ?? null, entry.at],
+    );
+  }
+
+  async listAudit(tenant: string, limit = 100): Promise<AuditEntry[]> {
+    const rows = await this.query('SELECT * FROM audit WHERE tenant = $1 ORDER BY seq DESC LIMIT $2', [tenant, limit]);
+    return rows.map(rowToAudit);
+  }
+
+  async recordUsage(usage: UsageRecord): Promise<void> {
+    await this.query('INSERT INTO usage (tenant, memory_id, repo, run_ref, at) VALUES ($1, $2, $3, $4, $5)', [
+      usage.tenant,
+      usage.memoryId,
+      usage.repo,
+      usage.runRef,
+      usage.at,
+    ]);
+  }
+
+  async listUsage(tenant: string, runRef: string): Promise<UsageRecord[]> {
+    const rows = await this.query('SELECT * FROM usage WHERE tenant = $1 AND run_ref = $2 ORDER BY seq', [
+      tenant,
+      runRef,
+    ]);
+    return rows.map(rowToUsage);
+  }
+
+  async stats(tenant: string): Promise<PoolStats> {
+    const groups = await this.query(
+      'SELECT level, status, COUNT(*)::int AS n FROM memories WHERE tenant = $1 GROUP BY level, status',
+      [tenant],
+    );
+    const repos = await this.query(
+      'SELECT COUNT(DISTINCT s.repo)::int AS n FROM memory_sources s JOIN memories m ON m.seq = s.seq WHERE m.tenant = $1',
+      [tenant],
+    );
+    const fixes = await this.query('SELECT COUNT(*)::int AS n FROM fixes WHERE tenant = $1', [tenant]);
+    return statsFrom(
+      groups.map((g) => ({ level: String(g.level), status: String(g.status), n: Number(g.n) })),
+      Number(repos[0]?.n ?? 0),
+      Number(fixes[0]?.n ?? 0),
+    );
+  }
+
+  // internals
+
+  /** runs on the transaction's connection when inside one, else on any pooled connection */
+  private async query(sql: string, params: unknown[] = []): Promise<Row[]> {
+    const target: Queryable = this.client.getStore() ?? this.pool;
+    try {
+      const result = await target.query(sql, params);
+      return result.rows as Row[];
+    } catch (error) {
+      throw pgError(error, this.location);
+    }
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw pgError(error, this.location);
+    }
+  }
+}
+
+/** the WHERE clause (over alias m) and its parameters for a MemoryFilter */
+function filterSql(tenant: string, filter: MemoryFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [tenant];
+  let where = 'm.tenant = $1';
+  if (filter.status) {
+    params.push(filter.status);
+    where += ` AND m.status = ANY($${params.length}::text[])`;
+  }
+  if (filter.level) {
+    params.push(filter.level);
+    where += ` AND m.level = ANY($${params.length}::text[])`;
+  }
+  if (filter.repo !== undefined) {
+    params.push(filter.repo.toLowerCase());
+    where += ` AND m.seq IN (SELECT seq FROM memory_sources WHERE repo = $${params.length})`;
+  }
+  return { where, params };
+}
+
+/** Maps a pg/network error to the StoreError a user can act on; others pass through unchanged. */
+function pgError(error: unknown, location: string): unknown {
+  if (error instanceof StoreError || error instanceof InputError) return error;
+  const code = (error as { code?: string } | null)?.code;
+  if (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'ETIMEDOUT' ||
+    code === 'ECONNRESET' ||
+    code === '28P01' ||
+    code === '3D000'
+  ) {
+    return new StoreError(`cannot connect to the pool ${location}: ${(error as Error).message}`, 'io');
+  }
+  if (code === '55P03' || code === '40P01')
+    return new StoreError(`the pool ${location} is locked: ${(error as Error).message}`, 'locked');
+  return error;
+}

@@ -48,6 +48,9 @@ const CANDIDATE_BUDGET = 2500;
 /** due jobs are claimed from the past; this is "due immediately" */
 const EPOCH = new Date(0).toISOString();
 
+/** a new memory: returns its seq, or nothing when (tenant, id) exists (then UPSERT_MEMORY) */
+const INSERT_MEMORY = `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT (tenant, id) DO NOTHING RETURNING seq`;
 const UPSERT_MEMORY = `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map(() => '?').join(', ')})
   ON CONFLICT (tenant, id) DO UPDATE SET ${MEMORY_COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')
     .map((c) => `${c} = excluded.${c}`)
@@ -142,18 +145,24 @@ export class SqliteStore implements Store {
 
   async putMemory(memory: Memory): Promise<void> {
     await this.transaction(async () => {
-      const row = await this.db.get<{ seq: number }>(UPSERT_MEMORY, memoryToValues(memory));
-      const seq = row?.seq as number;
-      await this.db.run('DELETE FROM memories_fts WHERE rowid = ?', [seq]);
-      await this.db.run('INSERT INTO memories_fts (rowid, title, description, content, tags, scope) VALUES (?, ?, ?, ?, ?, ?)', [
-        seq,
-        memory.title,
-        memory.description,
-        memory.content,
-        tagsText(memory.tags),
-        scopeText(memory.tenant, memory.level, memory.status),
-      ]);
-      await this.db.run('DELETE FROM memory_sources WHERE seq = ?', [seq]);
+      const values = memoryToValues(memory);
+      const inserted = await this.db.get<{ seq: number }>(INSERT_MEMORY, values);
+      const seq = inserted?.seq ?? ((await this.db.get<{ seq: number }>(UPSERT_MEMORY, values))?.seq as number);
+      if (!inserted) {
+        await this.db.run('DELETE FROM memories_fts WHERE rowid = ?', [seq]);
+        await this.db.run('DELETE FROM memory_sources WHERE seq = ?', [seq]);
+      }
+      await this.db.run(
+        'INSERT INTO memories_fts (rowid, title, description, content, tags, scope) VALUES (?, ?, ?, ?, ?, ?)',
+        [
+          seq,
+          memory.title,
+          memory.description,
+          memory.content,
+          tagsText(memory.tags),
+          scopeText(memory.tenant, memory.level, memory.status),
+        ],
+      );
       for (const repo of memoryRepos(memory)) {
         await this.db.run('INSERT INTO memory_sources (seq, repo) VALUES (?, ?)', [seq, repo]);
       }
@@ -260,9 +269,10 @@ export class SqliteStore implements Store {
     for (const token of tokens) {
       let df = stats.df.get(token);
       if (df === undefined) {
-        const row = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories_fts WHERE memories_fts MATCH ?', [
-          `{title description content tags} : (${fts5Query([token])})`,
-        ]);
+        const row = await this.db.get<{ n: number }>(
+          'SELECT COUNT(*) AS n FROM memories_fts WHERE memories_fts MATCH ?',
+          [`{title description content tags} : (${fts5Query([token])})`],
+        );
         df = row?.n ?? 0;
         stats.df.set(token, df);
       }
@@ -273,7 +283,8 @@ export class SqliteStore implements Store {
     let candidates = 0;
     for (const { token, df } of counted) {
       candidates += df;
-      if (kept.length > 0 && (df > stats.rows / 2 || candidates > CANDIDATE_BUDGET || kept.length >= MAX_SEARCH_TOKENS)) break;
+      if (kept.length > 0 && (df > stats.rows / 2 || candidates > CANDIDATE_BUDGET || kept.length >= MAX_SEARCH_TOKENS))
+        break;
       kept.push(token);
     }
     return kept;

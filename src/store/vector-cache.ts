@@ -115,7 +115,7 @@ export class VectorCache {
 
   private entry(tenant: string, model: string): Entry {
     const k = key(tenant, model);
-    let entry = this.entries.get(k);
+    const entry = this.entries.get(k);
     if (entry) return entry;
     const created: Entry = { tenant, meta: new Map(), pending: [], ready: Promise.resolve() };
     created.ready = this.load(tenant, model).then(

@@ -171,4 +171,28 @@ describe('/memory commands', () => {
     expect(replies).toHaveLength(1);
     expect((await h.store.getMemory(TENANT, 'm00000000e1'))?.status).toBe('active');
   });
+
+  it('brings the review dashboard up to date after a command decides an insight it lists', async () => {
+    await putInsight(h.store, 'm00000000f1', FULL, 'public', { status: 'proposed', title: 'Approve me' });
+    await putInsight(h.store, 'm00000000f2', FULL, 'public', { status: 'proposed', title: 'Still waiting' });
+    await h.store.setState(
+      keys.dashboard(FULL),
+      JSON.stringify({ number: 42, installationId: 1, items: ['m00000000f1', 'm00000000f2'] }),
+    );
+    const replies: string[] = [];
+    const dashboards: string[] = [];
+    captureReply(
+      permission(github(), 'Codertocat', 'write')
+        .patch(`/repos/${OWNER}/${REPO}/issues/42`)
+        .reply(200, (_uri, body: any) => {
+          dashboards.push(body.body);
+          return { number: 42 };
+        }),
+      replies,
+    );
+    await send('/memory approve m00000000f1');
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0]).not.toContain('m00000000f1');
+    expect(dashboards[0]).toContain('m00000000f2');
+  });
 });

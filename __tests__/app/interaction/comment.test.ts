@@ -246,4 +246,18 @@ describe('the suggestion comment', () => {
     expect(await commentStateOf(h.store)).toBeUndefined();
     expect(await h.store.countJobs('dead')).toBe(0);
   });
+
+  it('gives up without retrying when GitHub refuses the comment for good (a locked issue)', async () => {
+    await putInsight(h.store, 'm00000000f9', 'Codertocat/api', 'public');
+    noConfigFiles(github())
+      .get(`/repos/${OWNER}/${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`/repos/${OWNER}/${REPO}/issues/1/comments`)
+      .reply(403, { message: 'Unable to create comment because issue is locked.' });
+    await receiveIssue(issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body));
+    expect(await h.worker.drain()).toBe(1);
+    expect(await h.store.countJobs('dead')).toBe(0);
+    expect(await h.store.countJobs('done')).toBe(1);
+  });
 });

@@ -38,9 +38,14 @@ describe('fix detection', () => {
     expect(reason({ parents: 2 })).toBe('merge');
     expect(reason({ subject: 'Revert "fix: x"' })).toBe('revert');
     expect(reason({ files: [] })).toBe('no-changes');
-    expect(reason({ files: [{ status: 'M', path: 'docs/guide/setup.ts' }, { status: 'M', path: 'README.md' }] })).toBe(
-      'docs-only',
-    );
+    expect(
+      reason({
+        files: [
+          { status: 'M', path: 'docs/guide/setup.ts' },
+          { status: 'M', path: 'README.md' },
+        ],
+      }),
+    ).toBe('docs-only');
     expect(reason({ subject: 'build(deps): bump x from 1 to 2' })).toBe('dependency-bump');
     expect(reason({ files: [{ status: 'M', path: 'Cargo.lock' }] })).toBe('dependency-bump');
     expect(reason({ author: 'dependabot[bot]' })).toBe('bot');

@@ -8,6 +8,7 @@ export const claudeTarget: InjectionTarget = {
   name: 'claude',
   // goes through a command line argument: keep it modest
   maxChars: 6_000,
+  argumentSafe: true,
   async inject() {
     return { files: [] };
   },

@@ -26,6 +26,8 @@ export interface InjectionTarget {
   readonly name: string;
   /** the block for this target never exceeds this many characters */
   readonly maxChars: number;
+  /** the block goes through a command-line argument (see RenderOptions.argumentSafe) */
+  readonly argumentSafe?: boolean;
   inject(rendered: RenderedInjection, env: InjectionEnv): Promise<InjectionResult>;
 }
 

@@ -109,7 +109,7 @@ export function registerInteractionHandlers(app: Probot, deps: AppDeps, options:
       // only a changed body asks again; a title or label edit does not
       if (!p.changes?.body) return;
     }
-    if (isBot(p.issue.user ?? p.sender) || p.issue.pull_request !== undefined) return;
+    if (isBot(p.issue.user ?? p.sender) || p.issue.pull_request !== undefined || p.issue.state === 'closed') return;
     await enqueueSuggest(`suggest:${repo}#${p.issue.number}:${context.id}`, {
       installationId: p.installation.id,
       repo,

@@ -10,7 +10,9 @@ import { tenantOf } from '../../core/ids.js';
 import { MEMORY_STATUSES, VISIBILITIES, type Memory, type Requester } from '../../core/types.js';
 import { maySee } from '../../core/visibility.js';
 import { recall } from '../../services/recall.js';
-import { splitRepo, type InteractionContext } from './context.js';
+import { isNotFound } from '../../github/client.js';
+import { isRefusedForGood, splitRepo, type InstallationOctokit, type InteractionContext } from './context.js';
+import { readDashboard, refreshDashboard } from './dashboard.js';
 import { readCommentState } from './comment.js';
 import { hasWriteAccess } from './permissions.js';
 import { approve, forget, reject } from '../../services/governance.js';
@@ -77,14 +79,17 @@ export async function runCommands(ctx: InteractionContext, job: CommandJob): Pro
         if (command.name === 'approve') {
           if (memory.status === 'active') return `\`${memory.id}\` **${title}** is already active.`;
           await approve(deps.store, tenant, memory.id, by());
+          changed.push(memory.id);
           return `Approved \`${memory.id}\` **${title}**: comments and agents may use it now.`;
         }
         if (command.name === 'reject') {
           if (memory.status === 'rejected') return `\`${memory.id}\` **${title}** is already rejected.`;
           await reject(deps.store, tenant, memory.id, by());
+          changed.push(memory.id);
           return `Rejected \`${memory.id}\` **${title}**: it will not be shown or injected again.`;
         }
         await forget(deps.store, tenant, memory.id, by());
+        changed.push(memory.id);
         return `Forgot \`${memory.id}\` **${title}**: it is deleted from the pool.`;
       }
       case 'search': {
@@ -112,6 +117,8 @@ export async function runCommands(ctx: InteractionContext, job: CommandJob): Pro
   }
 
   const sections: string[] = [];
+  /** ids whose status changed: a dashboard listing them is refreshed */
+  const changed: string[] = [];
   let refused = false;
   for (const command of commands) {
     const section = await run(command);
@@ -122,13 +129,19 @@ export async function runCommands(ctx: InteractionContext, job: CommandJob): Pro
     }
     sections.push(section);
   }
+  if (changed.length > 0) await refreshListingDashboard(ctx, octokit, job, changed);
   const reply = renderReply(sections);
-  await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-    owner,
-    repo,
-    issue_number: job.number,
-    body: reply,
-  });
+  try {
+    await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner,
+      repo,
+      issue_number: job.number,
+      body: reply,
+    });
+  } catch (error) {
+    if (!isRefusedForGood(error) && !isNotFound(error)) throw error;
+    deps.logger.info('command reply refused (locked, archived or gone)', { repo: job.repo, number: job.number });
+  }
   deps.logger.info('memory commands answered', {
     repo: job.repo,
     number: job.number,
@@ -136,4 +149,20 @@ export async function runCommands(ctx: InteractionContext, job: CommandJob): Pro
     writer,
   });
   return reply;
+}
+
+/** The dashboard of this repository, when it lists an insight a command just decided, is brought up to date. */
+async function refreshListingDashboard(
+  ctx: InteractionContext,
+  octokit: InstallationOctokit,
+  job: CommandJob,
+  changed: string[],
+): Promise<void> {
+  const state = await readDashboard(ctx, job.repo);
+  if (state.number === undefined || state.closedByPerson || !changed.some((id) => state.items.includes(id))) return;
+  await refreshDashboard(ctx, octokit, job.repo, state, {
+    installationId: job.installationId,
+    visibility: job.visibility,
+    create: false,
+  });
 }

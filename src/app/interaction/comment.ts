@@ -17,7 +17,7 @@ import { maySee } from '../../core/visibility.js';
 import { isNotFound } from '../../github/client.js';
 import { recall } from '../../services/recall.js';
 import { configFor } from './config.js';
-import { botLogin, splitRepo, type InstallationOctokit, type InteractionContext } from './context.js';
+import { botLogin, isRefusedForGood, splitRepo, type InstallationOctokit, type InteractionContext } from './context.js';
 import { harvestReactions, SWEEP_DAYS } from './reactions.js';
 import { renderContext } from './render.js';
 import { bodyHash, commentState, keys, readState, sweepIndex, writeState, type CommentState } from './state.js';
@@ -101,7 +101,8 @@ function toShown(hit: RecallHit): ShownHit {
 }
 
 /** What happened, for logs and tests. */
-export type SuggestOutcome = 'disabled' | 'silent' | 'posted' | 'edited' | 'unchanged' | 'gone' | 'deleted-by-person';
+export type SuggestOutcome =
+  'disabled' | 'silent' | 'posted' | 'edited' | 'unchanged' | 'gone' | 'refused' | 'deleted-by-person';
 
 /** The suggest job: recall for the thread and write (or edit) the one comment. */
 export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Promise<SuggestOutcome> {
@@ -166,6 +167,13 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
         body,
       });
     } catch (error) {
+      if (isRefusedForGood(error)) {
+        logger.info('suggestion comment could not be edited (locked or archived)', {
+          repo: job.repo,
+          number: job.number,
+        });
+        return 'refused';
+      }
       if (!isNotFound(error)) throw error;
       // a person deleted our comment: respect it, never post again on this thread
       await writeState(store, key, { ...state, deleted: true, updatedAt: now });
@@ -175,12 +183,19 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
     id = commentId;
     outcome = 'edited';
   } else {
-    const { data } = await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-      owner,
-      repo,
-      issue_number: job.number,
-      body,
-    });
+    let data: { id: number | bigint };
+    try {
+      ({ data } = await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        owner,
+        repo,
+        issue_number: job.number,
+        body,
+      }));
+    } catch (error) {
+      if (!isRefusedForGood(error) && !isNotFound(error)) throw error;
+      logger.info('suggestion comment refused (locked, archived or gone)', { repo: job.repo, number: job.number });
+      return 'refused';
+    }
     id = Number(data.id);
     outcome = 'posted';
   }

@@ -3,6 +3,8 @@
  * installation's Octokit, and a few derived names.
  */
 import type { ProbotOctokit } from 'probot';
+import { describeError } from '../../core/errors.js';
+import { httpStatus } from '../../github/client.js';
 import type { AppDeps } from '../deps.js';
 
 export type InstallationOctokit = InstanceType<typeof ProbotOctokit>;
@@ -16,6 +18,16 @@ export interface InteractionContext {
 /** The App's bot login, e.g. "memory-transfer[bot]". */
 export function botLogin(ctx: InteractionContext): string {
   return `${ctx.deps.settings.appSlug}[bot]`;
+}
+
+/**
+ * GitHub refused a write for good: a locked or archived thread (403 that is not a rate limit),
+ * a deleted one (410), or a body it will not take (422). Retrying cannot help.
+ */
+export function isRefusedForGood(error: unknown): boolean {
+  const status = httpStatus(error);
+  if (status === 410 || status === 422) return true;
+  return status === 403 && !/rate limit/i.test(describeError(error));
 }
 
 /** Splits "owner/name". */

@@ -138,9 +138,9 @@ export async function reportConfigProblems(
   } else {
     delete configProblems[target.repo];
   }
-  const open = state.number !== undefined && !state.closedByPerson;
-  if (!open && target.problems.length > 0) {
-    ctx.deps.logger.warn(`.github/memory-transfer.yml of ${target.repo} is broken; using the defaults`, {
+  // one log line always (the dashboard may not exist, or its readers may not see this repository)
+  if (target.problems.length > 0) {
+    ctx.deps.logger.warn(`.github/memory-transfer.yml of ${target.repo} has problems`, {
       repo: target.repo,
       problems: target.problems,
     });

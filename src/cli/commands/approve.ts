@@ -14,7 +14,7 @@ export const approveCommand: CliCommand = {
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });
         const memory = await ctx.withStore((store) => govern(ctx, store, 'approve', opts.id));
-        ctx.print(`approved ${memory.id}: ${memory.title}`);
+        ctx.print(`approved ${opts.id}${memory ? `: ${memory.title}` : ''}`);
       });
   },
 };

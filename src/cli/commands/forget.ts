@@ -14,7 +14,7 @@ export const forgetCommand: CliCommand = {
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });
         const memory = await ctx.withStore((store) => govern(ctx, store, 'forget', opts.id));
-        ctx.print(`forgot ${memory.id}: ${memory.title}`);
+        ctx.print(`forgot ${opts.id}${memory ? `: ${memory.title}` : ''}`);
       });
   },
 };

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import type { Fix } from '../../core/types.js';
 import { learnFixes } from '../../services/learn.js';
+import { readFixesFile } from '../../sources/fixes-file.js';
 import { mineGitFixes } from '../../sources/git.js';
 import type { CliContext } from '../context.js';
 import { engineDeps } from '../engine.js';
@@ -37,8 +38,14 @@ async function openSource(ctx: CliContext, opts: LearnFlags): Promise<Source> {
     return { repo: mined.repo, tenant: mined.tenant, count: mined.count, fixes: mined };
   }
   if (opts.commits || opts.since) throw new InputError('--commits and --since apply to --git only');
-  // PENDING: src/sources/fixes-file.ts (engine) — wired when it lands
-  throw new InputError('--fixes is not available in this build yet');
+  const fixes = await readFixesFile(opts.fixes ?? '', {
+    ...(opts.repo && { repo: opts.repo }),
+    ...(tenant && { tenant }),
+    visibility: opts.visibility,
+    source: opts.fixes ?? 'fixes file',
+  });
+  const limited = opts.max ? fixes.slice(0, opts.max) : fixes;
+  return { count: limited.length, fixes: limited, ...(opts.repo && { repo: opts.repo }), ...(tenant && { tenant }) };
 }
 
 const learnShape = {

@@ -14,7 +14,7 @@ export const rejectCommand: CliCommand = {
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });
         const memory = await ctx.withStore((store) => govern(ctx, store, 'reject', opts.id));
-        ctx.print(`rejected ${memory.id}: ${memory.title}`);
+        ctx.print(`rejected ${opts.id}${memory ? `: ${memory.title}` : ''}`);
       });
   },
 };

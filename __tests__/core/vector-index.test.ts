@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { VectorIndex } from '../../src/core/vector-index.js';
+
+/** deterministic pseudo-random numbers (tests must not depend on Math.random) */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function gaussianVectors(count: number, dims: number, seed: number): Float32Array[] {
+  const r = random(seed);
+  const gauss = () => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
+  return Array.from({ length: count }, () => Float32Array.from({ length: dims }, gauss));
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return dot / Math.sqrt(na * nb);
+}
+
+function bruteForce(data: Float32Array[], query: Float32Array, k: number): string[] {
+  return data
+    .map((v, i) => ({ id: `v${i}`, score: cosine(v, query) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k)
+    .map((h) => h.id);
+}
+
+describe('VectorIndex', () => {
+  it('finds the exact nearest neighbours of a small index, with cosine scores', () => {
+    const index = new VectorIndex(3);
+    index.upsert('x', [1, 0, 0]);
+    index.upsert('xy', [1, 1, 0]);
+    index.upsert('y', [0, 2, 0]);
+    index.upsert('-x', [-3, 0, 0]);
+    const hits = index.search([2, 0, 0], 3);
+    expect(hits.map((h) => h.id)).toEqual(['x', 'xy', 'y']);
+    expect(hits[0]!.score).toBeCloseTo(1, 6);
+    expect(hits[1]!.score).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(hits[2]!.score).toBeCloseTo(0, 6);
+  });
+
+  it('updates and removes by id', () => {
+    const index = new VectorIndex(2);
+    index.upsert('a', [1, 0]);
+    index.upsert('b', [0, 1]);
+    index.upsert('c', [1, 1]);
+    index.upsert('a', [0, 1]);
+    expect(index.size).toBe(3);
+    expect(index.search([0, 1], 2).map((h) => h.id)).toEqual(expect.arrayContaining(['a', 'b']));
+    expect(index.remove('a')).toBe(true);
+    expect(index.remove('a')).toBe(false);
+    expect(index.has('a')).toBe(false);
+    expect(index.search([0, 1], 3).map((h) => h.id)).toEqual(['b', 'c']);
+    expect(index.search([1, 0], 1).map((h) => h.id)).toEqual(['c']);
+  });
+
+  it('applies the accept filter before taking the top k', () => {
+    const index = new VectorIndex(2);
+    index.upsert('best', [1, 0]);
+    index.upsert('good', [1, 0.2]);
+    index.upsert('ok', [1, 1]);
+    expect(index.search([1, 0], 2, (id) => id !== 'best').map((h) => h.id)).toEqual(['good', 'ok']);
+  });
+
+  it('returns nothing for a zero query, an empty index or k = 0, and refuses the wrong dimension', () => {
+    const index = new VectorIndex(4);
+    expect(index.search([1, 0, 0, 0], 3)).toEqual([]);
+    index.upsert('a', [1, 0, 0, 0]);
+    expect(index.search([0, 0, 0, 0], 3)).toEqual([]);
+    expect(index.search([1, 0, 0, 0], 0)).toEqual([]);
+    expect(() => index.search([1, 0], 1)).toThrow(RangeError);
+    expect(() => index.upsert('b', [1, 0])).toThrow(RangeError);
+    index.upsert('zero', [0, 0, 0, 0]);
+    expect(index.search([1, 0, 0, 0], 2).map((h) => h.id)).toEqual(['a', 'zero']);
+  });
+
+  it('keeps at least 90% of the exact top 10 on 10,000 random 512-dimension vectors', () => {
+    const dims = 512;
+    const data = gaussianVectors(10_000, dims, 1);
+    const index = new VectorIndex(dims);
+    data.forEach((v, i) => index.upsert(`v${i}`, v));
+    const queries = gaussianVectors(20, dims, 2);
+    let found = 0;
+    let total = 0;
+    for (const query of queries) {
+      const exact = bruteForce(data, query, 10);
+      const approx = new Set(index.search(query, 10).map((h) => h.id));
+      total += exact.length;
+      found += exact.filter((id) => approx.has(id)).length;
+    }
+    expect(found / total).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('keeps the true neighbour first for near-duplicates in a large index, across removals', () => {
+    const dims = 64;
+    const data = gaussianVectors(5000, dims, 3);
+    const index = new VectorIndex(dims);
+    data.forEach((v, i) => index.upsert(`v${i}`, v));
+    for (let i = 0; i < 5000; i += 3) index.remove(`v${i}`);
+    const r = random(4);
+    for (const i of [1, 2, 4, 2500, 4999]) {
+      const noisy = data[i]!.map((x) => x + (r() - 0.5) * 0.1);
+      expect(index.search(noisy, 1)[0]?.id).toBe(`v${i}`);
+    }
+    expect(index.search(data[3]!, 1)[0]?.id).not.toBe('v3');
+  });
+});

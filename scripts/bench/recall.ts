@@ -1,0 +1,168 @@
+/**
+ * recall: pools of 10k and 100k synthetic but realistic insights (routine templates × domain
+ * phrases, 512-dimension vectors) in SQLite; p50/p95 of recall (lexical + vector, the engine's
+ * full ranking) over a few hundred task texts, pool size on disk per insight, peak RSS.
+ * Pools are cached in .bench/ (rebuilt when missing); BENCH_RECALL_SIZES=10000,100000 by default.
+ */
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { memoryId } from '../../src/core/ids.js';
+import { ROUTINE_KINDS, ROUTINE_VOCABULARY, routineTag } from '../../src/core/routines.js';
+import type { Memory } from '../../src/core/types.js';
+import { recall } from '../../src/services/recall.js';
+import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { createHashEmbedder } from './hash-embedder.js';
+
+const SIZES = (process.env.BENCH_RECALL_SIZES ?? '10000,100000').split(',').map(Number);
+const QUERIES = 300;
+const WARMUP = 20;
+const TENANT = 'bench';
+const POOL_VERSION = 1;
+
+const SUBJECTS = ['request body', 'invoice date', 'session token', 'CSV header', 'cache key', 'retry delay', 'page cursor', 'locale string', 'file path', 'config value', 'webhook payload', 'migration script', 'search query', 'upload size', 'user name', 'feature flag', 'queue message', 'price rounding', 'log line', 'job schedule'];
+const CONTEXTS = ['in the API', 'in the billing worker', 'in the CLI', 'in the web client', 'during startup', 'on shutdown', 'under load', 'in CI', 'on Windows', 'after an upgrade', 'in the importer', 'in the scheduler'];
+const VERBS = ['Test', 'Check', 'Verify', 'Exercise', 'Pin', 'Reproduce'];
+const LANGS = ['typescript', 'python', 'go', 'rust', 'java', 'ruby'];
+const TOOLS = ['npm', 'pytest', 'go-test', 'cargo', 'gradle', 'rspec'];
+
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const pick = <T>(items: readonly T[], next: () => number): T => items[Math.floor(next() * items.length)] as T;
+
+function insight(i: number, next: () => number): Memory {
+  const kind = pick(ROUTINE_KINDS, next);
+  const words = ROUTINE_VOCABULARY[kind].split(' ');
+  const w1 = pick(words, next);
+  const w2 = pick(words, next);
+  const subject = pick(SUBJECTS, next);
+  const context = pick(CONTEXTS, next);
+  const title = `${pick(VERBS, next)} ${w1} handling of the ${subject} ${context}`;
+  const description = `When a change touches how the ${subject} is handled ${context}, ${w1} and ${w2} cases break silently unless a test pins them.`;
+  const content =
+    `Write a failing test that feeds a ${w1} ${subject} before changing the code, then run the affected suite ${context}. ` +
+    `Cover ${w2} behaviour and one ordinary value, and keep the test beside the code it protects. ` +
+    `Such regressions (#${i % 997}) come back when nobody checks ${words.slice(0, 3).join(', ')}.`;
+  const now = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+  const repo = `${TENANT}/repo-${i % 40}`;
+  return {
+    id: memoryId(TENANT, repo, String(i), 'insight'),
+    tenant: TENANT,
+    level: 'insight',
+    title,
+    description,
+    content,
+    body: { level: 'insight', insight: { title, description, content } },
+    tags: [routineTag(kind), `lang:${pick(LANGS, next)}`, `tool:${pick(TOOLS, next)}`],
+    evidence: ['tests were added in the same change'],
+    provenance: [{ tenant: TENANT, repo, visibility: 'private', sourceKind: 'commit', ref: i.toString(16).padStart(40, '0'), authors: ['Ada'], date: now }],
+    visibility: 'private',
+    status: 'active',
+    votes: { up: Math.floor(next() * 3), down: 0 },
+    support: 1 + Math.floor(next() * 4),
+    uses: 0,
+    outcomes: { success: 0, failure: 0 },
+    model: 'rules@1',
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+function queries(): string[] {
+  const next = random(7);
+  return Array.from({ length: QUERIES }, () => {
+    const kind = pick(ROUTINE_KINDS, next);
+    const word = pick(ROUTINE_VOCABULARY[kind].split(' '), next);
+    return `${pick(['Fix', 'Crash:', 'Bug:', 'Regression:'], next)} ${word} ${pick(SUBJECTS, next)} ${pick(CONTEXTS, next)} (#${Math.floor(next() * 5000)})`;
+  });
+}
+
+async function buildPool(file: string, size: number): Promise<number> {
+  await rm(file, { force: true });
+  await rm(`${file}-wal`, { force: true });
+  const started = performance.now();
+  const store = await openStore(file);
+  const embedder = createHashEmbedder();
+  const next = random(size);
+  try {
+    for (let start = 0; start < size; start += 1000) {
+      const batch = Array.from({ length: Math.min(1000, size - start) }, (_, j) => insight(start + j, next));
+      const vectors = await embedder.embed(batch.map((m) => `${m.title}\n${m.description}\n${m.content}`));
+      await store.transaction(async () => {
+        for (const [j, memory] of batch.entries()) {
+          await store.putMemory(memory);
+          await store.putVector(TENANT, memory.id, vectors[j] as Float32Array, embedder.model);
+        }
+      });
+    }
+    await store.setState('bench:pool', `${POOL_VERSION}:${size}`);
+  } finally {
+    await store.close();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function openCached(file: string, size: number): Promise<{ store: Store; built?: number }> {
+  try {
+    const store = await openStore(file);
+    if ((await store.getState('bench:pool')) === `${POOL_VERSION}:${size}`) return { store };
+    await store.close();
+  } catch {
+    // rebuild below
+  }
+  const built = await buildPool(file, size);
+  return { store: await openStore(file), built };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+  const dir = join(process.cwd(), '.bench');
+  await mkdir(dir, { recursive: true });
+  const figures: Record<string, string | number> = {};
+  const tasks = queries();
+  for (const size of SIZES) {
+    const file = join(dir, `recall-${size}.db`);
+    const { store, built } = await openCached(file, size);
+    const label = size >= 1000 ? `${size / 1000}k` : String(size);
+    try {
+      const deps = { store, embedder: createHashEmbedder(), logger: silentLogger, clock: systemClock };
+      const requester = { tenant: TENANT, repo: 'bench/elsewhere', visibility: 'private' as const };
+      const coldStart = performance.now();
+      await recall(deps, requester, tasks[0] ?? 'x', { k: 3 });
+      const cold = performance.now() - coldStart;
+      for (const task of tasks.slice(0, WARMUP)) await recall(deps, requester, task, { k: 3 });
+      const times: number[] = [];
+      let hits = 0;
+      for (const task of tasks) {
+        const started = performance.now();
+        const result = await recall(deps, requester, task, { k: 3 });
+        times.push(performance.now() - started);
+        hits += result.length;
+      }
+      times.sort((a, b) => a - b);
+      const size_ = (await stat(file)).size + ((await stat(`${file}-wal`).catch(() => undefined))?.size ?? 0);
+      if (built !== undefined) figures[`${label}: pool built (s)`] = built.toFixed(1);
+      figures[`${label}: first recall, cold (ms)`] = cold.toFixed(1);
+      figures[`${label}: recall p50 (ms)`] = percentile(times, 50).toFixed(2);
+      figures[`${label}: recall p95 (ms)`] = percentile(times, 95).toFixed(2);
+      figures[`${label}: results per query`] = (hits / tasks.length).toFixed(2);
+      figures[`${label}: disk per insight (KB)`] = (size_ / size / 1024).toFixed(2);
+      figures[`${label}: peak RSS so far (MB)`] = (process.resourceUsage().maxRSS / 1024).toFixed(0);
+    } finally {
+      await store.close();
+    }
+  }
+  figures.queries = `${tasks.length} (after ${WARMUP} warm-up), k=3, lexical + 512-dim vectors`;
+  return figures;
+}
