@@ -85,7 +85,7 @@ describe('rules abstractor', () => {
     ['Socket listeners leak on every retry', 'routine:performance-resource', /listeners/],
     ['Shell injection through an unsanitized file name', 'routine:security-validation', /hostile/],
     ['Error from the callback is swallowed', 'routine:error-handling', /original error/],
-    ['Null value crashes the formatter', 'routine:edge-input', /empty value/],
+    ['Null value crashes the formatter', 'routine:edge-input', /empty string/],
     ['Default of the verbose flag ignores the environment variable', 'routine:config-env', /environment variable/],
     ['Breaking change in the public API restored', 'routine:api-compat', /public API/],
   ])('problem text %j → %s', (title, tag, advice) => {
@@ -103,6 +103,20 @@ describe('rules abstractor', () => {
     const insight = insightOf(sampleFix({ title: 'Handle an empty list', files, language }));
     for (const tag of tags) expect(insight.tags).toContain(tag);
     expect(insight.content).toMatch(hint);
+  });
+
+  it.each([
+    ['Wrong hour after the DST change in UTC+13', 'facet:encoding-locale/time', /time zone/],
+    ['Garbled output for emoji in UTF-8 file names', 'facet:encoding-locale/text', /multi-byte/],
+    ['Wrong month names in the German locale', 'facet:encoding-locale/locale', /non-English locale/],
+    ['Empty list crashes the report', 'facet:edge-input/empty', /empty string/],
+    ['Off-by-one at the last index of the page', 'facet:edge-input/boundary', /one below and one above/],
+    ['Upload keeps running after the user cancels it', 'facet:concurrency-async/cancel', /cancel, time out/],
+    ['Error written to stdout instead of stderr, exit code 0', 'facet:error-handling/report', /output stream/],
+  ])('narrows %j to %s', (title, facet, advice) => {
+    const insight = insightOf(sampleFix({ title, files: ['lib/thing.js', 'test/thing.js'] }));
+    expect(insight.tags).toContain(facet);
+    expect(insight.content).toMatch(advice);
   });
 
   it('adds a second routine when the fix clearly has two', () => {

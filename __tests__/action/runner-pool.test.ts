@@ -253,7 +253,7 @@ describe('run() in pool-file mode', () => {
     const everything =
       JSON.stringify(h.outputs) +
       h.summaries.join('') +
-      (await h.read('.github/instructions/memory-transfer.instructions.md'));
+      (await h.read('.github/instructions/memory-transfer.instructions.md').catch(() => ''));
     expect(everything).not.toContain(CANARY);
     expect(everything).not.toContain('secret-api');
     expect(h.outputs.count).toBe('0');
@@ -281,7 +281,26 @@ describe('run() refuses to write through a symlink leaving the workspace', () =>
     await writeFile(outside, 'export PATH=/usr/bin\n');
     await symlink(outside, path.join(h.workspace, 'AGENTS.md'));
     await h.run();
-    expect(h.failures[0]).toMatch(/target: "AGENTS\.md" is outside the workspace/);
+    expect(h.failures[0]).toMatch(/target: "AGENTS\.md" leads outside the workspace through a symbolic link/);
     expect(await readFile(outside, 'utf8')).toBe('export PATH=/usr/bin\n');
+  });
+});
+
+describe('run() with nothing to inject', () => {
+  it.each(['copilot', 'openhands', 'agents-md'])('%s: creates no file', async (target) => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: 'quantum chromodynamics lattice gauge', target } });
+    await h.run();
+    expect(h.result?.files.every((f) => f.change === 'unchanged')).toBe(true);
+    expect(existsSync(h.result?.files[0]?.path ?? '')).toBe(false);
+  });
+
+  it('copilot: a stale instructions file from an earlier run is emptied to its front matter', async () => {
+    const h = await harness({
+      inputs: { pool: 'pool.jsonl', task: 'quantum chromodynamics lattice gauge', target: 'copilot' },
+    });
+    await mkdir(path.join(h.workspace, '.github/instructions'), { recursive: true });
+    await writeFile(path.join(h.workspace, '.github/instructions/memory-transfer.instructions.md'), 'stale insight');
+    await h.run();
+    expect(await h.read('.github/instructions/memory-transfer.instructions.md')).toBe('---\napplyTo: "**"\n---\n\n');
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/app/server.js';
+import { DIRECT_WEBHOOK_PATH, startServer, type RunningServer } from '../../src/app/server.js';
 import { readServeConfig } from '../../src/app/settings.js';
 import type { Store } from '../../src/store/store.js';
 import { TestOctokit, WEBHOOK_SECRET, loadEvent, sign, silentPino, tempPool, testPrivateKey } from './app-harness.js';
@@ -62,6 +62,32 @@ describe('the App server over real HTTP', () => {
       'x-hub-signature-256': sign('{}'),
     });
     expect(tampered.status).toBe(400);
+    expect(await store.countJobs('pending')).toBe(0);
+  });
+
+  it('hands a recorded delivery to the App handlers in the worker; a redelivery is recorded once', async () => {
+    const body = JSON.stringify(loadEvent('pull_request.closed'));
+    for (let i = 0; i < 3; i += 1) expect((await post(server, body, { 'x-hub-signature-256': sign(body) })).status).toBe(200);
+    expect(await store.countJobs('pending')).toBe(1);
+    server.worker?.register('resolve-fix', async () => undefined);
+    // the webhook job runs Probot's handlers, which record the fix job
+    expect(await server.worker?.drain()).toBe(2);
+    expect(await store.countJobs('done')).toBe(2);
+  });
+
+  it("refuses a forged delivery on Probot's direct path too", async () => {
+    const body = JSON.stringify(loadEvent('pull_request.closed'));
+    const response = await fetch(`http://127.0.0.1:${server.port}${DIRECT_WEBHOOK_PATH}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': 'd-direct',
+        'x-hub-signature-256': sign(body, 'forged'),
+      },
+      body,
+    });
+    expect(response.status).toBe(400);
     expect(await store.countJobs('pending')).toBe(0);
   });
 

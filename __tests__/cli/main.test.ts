@@ -165,7 +165,7 @@ describe('export and import', () => {
     const imported = await cli('import', file, '--json', '--db', fresh);
     expect(imported.code).toBe(0);
     const count = text.trimEnd().split('\n').length - 1;
-    expect(JSON.parse(imported.stdout)).toEqual({ tenant: 'acme', imported: count, replaced: 0 });
+    expect(JSON.parse(imported.stdout)).toEqual({ tenant: 'acme', imported: count, replaced: 0, embedded: 0 });
 
     const before = JSON.parse((await cli('list', '--limit', '1000', '--json', '--db', db)).stdout).memories;
     const after = JSON.parse((await cli('list', '--limit', '1000', '--json', '--db', fresh)).stdout).memories;
@@ -233,7 +233,7 @@ describe('errors', () => {
     await learnApi();
     const { code, stderr } = await cli('approve', 'm0000000000', '--db', db);
     expect(code).toBe(2);
-    expect(stderr).toBe('memory-transfer: no memory m0000000000 in acme\n');
+    expect(stderr).toBe('memory-transfer: no memory m0000000000 in the pool of acme\n');
   });
 
   it.each([

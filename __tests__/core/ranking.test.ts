@@ -79,6 +79,15 @@ describe('fusion', () => {
     expect(routineMatch(task, ['routine:edge-input'])).toBe(0);
     expect(routineMatch([], ['routine:edge-input'])).toBe(0);
   });
+
+  it('routine match: another facet of the right kind counts less than the named one', () => {
+    const task = [{ kind: 'encoding-locale' as const, weight: 1, facet: 'time' }];
+    const time = routineMatch(task, ['routine:encoding-locale', 'facet:encoding-locale/time']);
+    const text = routineMatch(task, ['routine:encoding-locale', 'facet:encoding-locale/text']);
+    expect(time).toBe(1);
+    expect(text).toBeLessThan(time);
+    expect(text).toBeGreaterThan(0);
+  });
 });
 
 describe('quality prior', () => {

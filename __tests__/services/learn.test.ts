@@ -99,6 +99,16 @@ describe('learnFix', () => {
     expect(insights[0]!.tags).toEqual(expect.arrayContaining(['lang:javascript', 'lang:go', 'tool:npm', 'tool:go']));
   });
 
+  it('keeps different facets of one routine kind apart (time zones vs text encodings)', async () => {
+    await learnFix(deps(), sampleFix({ repo: 'acme/web', ref: 'w1', title: 'Wrong hour after the DST change' }));
+    await learnFix(deps(), sampleFix({ repo: 'acme/api', ref: 'a1', title: 'Garbled emoji in UTF-8 output' }));
+    const insights = await store.listMemories('acme', { level: ['insight'] });
+    expect(insights.map((m) => m.tags.find((t) => t.startsWith('facet:'))).sort()).toEqual([
+      'facet:encoding-locale/text',
+      'facet:encoding-locale/time',
+    ]);
+  });
+
   it('keeps insights of different routines apart', async () => {
     await learnFix(deps(), emptyBody('acme/web', 'w1'));
     await learnFix(

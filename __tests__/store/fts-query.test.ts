@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fts5Query,
-  fts5ScopedQuery,
-  MAX_QUERY_TOKENS,
-  queryTokens,
-  scopeText,
-  tsQuery,
-} from '../../src/store/fts-query.js';
+import { fts5Query, MAX_QUERY_TOKENS, queryTokens, tsQuery } from '../../src/store/fts-query.js';
 
 describe('queryTokens', () => {
   it('keeps distinct lower-cased words and numbers, without stop words or operators', () => {
@@ -39,15 +32,6 @@ describe('queryTokens', () => {
 describe('query builders', () => {
   it('quotes every FTS5 token and OR-joins them', () => {
     expect(fts5Query(['near', 'or'])).toBe('"near" OR "or"');
-  });
-
-  it('scopes an FTS5 query to a tenant, levels and statuses', () => {
-    const q = fts5ScopedQuery(['x'], 'acme', ['insight'], ['active', 'proposed']);
-    expect(q).toBe(
-      'scope : "zt097099109101" AND scope : ("zl3") AND scope : ("zs1" OR "zs0") AND {title description content tags} : ("x")',
-    );
-    expect(scopeText('acme', 'insight', 'active')).toBe('zt097099109101 zl3 zs1');
-    expect(fts5ScopedQuery(['x'], 'a', [], [])).toContain('"zlnone"');
   });
 
   it('builds a tsquery of plain lexemes', () => {

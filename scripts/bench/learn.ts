@@ -13,7 +13,18 @@ const COMMITS = Number(process.env.BENCH_COMMITS ?? 10_000);
 const FIX_SHARE = 0.15;
 
 const AREAS = ['api', 'billing', 'auth', 'parser', 'cache', 'queue', 'export', 'search', 'users', 'config'];
-const THINGS = ['request body', 'invoice date', 'session token', 'CSV header', 'cache key', 'retry delay', 'page cursor', 'locale string', 'file path', 'config value'];
+const THINGS = [
+  'request body',
+  'invoice date',
+  'session token',
+  'CSV header',
+  'cache key',
+  'retry delay',
+  'page cursor',
+  'locale string',
+  'file path',
+  'config value',
+];
 const FIX_TEMPLATES = [
   (t: string) => `Fix crash when the ${t} is empty`,
   (t: string) => `fix: handle a missing ${t}`,
@@ -50,30 +61,42 @@ function pick<T>(items: T[], next: () => number): T {
 
 function sourceFile(area: string, n: number, version: number): string {
   const lines = [`// ${area} module ${n}, revision ${version}`];
-  for (let i = 0; i < 30; i++) lines.push(`export function ${area}Step${n}_${i}(input: string): string { return input.trim() + '${version}'; }`);
+  for (let i = 0; i < 30; i++)
+    lines.push(`export function ${area}Step${n}_${i}(input: string): string { return input.trim() + '${version}'; }`);
   return `${lines.join('\n')}\n`;
 }
 
 export function generateHistory(count: number): CommitSpec[] {
   const next = random(42);
-  const commits: CommitSpec[] = [{ message: 'Initial import', files: { 'package.json': '{"name":"bench"}\n', 'README.md': '# bench\n' } }];
+  const commits: CommitSpec[] = [
+    { message: 'Initial import', files: { 'package.json': '{"name":"bench"}\n', 'README.md': '# bench\n' } },
+  ];
   for (let i = 1; i < count; i++) {
     const area = pick(AREAS, next);
     const n = Math.floor(next() * 20);
     const thing = pick(THINGS, next);
     const isFix = next() < FIX_SHARE;
-    const files: Record<string, string> = { [`src/${area}/module-${n}.ts`]: sourceFile(area, n, i) };
+    const source = { [`src/${area}/module-${n}.ts`]: sourceFile(area, n, i) };
+    let files: Record<string, string> = source;
     let message: string;
     if (isFix) {
       message = `${pick(FIX_TEMPLATES, next)(thing)}\n\nUsers reported that the ${thing} in ${area} misbehaved; this pins it with a test.`;
-      if (next() < 0.85) files[`test/${area}/module-${n}.test.ts`] = `it('${thing} ${i}', () => expect(${area}Step${n}_0('')).toBe(''));\n`;
+      if (next() < 0.85) {
+        files = {
+          ...source,
+          [`test/${area}/module-${n}.test.ts`]: `it('${thing} ${i}', () => expect(${area}Step${n}_0('')).toBe(''));\n`,
+        };
+      }
     } else {
-      const template = pick(OTHER_TEMPLATES, next);
-      message = template(thing);
-      if (message.startsWith('docs:')) delete files[`src/${area}/module-${n}.ts`], (files[`docs/${area}.md`] = `# ${area} ${i}\n`);
-      if (message.startsWith('Bump')) delete files[`src/${area}/module-${n}.ts`], (files['package-lock.json'] = `{"v":${i}}\n`);
+      message = pick(OTHER_TEMPLATES, next)(thing);
+      if (message.startsWith('docs:')) files = { [`docs/${area}.md`]: `# ${area} ${i}\n` };
+      if (message.startsWith('Bump')) files = { 'package-lock.json': `{"v":${i}}\n` };
     }
-    commits.push({ message, files, author: pick(['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Barbara Liskov'], next) });
+    commits.push({
+      message,
+      files,
+      author: pick(['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Barbara Liskov'], next),
+    });
   }
   return commits;
 }

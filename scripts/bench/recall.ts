@@ -21,8 +21,42 @@ const WARMUP = 20;
 const TENANT = 'bench';
 const POOL_VERSION = 1;
 
-const SUBJECTS = ['request body', 'invoice date', 'session token', 'CSV header', 'cache key', 'retry delay', 'page cursor', 'locale string', 'file path', 'config value', 'webhook payload', 'migration script', 'search query', 'upload size', 'user name', 'feature flag', 'queue message', 'price rounding', 'log line', 'job schedule'];
-const CONTEXTS = ['in the API', 'in the billing worker', 'in the CLI', 'in the web client', 'during startup', 'on shutdown', 'under load', 'in CI', 'on Windows', 'after an upgrade', 'in the importer', 'in the scheduler'];
+const SUBJECTS = [
+  'request body',
+  'invoice date',
+  'session token',
+  'CSV header',
+  'cache key',
+  'retry delay',
+  'page cursor',
+  'locale string',
+  'file path',
+  'config value',
+  'webhook payload',
+  'migration script',
+  'search query',
+  'upload size',
+  'user name',
+  'feature flag',
+  'queue message',
+  'price rounding',
+  'log line',
+  'job schedule',
+];
+const CONTEXTS = [
+  'in the API',
+  'in the billing worker',
+  'in the CLI',
+  'in the web client',
+  'during startup',
+  'on shutdown',
+  'under load',
+  'in CI',
+  'on Windows',
+  'after an upgrade',
+  'in the importer',
+  'in the scheduler',
+];
 const VERBS = ['Test', 'Check', 'Verify', 'Exercise', 'Pin', 'Reproduce'];
 const LANGS = ['typescript', 'python', 'go', 'rust', 'java', 'ruby'];
 const TOOLS = ['npm', 'pytest', 'go-test', 'cargo', 'gradle', 'rspec'];
@@ -63,7 +97,17 @@ function insight(i: number, next: () => number): Memory {
     body: { level: 'insight', insight: { title, description, content } },
     tags: [routineTag(kind), `lang:${pick(LANGS, next)}`, `tool:${pick(TOOLS, next)}`],
     evidence: ['tests were added in the same change'],
-    provenance: [{ tenant: TENANT, repo, visibility: 'private', sourceKind: 'commit', ref: i.toString(16).padStart(40, '0'), authors: ['Ada'], date: now }],
+    provenance: [
+      {
+        tenant: TENANT,
+        repo,
+        visibility: 'private',
+        sourceKind: 'commit',
+        ref: i.toString(16).padStart(40, '0'),
+        authors: ['Ada'],
+        date: now,
+      },
+    ],
     visibility: 'private',
     status: 'active',
     votes: { up: Math.floor(next() * 3), down: 0 },

@@ -33,7 +33,8 @@ export interface RunnerDeps {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   getIdToken: (audience: string) => Promise<string>;
-  createOctokit: (token: string) => ActionOctokit;
+  /** builds the Octokit when a pull request's paths are needed (loaded lazily: most runs never need it) */
+  createOctokit: (token: string) => ActionOctokit | Promise<ActionOctokit>;
   fetch?: typeof globalThis.fetch;
   parsePool: PoolParser;
   recallLocal: LocalRecall;
@@ -156,7 +157,7 @@ function changedPathsFetcher(inputs: ActionInputs, deps: RunnerDeps): ChangedPat
   return async (owner, repo, pullNumber) => {
     if (!inputs.token) return [];
     try {
-      const octokit = deps.createOctokit(inputs.token);
+      const octokit = await deps.createOctokit(inputs.token);
       const { data } = await octokit.rest.pulls.listFiles({ owner, repo, pull_number: pullNumber, per_page: 100 });
       return data.map((file) => file.filename);
     } catch (error) {

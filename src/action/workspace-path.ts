@@ -32,8 +32,13 @@ export function resolveInWorkspace(workspace: string, userPath: string, field: s
   if (userPath.trim() === '' || userPath.includes('\0')) throw new InputError(`${field}: empty or invalid path`);
   const root = realExisting(path.resolve(workspace));
   const resolved = path.resolve(root, userPath);
-  if (!inside(root, resolved) || !inside(root, realExisting(resolved))) {
+  if (!inside(root, resolved)) {
     throw new InputError(`${field}: "${userPath}" is outside the workspace (${workspace}); give a path inside it`);
+  }
+  if (!inside(root, realExisting(resolved))) {
+    throw new InputError(
+      `${field}: "${userPath}" leads outside the workspace through a symbolic link; refusing to write or read it`,
+    );
   }
   return resolved;
 }

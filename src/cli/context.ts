@@ -57,7 +57,8 @@ export class CliContext {
     if (repo) return tenantOf(repo);
     const tenants = await store.listTenants();
     if (tenants.length === 1 && tenants[0]) return tenants[0];
-    if (tenants.length === 0) throw new InputError('the pool is empty: run `memory-transfer learn` first (or pass --tenant)');
+    if (tenants.length === 0)
+      throw new InputError('the pool is empty: run `memory-transfer learn` first (or pass --tenant)');
     throw new InputError(`the pool holds several tenants (${tenants.join(', ')}): pass --tenant`);
   }
 

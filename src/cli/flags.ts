@@ -18,7 +18,10 @@ export const flag = {
  * Parses commander's option values; names the flag of the first bad one (`--max: must be …`).
  * Keys are camelCase option names; undefined values are left out.
  */
-export function parseFlags<T extends z.ZodRawShape>(shape: T, values: Record<string, unknown>): z.output<z.ZodObject<T>> {
+export function parseFlags<T extends z.ZodRawShape>(
+  shape: T,
+  values: Record<string, unknown>,
+): z.output<z.ZodObject<T>> {
   const result = z.object(shape).safeParse(values);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -22,7 +22,12 @@ function actor(ctx: CliContext): string {
 }
 
 /** Applies the action; returns the memory as it was before (for the confirmation line). */
-export async function govern(ctx: CliContext, store: Store, action: GovernanceAction, id: string): Promise<Memory | undefined> {
+export async function govern(
+  ctx: CliContext,
+  store: Store,
+  action: GovernanceAction,
+  id: string,
+): Promise<Memory | undefined> {
   const tenant = await ctx.tenant(store);
   const before = await store.getMemory(tenant, id);
   const by = { actor: actor(ctx), detail: 'memory-transfer CLI' };

@@ -19,7 +19,10 @@ export function buildProgram(io: CliIo): { program: Command; ctx: CliContext } {
   program
     .description('Learn validation-routine insights from fixes and recall them for new tasks.')
     .version(VERSION, '-V, --version')
-    .option('--db <path|url>', 'the pool: a SQLite file or postgres:// URL (default: $MEMORY_TRANSFER_DB, else ./.memory-transfer/pool.db)')
+    .option(
+      '--db <path|url>',
+      'the pool: a SQLite file or postgres:// URL (default: $MEMORY_TRANSFER_DB, else ./.memory-transfer/pool.db)',
+    )
     .option('--tenant <org>', 'the pool tenant (default: the owner of --repo, or the only tenant in the pool)')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
@@ -41,7 +44,8 @@ function output(io: CliIo) {
   return {
     writeOut: (text: string) => io.out(text),
     writeErr: (text: string) => io.err(text),
-    outputError: (text: string, write: (text: string) => void) => write(`memory-transfer: ${text.replace(/^error: /, '')}`),
+    outputError: (text: string, write: (text: string) => void) =>
+      write(`memory-transfer: ${text.replace(/^error: /, '')}`),
   };
 }
 
@@ -57,7 +61,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   } catch (error) {
     if (error instanceof CommanderError) {
       // commander already printed its message (or the help)
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT.ok;
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0)
+        return EXIT.ok;
       return EXIT.usage;
     }
     io.err(`memory-transfer: ${describeError(error)}\n`);

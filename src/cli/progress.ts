@@ -16,7 +16,12 @@ export function startProgress(io: CliIo, label: string, total: number | undefine
   if (quiet) return { update: () => undefined, stop: () => undefined };
   if (io.tty) {
     const bar = new cliProgress.SingleBar(
-      { stream: io.tty, format: `${label} [{bar}] {value}/{total} {eta_formatted}`, hideCursor: true, clearOnComplete: true },
+      {
+        stream: io.tty,
+        format: `${label} [{bar}] {value}/{total} {eta_formatted}`,
+        hideCursor: true,
+        clearOnComplete: true,
+      },
       cliProgress.Presets.shades_classic,
     );
     bar.start(total ?? 0, 0);

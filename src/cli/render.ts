@@ -43,7 +43,14 @@ export function hitText(hit: RecallHit, rank: number): string {
 
 export function memoryRow(m: Memory): string {
   const repo = m.provenance[0]?.repo ?? '?';
-  return [m.id, m.level.padEnd(10), m.status.padEnd(8), String(m.support).padStart(3), repo.padEnd(24), truncate(m.title, 70)].join('  ');
+  return [
+    m.id,
+    m.level.padEnd(10),
+    m.status.padEnd(8),
+    String(m.support).padStart(3),
+    repo.padEnd(24),
+    truncate(m.title, 70),
+  ].join('  ');
 }
 
 export function memoryText(m: Memory): string {
@@ -60,7 +67,9 @@ export function memoryText(m: Memory): string {
   if (m.evidence.length > 0) lines.push('evidence:', ...m.evidence.map((e) => `  - ${e}`));
   lines.push('sources:');
   for (const p of m.provenance) {
-    lines.push(`  - ${p.repo} ${p.sourceKind} ${p.ref.slice(0, 12)} (${p.visibility}, ${p.date.slice(0, 10)})${p.url ? ` ${p.url}` : ''}`);
+    lines.push(
+      `  - ${p.repo} ${p.sourceKind} ${p.ref.slice(0, 12)} (${p.visibility}, ${p.date.slice(0, 10)})${p.url ? ` ${p.url}` : ''}`,
+    );
   }
   lines.push(`model: ${m.model} · created ${m.createdAt} · updated ${m.updatedAt}`);
   return lines.join('\n');

@@ -43,79 +43,107 @@ interface Doc {
   length: number;
 }
 
+interface TenantIndex {
+  docs: Map<string, Doc>;
+  /** term → documents containing it */
+  postings: Map<string, Doc[]>;
+  totalLength: number;
+  vectors: Map<string, IndexedVector>;
+}
+
 const K1 = 1.2;
 const B = 0.75;
 
 export class MemoryIndex implements Retriever {
-  private readonly docs = new Map<string, Doc>();
-  private readonly vectors = new Map<string, IndexedVector>();
+  private readonly tenants = new Map<string, TenantIndex>();
 
   constructor(memories: readonly Memory[], vectors: readonly IndexedVector[] = []) {
     for (const memory of memories) {
+      const index = this.tenantIndex(memory.tenant);
       const tf = new Map<string, number>();
       const words = terms(searchableText(memory));
       for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-      this.docs.set(key(memory.tenant, memory.id), { memory, tf, length: words.length });
+      const doc: Doc = { memory, tf, length: words.length };
+      index.docs.set(memory.id, doc);
+      index.totalLength += words.length;
+      for (const term of tf.keys()) {
+        const list = index.postings.get(term);
+        if (list) list.push(doc);
+        else index.postings.set(term, [doc]);
+      }
     }
+    // a vector belongs to the memory of that id (ids are unique within a pool)
     for (const v of vectors) {
-      const doc = [...this.docs.values()].find((d) => d.memory.id === v.id);
-      if (doc) this.vectors.set(key(doc.memory.tenant, v.id), v);
+      for (const index of this.tenants.values()) if (index.docs.has(v.id)) index.vectors.set(v.id, v);
     }
   }
 
   get size(): number {
-    return this.docs.size;
+    let n = 0;
+    for (const index of this.tenants.values()) n += index.docs.size;
+    return n;
   }
 
-  private candidates(tenant: string, options: SearchOptions): Doc[] {
-    return [...this.docs.values()].filter(
-      (d) =>
-        d.memory.tenant === tenant &&
-        (options.level === undefined || options.level.includes(d.memory.level)) &&
-        (options.status === undefined || options.status.includes(d.memory.status)),
-    );
+  private tenantIndex(tenant: string): TenantIndex {
+    let index = this.tenants.get(tenant);
+    if (!index) {
+      index = { docs: new Map(), postings: new Map(), totalLength: 0, vectors: new Map() };
+      this.tenants.set(tenant, index);
+    }
+    return index;
   }
 
-  /** BM25 (k1 1.2, b 0.75) with OR semantics over the query's terms, like FTS5's bm25. */
+  /**
+   * BM25 (k1 1.2, b 0.75) with OR semantics over the query's terms, like FTS5's bm25. Statistics
+   * are over the tenant's memories; level and status filter the results.
+   */
   async searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
+    const index = this.tenants.get(tenant);
     const queryTerms = [...new Set(terms(query))];
-    const docs = this.candidates(tenant, options);
-    if (queryTerms.length === 0 || docs.length === 0) return [];
-    const avg = docs.reduce((sum, d) => sum + d.length, 0) / docs.length || 1;
-    const idf = new Map<string, number>();
-    for (const t of queryTerms) {
-      const n = docs.filter((d) => d.tf.has(t)).length;
-      idf.set(t, Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)));
+    if (!index || queryTerms.length === 0 || options.limit <= 0) return [];
+    const n = index.docs.size;
+    const avg = index.totalLength / n || 1;
+    const scores = new Map<Doc, number>();
+    for (const term of queryTerms) {
+      const docs = index.postings.get(term);
+      if (!docs) continue;
+      const idf = Math.log(1 + (n - docs.length + 0.5) / (docs.length + 0.5));
+      for (const d of docs) {
+        if (!accepts(d.memory, options)) continue;
+        const f = d.tf.get(term) ?? 0;
+        const part = idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avg)));
+        scores.set(d, (scores.get(d) ?? 0) + part);
+      }
     }
     const hits: ScoredId[] = [];
-    for (const d of docs) {
-      let score = 0;
-      for (const t of queryTerms) {
-        const f = d.tf.get(t);
-        if (!f) continue;
-        score += (idf.get(t) ?? 0) * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avg)));
-      }
-      if (score > 0) hits.push({ id: d.memory.id, score });
-    }
+    for (const [d, score] of scores) if (score > 0) hits.push({ id: d.memory.id, score });
     return top(hits, options.limit);
   }
 
   async searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
+    const index = this.tenants.get(tenant);
+    if (!index || options.limit <= 0) return [];
     const hits: ScoredId[] = [];
-    for (const d of this.candidates(tenant, options)) {
-      const v = this.vectors.get(key(tenant, d.memory.id));
-      if (v && v.model === model) hits.push({ id: d.memory.id, score: cosine(vector, v.vector) });
+    for (const v of index.vectors.values()) {
+      const doc = index.docs.get(v.id);
+      if (doc && v.model === model && accepts(doc.memory, options))
+        hits.push({ id: v.id, score: cosine(vector, v.vector) });
     }
     return top(hits, options.limit);
   }
 
   async getMemories(tenant: string, ids: string[]): Promise<Memory[]> {
-    return ids.map((id) => this.docs.get(key(tenant, id))?.memory).filter((m): m is Memory => m !== undefined);
+    const index = this.tenants.get(tenant);
+    if (!index) return [];
+    return ids.map((id) => index.docs.get(id)?.memory).filter((m): m is Memory => m !== undefined);
   }
 }
 
-function key(tenant: string, id: string): string {
-  return `${tenant}\n${id}`;
+function accepts(memory: Memory, options: SearchOptions): boolean {
+  return (
+    (options.level === undefined || options.level.includes(memory.level)) &&
+    (options.status === undefined || options.status.includes(memory.status))
+  );
 }
 
 function top(hits: ScoredId[], limit: number): ScoredId[] {

@@ -138,7 +138,9 @@ export function parsePool(input: string): ParsedPool {
     memories.push(memory);
   }
   if (header.count !== undefined && header.count !== memories.length) {
-    throw new InputError(`the header announces ${header.count} memories but the file has ${memories.length} (cut file?)`);
+    throw new InputError(
+      `the header announces ${header.count} memories but the file has ${memories.length} (cut file?)`,
+    );
   }
   return { header, memories };
 }

@@ -17,17 +17,10 @@ export interface VectorHit {
 export interface VectorIndexOptions {
   /** minimum number of prefiltered rows rescored exactly (default 2000) */
   candidates?: number;
-  /** fraction of the index rescored exactly when that is more than `candidates` (default 0.06) */
+  /** fraction of the index rescored exactly when that is more than `candidates` (default 0.04) */
   candidateFraction?: number;
   /** indexes with at most this many rows are scanned exactly (default 2048) */
   exactBelow?: number;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** Keeps the k best hits, best first. */
@@ -65,7 +58,6 @@ export class VectorIndex {
   private ids: string[] = [];
   private readonly rowOf = new Map<string, number>();
   private distances = new Uint16Array(0);
-  private order = new Int32Array(0);
   private readonly candidates: number;
   private readonly candidateFraction: number;
   private readonly exactBelow: number;
@@ -78,7 +70,7 @@ export class VectorIndex {
       throw new RangeError(`vector dimensions must be 1..65535, got ${dims}`);
     this.words = Math.ceil(dims / 32);
     this.candidates = options.candidates ?? 2000;
-    this.candidateFraction = options.candidateFraction ?? 0.06;
+    this.candidateFraction = options.candidateFraction ?? 0.04;
     this.exactBelow = options.exactBelow ?? 2048;
   }
 
@@ -140,40 +132,60 @@ export class VectorIndex {
       return top.hits();
     }
     const limit = Math.max(this.candidates, k, Math.ceil(n * this.candidateFraction));
-    const order = this.hammingOrder(q, n);
+    const counts = this.hammingDistances(q, n);
+    const distances = this.distances;
+    // rescore the rows closest in Hamming distance, widening the radius until `limit` rows were
+    // accepted (the filter may reject many) or every row was seen
     let taken = 0;
-    for (let i = 0; i < n && taken < limit; i++) {
-      const row = order[i] as number;
-      const id = this.ids[row] as string;
-      if (accept && !accept(id)) continue;
-      taken++;
-      top.offer(id, this.dot(q, row));
+    let low = -1;
+    let cumulative = 0;
+    let want = limit;
+    while (taken < limit && low < this.dims) {
+      let high = low;
+      do cumulative += counts[++high] as number;
+      while (high < this.dims && cumulative < want);
+      for (let row = 0; row < n; row++) {
+        const d = distances[row] as number;
+        if (d <= low || d > high) continue;
+        const id = this.ids[row] as string;
+        if (accept && !accept(id)) continue;
+        taken++;
+        top.offer(id, this.dot(q, row));
+      }
+      low = high;
+      want = cumulative + 2 * (limit - taken);
     }
     return top.hits();
   }
 
-  /** every row index, sorted by Hamming distance of its code to the query's (counting sort) */
-  private hammingOrder(q: Float32Array, n: number): Int32Array {
+  /** the Hamming distance of every row's code to the query's, and how many rows have each distance */
+  private hammingDistances(q: Float32Array, n: number): Int32Array {
     const words = this.words;
     const qc = new Uint32Array(words);
     encode(q, qc, 0, this.dims);
-    if (this.distances.length < n) {
-      this.distances = new Uint16Array(this.capacity);
-      this.order = new Int32Array(this.capacity);
-    }
+    if (this.distances.length < n) this.distances = new Uint16Array(this.capacity);
     const distances = this.distances;
-    const counts = new Int32Array(this.dims + 2);
+    const counts = new Int32Array(this.dims + 1);
     const codes = this.codes;
     for (let row = 0, base = 0; row < n; row++, base += words) {
+      // per word: 2-bit then 4-bit partial counts, summed bytewise (a byte stays below 256 for 16 words)
       let d = 0;
-      for (let w = 0; w < words; w++) d += popcount((codes[base + w] as number) ^ (qc[w] as number));
+      let acc = 0;
+      for (let w = 0; w < words; w++) {
+        let x = (codes[base + w] as number) ^ (qc[w] as number);
+        x -= (x >>> 1) & 0x55555555;
+        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+        acc += (x + (x >>> 4)) & 0x0f0f0f0f;
+        if ((w & 15) === 15) {
+          d += Math.imul(acc, 0x01010101) >>> 24;
+          acc = 0;
+        }
+      }
+      d += Math.imul(acc, 0x01010101) >>> 24;
       distances[row] = d;
-      counts[d + 1]!++;
+      counts[d]!++;
     }
-    for (let d = 1; d < counts.length; d++) counts[d]! += counts[d - 1] as number;
-    const order = this.order;
-    for (let row = 0; row < n; row++) order[counts[distances[row] as number]!++] = row;
-    return order;
+    return counts;
   }
 
   private dot(q: Float32Array, row: number): number {

@@ -144,11 +144,81 @@ function encodedBlob(text: string): string | undefined {
   return other?.[0];
 }
 
+/** Cyrillic and Greek letters drawn like Latin ones. */
+const LOOK_ALIKES: Record<string, string> = {
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  һ: 'h',
+  ӏ: 'l',
+  ԛ: 'q',
+  ԝ: 'w',
+  ɡ: 'g',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  У: 'Y',
+  Х: 'X',
+  І: 'I',
+  Ј: 'J',
+  Ѕ: 'S',
+  α: 'a',
+  ε: 'e',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
+};
+const LOOK_ALIKE_PATTERN = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 'g');
+const MIXED_SCRIPT_WORD =
+  /(?:[A-Za-z][\u0370-\u03FF\u0400-\u04FF\u0500-\u052F\u0261]|[\u0370-\u03FF\u0400-\u04FF\u0500-\u052F\u0261][A-Za-z])/;
+
 export function screenInsightText(text: string, options: ScreenOptions = {}): ScreenResult {
   HIDDEN_CHARACTERS.lastIndex = 0;
   if (HIDDEN_CHARACTERS.test(text)) return { ok: false, reason: 'hidden-characters: contains invisible characters' };
-  // fold look-alikes (full-width letters, ligatures) so "ｉｇｎｏｒｅ" reads as "ignore"
-  const normalized = text.normalize('NFKC');
+  // a word mixing Latin with Cyrillic or Greek letters is a disguise ("ignоre" with a Cyrillic о)
+  if (MIXED_SCRIPT_WORD.test(text))
+    return { ok: false, reason: 'homoglyphs: mixes look-alike letters of other scripts' };
+  // fold look-alikes (full-width letters, ligatures, Cyrillic/Greek twins) so "ｉｇｎｏｒｅ" reads as "ignore"
+  const normalized = text.normalize('NFKC').replace(LOOK_ALIKE_PATTERN, (c) => LOOK_ALIKES[c] ?? c);
 
   for (const rule of RULES) {
     const match = rule.pattern.exec(normalized);

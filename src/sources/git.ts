@@ -96,7 +96,11 @@ export async function mineGitFixes(options: GitSourceOptions): Promise<GitFixes>
   let commits: FixCommit[];
   if (opts.commitsFile) {
     const shas = await resolveCommits(info.dir, opts.commitsFile);
-    commits = await readCommits(info.dir, ['--no-walk=unsorted', '--stdin', '--diff-merges=first-parent'], shas.join('\n'));
+    commits = await readCommits(
+      info.dir,
+      ['--no-walk=unsorted', '--stdin', '--diff-merges=first-parent'],
+      shas.join('\n'),
+    );
     if (opts.max !== undefined) commits = commits.slice(0, opts.max);
     for (const commit of commits) for (const file of commit.files) languages.add(file.path);
   } else {
@@ -146,11 +150,14 @@ async function resolveCommits(dir: string, file: string): Promise<string[]> {
   text.split(/\r?\n/).forEach((raw, index) => {
     const sha = raw.replace(/#.*/, '').trim();
     if (!sha) return;
-    if (!/^[0-9a-f]{4,64}$/i.test(sha)) throw new InputError(`${file}:${index + 1}: not a commit SHA: ${sha.slice(0, 80)}`);
+    if (!/^[0-9a-f]{4,64}$/i.test(sha))
+      throw new InputError(`${file}:${index + 1}: not a commit SHA: ${sha.slice(0, 80)}`);
     wanted.push({ line: index + 1, sha });
   });
   if (wanted.length === 0) throw new InputError(`${file}: the commits file lists no commits`);
-  const answers = (await gitOutput(dir, ['cat-file', '--batch-check'], wanted.map((w) => `${w.sha}^{commit}\n`).join('')))
+  const answers = (
+    await gitOutput(dir, ['cat-file', '--batch-check'], wanted.map((w) => `${w.sha}^{commit}\n`).join(''))
+  )
     .trim()
     .split('\n');
   const seen = new Set<string>();
@@ -209,7 +216,11 @@ interface FixContext {
 }
 
 /** The second pass: streams the patches of the fix commits and yields each fix as its patch ends. */
-async function* fixesWithExcerpts(context: FixContext, commits: FixCommit[], limits: ExcerptLimits): AsyncGenerator<Fix> {
+async function* fixesWithExcerpts(
+  context: FixContext,
+  commits: FixCommit[],
+  limits: ExcerptLimits,
+): AsyncGenerator<Fix> {
   if (commits.length === 0) return;
   const bySha = new Map(commits.map((commit) => [commit.sha, commit]));
   const args = [

@@ -3,8 +3,6 @@
  * into word tokens (letters and digits only), stop words dropped, and the tokens OR-joined.
  */
 
-import { MEMORY_LEVELS, MEMORY_STATUSES } from '../core/types.js';
-
 const STOP_WORDS = new Set(
   `a an and are as at be but by for from has have if in into is it its no not of on or so such that the their then there
 these they this to was were when where which while will with i we you he she them our your do does did can could
@@ -40,38 +38,4 @@ export function tsQuery(tokens: string[]): string {
     .map((t) => t.replace(/[^\p{L}\p{N}]/gu, ''))
     .filter(Boolean)
     .join(' | ');
-}
-
-/**
- * SQLite keeps each row's tenant, level and status as tokens of an extra FTS5 column (`scope`),
- * so the filters are applied inside MATCH, before any bm25 is computed. The tokens are a letter
- * pair and digits only (the porter stemmer leaves them alone).
- */
-function tenantToken(tenant: string): string {
-  return `zt${[...Buffer.from(tenant, 'utf8')].map((b) => String(b).padStart(3, '0')).join('')}`;
-}
-
-function codeOf(list: readonly string[], value: string): number {
-  const i = list.indexOf(value);
-  return i < 0 ? 99 : i;
-}
-
-export function scopeText(tenant: string, level: string, status: string): string {
-  return `${tenantToken(tenant)} zl${codeOf(MEMORY_LEVELS, level)} zs${codeOf(MEMORY_STATUSES, status)}`;
-}
-
-/** The FTS5 MATCH expression: the tenant (and levels, statuses) in `scope`, any token in the text columns. */
-export function fts5ScopedQuery(
-  tokens: string[],
-  tenant: string,
-  levels?: readonly string[],
-  statuses?: readonly string[],
-): string {
-  const parts = [`scope : "${tenantToken(tenant)}"`];
-  if (levels)
-    parts.push(`scope : (${levels.map((l) => `"zl${codeOf(MEMORY_LEVELS, l)}"`).join(' OR ') || '"zlnone"'})`);
-  if (statuses)
-    parts.push(`scope : (${statuses.map((s) => `"zs${codeOf(MEMORY_STATUSES, s)}"`).join(' OR ') || '"zsnone"'})`);
-  parts.push(`{title description content tags} : (${fts5Query(tokens)})`);
-  return parts.join(' AND ');
 }

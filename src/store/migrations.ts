@@ -43,6 +43,7 @@ CREATE TABLE memories (
 );
 CREATE INDEX memories_filter ON memories (tenant, status, level);
 CREATE INDEX memories_recent ON memories (tenant, updated_at);
+CREATE INDEX memories_cover ON memories (seq, tenant, status, level, id);
 CREATE TABLE memory_sources (
   seq INTEGER NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
   repo TEXT NOT NULL,
@@ -50,7 +51,7 @@ CREATE TABLE memory_sources (
 ) WITHOUT ROWID;
 CREATE INDEX memory_sources_repo ON memory_sources (repo, seq);
 CREATE VIRTUAL TABLE memories_fts USING fts5 (
-  title, description, content, tags, scope,
+  title, description, content, tags,
   content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE TABLE vectors (

@@ -12,7 +12,7 @@ import { StoreError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
-import { fts5Query, fts5ScopedQuery, queryTokens, scopeText } from './fts-query.js';
+import { fts5Query, queryTokens } from './fts-query.js';
 import {
   iso,
   MEMORY_COLUMNS,
@@ -152,17 +152,13 @@ export class SqliteStore implements Store {
         await this.db.run('DELETE FROM memories_fts WHERE rowid = ?', [seq]);
         await this.db.run('DELETE FROM memory_sources WHERE seq = ?', [seq]);
       }
-      await this.db.run(
-        'INSERT INTO memories_fts (rowid, title, description, content, tags, scope) VALUES (?, ?, ?, ?, ?, ?)',
-        [
-          seq,
-          memory.title,
-          memory.description,
-          memory.content,
-          tagsText(memory.tags),
-          scopeText(memory.tenant, memory.level, memory.status),
-        ],
-      );
+      await this.db.run('INSERT INTO memories_fts (rowid, title, description, content, tags) VALUES (?, ?, ?, ?, ?)', [
+        seq,
+        memory.title,
+        memory.description,
+        memory.content,
+        tagsText(memory.tags),
+      ]);
       for (const repo of memoryRepos(memory)) {
         await this.db.run('INSERT INTO memory_sources (seq, repo) VALUES (?, ?)', [seq, repo]);
       }
@@ -240,12 +236,22 @@ export class SqliteStore implements Store {
   async searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
     const tokens = await this.selectiveTokens(queryTokens(query));
     if (tokens.length === 0 || options.limit <= 0) return [];
-    // CROSS JOIN keeps the full-text match as the outer loop (the planner would otherwise scan memories)
-    const rows = await this.db.all<{ id: string; rank: number }>(
-      `SELECT m.id AS id, ${BM25} AS rank FROM memories_fts CROSS JOIN memories m ON m.seq = memories_fts.rowid
-       WHERE memories_fts MATCH ? AND m.tenant = ? ORDER BY rank LIMIT ?`,
-      [fts5ScopedQuery(tokens, tenant, options.level, options.status), tenant, options.limit],
-    );
+    const params: SqlValue[] = [fts5Query(tokens), tenant];
+    // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
+    // through the narrow covering index, never the wide memories rows.
+    let sql = `SELECT m.id AS id, ${BM25} AS rank FROM memories_fts CROSS JOIN memories m INDEXED BY memories_cover
+      ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ? AND m.tenant = ?`;
+    if (options.status) {
+      sql += ' AND m.status IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(options.status));
+    }
+    if (options.level) {
+      sql += ' AND m.level IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(options.level));
+    }
+    sql += ' ORDER BY rank LIMIT ?';
+    params.push(options.limit);
+    const rows = await this.db.all<{ id: string; rank: number }>(sql, params);
     return rows.map((r) => ({ id: r.id, score: -r.rank }));
   }
 
@@ -269,9 +275,10 @@ export class SqliteStore implements Store {
     for (const token of tokens) {
       let df = stats.df.get(token);
       if (df === undefined) {
+        // counting stops past the budget: a token that common is never searched with others anyway
         const row = await this.db.get<{ n: number }>(
-          'SELECT COUNT(*) AS n FROM memories_fts WHERE memories_fts MATCH ?',
-          [`{title description content tags} : (${fts5Query([token])})`],
+          'SELECT COUNT(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)',
+          [fts5Query([token]), CANDIDATE_BUDGET + 1],
         );
         df = row?.n ?? 0;
         stats.df.set(token, df);

@@ -260,4 +260,17 @@ describe('the suggestion comment', () => {
     expect(await h.store.countJobs('dead')).toBe(0);
     expect(await h.store.countJobs('done')).toBe(1);
   });
+
+  it('ignores a payload missing a field with one log line naming it, and caps a huge body', async () => {
+    const broken = issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body);
+    delete broken.installation;
+    await receiveIssue(broken);
+    expect(await h.store.countJobs('pending')).toBe(0);
+    expect(h.logs.some((l) => l.level === 'warn' && l.message.includes('installation'))).toBe(true);
+
+    await receiveIssue(issueOpened('Huge', 'x'.repeat(5_000_000)));
+    const job = await h.store.claimJob(new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
+    expect(JSON.stringify(job?.payload).length).toBeLessThan(30_000);
+    await h.store.completeJob(job!.id);
+  });
 });

@@ -3,7 +3,7 @@
  * the Copilot coding agent and by Copilot code review (which reads only the first 4,000 characters).
  */
 import { resolveInWorkspace } from '../workspace-path.js';
-import { writeIfChanged, type InjectionTarget } from './target.js';
+import { writeOwnedFile, type InjectionTarget } from './target.js';
 
 export const COPILOT_FILE = '.github/instructions/memory-transfer.instructions.md';
 export const COPILOT_LIMIT = 4_000;
@@ -14,7 +14,6 @@ export const copilotTarget: InjectionTarget = {
   maxChars: COPILOT_LIMIT - FRONT_MATTER.length,
   async inject(rendered, env) {
     const file = resolveInWorkspace(env.workspace, COPILOT_FILE, 'target');
-    // with nothing to inject the file still exists (so a stale one is emptied), holding only the front matter
-    return { files: [await writeIfChanged(file, `${FRONT_MATTER}${rendered.markdown}`, env.dryRun)] };
+    return { files: [await writeOwnedFile(file, FRONT_MATTER, rendered.markdown, env.dryRun)] };
   },
 };

@@ -1,6 +1,6 @@
 /** openhands: an always-loaded repository microagent, `.openhands/microagents/memory-transfer.md`. */
 import { resolveInWorkspace } from '../workspace-path.js';
-import { writeIfChanged, type InjectionTarget } from './target.js';
+import { writeOwnedFile, type InjectionTarget } from './target.js';
 
 export const OPENHANDS_FILE = '.openhands/microagents/memory-transfer.md';
 const FRONT_MATTER = '---\nname: memory-transfer\ntype: repo\nagent: CodeActAgent\n---\n\n';
@@ -10,6 +10,6 @@ export const openhandsTarget: InjectionTarget = {
   maxChars: 8_000,
   async inject(rendered, env) {
     const file = resolveInWorkspace(env.workspace, OPENHANDS_FILE, 'target');
-    return { files: [await writeIfChanged(file, `${FRONT_MATTER}${rendered.markdown}`, env.dryRun)] };
+    return { files: [await writeOwnedFile(file, FRONT_MATTER, rendered.markdown, env.dryRun)] };
   },
 };

@@ -50,3 +50,18 @@ export async function writeIfChanged(file: string, content: string, dryRun: bool
   }
   return { path: file, change: before === undefined ? 'created' : 'updated' };
 }
+
+/**
+ * A file the Action owns whole (Copilot instructions, OpenHands microagent): written with the
+ * block; with nothing to inject, an existing one is emptied to its header and a missing one is
+ * not created.
+ */
+export async function writeOwnedFile(
+  file: string,
+  header: string,
+  markdown: string,
+  dryRun: boolean,
+): Promise<FileChange> {
+  if (markdown === '' && (await readIfExists(file)) === undefined) return { path: file, change: 'unchanged' };
+  return writeIfChanged(file, `${header}${markdown}`, dryRun);
+}

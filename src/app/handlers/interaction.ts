@@ -42,6 +42,8 @@ export { requestReview } from '../interaction/review.js';
 
 /** Failing CI conclusions that earn a suggestion on the PR. */
 const FAILED = new Set(['failure', 'timed_out']);
+/** Text kept from a webhook in a job's payload. */
+const MAX_TEXT_CHARS = 20_000;
 /** A check suite or run naming more PRs than this only comments on the first ones. */
 const MAX_PRS_PER_RUN = 3;
 
@@ -117,8 +119,9 @@ export function registerInteractionHandlers(app: Probot, deps: AppDeps, options:
       visibility,
       number: p.issue.number,
       kind: 'issue',
-      title: p.issue.title,
-      body: p.issue.body ?? '',
+      // capped: recall reads at most 8,000 characters, and a huge body must not bloat the job table
+      title: p.issue.title.slice(0, MAX_TEXT_CHARS),
+      body: (p.issue.body ?? '').slice(0, MAX_TEXT_CHARS),
     });
   });
 
@@ -163,7 +166,7 @@ export function registerInteractionHandlers(app: Probot, deps: AppDeps, options:
       number: p.issue.number,
       commentId: p.comment.id,
       author: p.comment.user?.login ?? p.sender.login,
-      body: body.slice(0, 20_000),
+      body: body.slice(0, MAX_TEXT_CHARS),
     });
   });
 

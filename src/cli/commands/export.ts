@@ -22,7 +22,11 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
       memories.push(...page);
       if (page.length < PAGE) break;
     }
-    return { tenant, text: serializePool({ tenant, exportedAt: new Date().toISOString() }, memories), count: memories.length };
+    return {
+      tenant,
+      text: serializePool({ tenant, exportedAt: new Date().toISOString() }, memories),
+      count: memories.length,
+    };
   });
   if (!opts.out || opts.out === '-') return ctx.io.out(text);
   const file = resolve(ctx.io.cwd, opts.out);

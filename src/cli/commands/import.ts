@@ -6,9 +6,14 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { InputError } from '../../core/errors.js';
+import { describeError, InputError } from '../../core/errors.js';
+import { searchableText } from '../../core/memory-index.js';
 import { parsePool } from '../../core/pool-file.js';
+import type { Memory } from '../../core/types.js';
+import type { Embedder } from '../../services/ports.js';
+import type { Store } from '../../store/store.js';
 import type { CliContext } from '../context.js';
+import { engineDeps } from '../engine.js';
 import { parseFlags } from '../flags.js';
 import type { CliCommand } from './command.js';
 
@@ -31,19 +36,51 @@ async function run(ctx: CliContext, file: string, raw: Record<string, unknown>):
   if (flag && flag !== header.tenant) {
     throw new InputError(`${opts.file} holds the pool of ${header.tenant}, not ${flag}; nothing was imported`);
   }
-  const replaced = await ctx.withStore(async (store) => {
-    const existing = await store.getMemories(header.tenant, memories.map((m) => m.id));
+  const { replaced, embedded } = await ctx.withStore(async (store) => {
+    const existing = await store.getMemories(
+      header.tenant,
+      memories.map((m) => m.id),
+    );
     await store.transaction(async () => {
       for (const memory of memories) {
         await store.putMemory(memory);
         for (const source of memory.provenance) await store.markFixLearned(header.tenant, source.repo, source.ref);
       }
     });
-    return existing.length;
+    const { embedder } = engineDeps(ctx, store);
+    const embedded = embedder ? await embedInsights(ctx, store, embedder, memories) : 0;
+    return { replaced: existing.length, embedded };
   });
-  const summary = { tenant: header.tenant, imported: memories.length, replaced };
+  const summary = { tenant: header.tenant, imported: memories.length, replaced, embedded };
   if (opts.json) return ctx.json(summary);
   ctx.print(`imported ${memories.length} memories into ${header.tenant} (${replaced} replaced existing ones)`);
+}
+
+const BATCH = 96;
+
+/**
+ * Exports carry no vectors: with an embedder configured, the imported insights are embedded again
+ * (a failure only leaves them to lexical recall, with a warning). Returns how many got a vector.
+ */
+async function embedInsights(ctx: CliContext, store: Store, embedder: Embedder, memories: Memory[]): Promise<number> {
+  const insights = memories.filter((m) => m.level === 'insight');
+  let done = 0;
+  try {
+    for (let start = 0; start < insights.length; start += BATCH) {
+      const batch = insights.slice(start, start + BATCH);
+      const vectors = await embedder.embed(batch.map(searchableText));
+      for (const [i, memory] of batch.entries()) {
+        const vector = vectors[i];
+        if (vector) await store.putVector(memory.tenant, memory.id, vector, embedder.model);
+      }
+      done += batch.length;
+    }
+  } catch (error) {
+    ctx.logger.warn(
+      `import: embedding failed after ${done} insights; the rest are recalled lexically only (${describeError(error)})`,
+    );
+  }
+  return done;
 }
 
 export const importCommand: CliCommand = {

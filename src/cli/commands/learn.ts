@@ -12,6 +12,7 @@ import { readFixesFile } from '../../sources/fixes-file.js';
 import { mineGitFixes } from '../../sources/git.js';
 import type { CliContext } from '../context.js';
 import { engineDeps } from '../engine.js';
+import { EXIT } from '../exit-codes.js';
 import { flag, parseFlags } from '../flags.js';
 import { startProgress } from '../progress.js';
 import type { CliCommand } from './command.js';
@@ -78,6 +79,8 @@ async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
     }
   });
   const seconds = (Date.now() - started) / 1000;
+  // fixes that failed stay unlearned (a rerun retries them); say so in the exit code
+  if (summary.failed > 0) ctx.exitCode = EXIT.failed;
   if (opts.json) {
     ctx.json({ repo: source.repo ?? null, tenant: source.tenant ?? null, ...summary, seconds });
     return;
@@ -88,6 +91,7 @@ async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
       `${summary.created} memories created, ${summary.merged} insights strengthened, ` +
       `${summary.rejected} rejected by the specificity check or screen` +
       (summary.skipped > 0 ? `, ${summary.skipped} already learned (--force to learn again)` : '') +
+      (summary.failed > 0 ? `, ${summary.failed} failed (see the errors above; run again to retry them)` : '') +
       ` (${seconds.toFixed(1)} s)`,
   );
 }
@@ -99,9 +103,14 @@ export const learnCommand: CliCommand = {
       .description('learn fixes into the pool: from a local git repository or a fixes file (JSON Lines)')
       .option('--git <dir>', 'a local git repository (working copy or bare) to mine fix commits from')
       .option('--fixes <file>', 'a fixes file, one JSON fix per line (docs/fixes-format.md)')
-      .option('--repo <owner/name>', 'the repository recorded as provenance (default: from the origin remote or the folder)')
+      .option(
+        '--repo <owner/name>',
+        'the repository recorded as provenance (default: from the origin remote or the folder)',
+      )
       .addOption(
-        new Option('--visibility <visibility>', 'the source repository visibility').choices(['public', 'internal', 'private']).default('private'),
+        new Option('--visibility <visibility>', 'the source repository visibility')
+          .choices(['public', 'internal', 'private'])
+          .default('private'),
       )
       .option('--commits <file>', 'with --git: exactly these commit SHAs (one per line) are taken as fixes')
       .option('--since <date>', 'with --git: only commits after this date (e.g. 2024-01-31)')

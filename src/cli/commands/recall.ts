@@ -32,7 +32,13 @@ async function run(ctx: CliContext, text: string, raw: Record<string, unknown>):
     const requester: Requester = { tenant, ...(opts.repo && { repo: opts.repo }), ...(visibility && { visibility }) };
     const hits = await recall(engineDeps(ctx, store), requester, opts.text, { k: opts.k, level: opts.level });
     if (opts.json) {
-      ctx.json({ query: opts.text, tenant, repo: opts.repo ?? null, level: opts.level, results: hits.map((h, i) => hitJson(h, i + 1)) });
+      ctx.json({
+        query: opts.text,
+        tenant,
+        repo: opts.repo ?? null,
+        level: opts.level,
+        results: hits.map((h, i) => hitJson(h, i + 1)),
+      });
     } else if (hits.length === 0) {
       ctx.io.err('memory-transfer: nothing in the pool is relevant enough to this task\n');
     } else {
@@ -49,9 +55,19 @@ export const recallCommand: CliCommand = {
       .description('recall the insights most relevant to a task, from every repository of the pool')
       .argument('<text>', 'the task, in words (an issue title, a failing test, a goal)')
       .option('-k, --k <n>', 'how many results', '3')
-      .addOption(new Option('--level <level>', 'the memory level').choices(['insight', 'summary', 'workflow', 'trajectory']).default('insight'))
+      .addOption(
+        new Option('--level <level>', 'the memory level')
+          .choices(['insight', 'summary', 'workflow', 'trajectory'])
+          .default('insight'),
+      )
       .option('--repo <owner/name>', 'the repository the task is in (its visibility limits what may be shown)')
-      .addOption(new Option('--visibility <visibility>', 'the visibility of --repo (default private)').choices(['public', 'internal', 'private']))
+      .addOption(
+        new Option('--visibility <visibility>', 'the visibility of --repo (default private)').choices([
+          'public',
+          'internal',
+          'private',
+        ]),
+      )
       .option('--json', 'print results with their score parts and provenance as JSON')
       .option('--fail-empty', 'exit with code 4 when nothing is recalled')
       .action((text: string, options: Record<string, unknown>) => run(ctx, text, options));

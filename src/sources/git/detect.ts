@@ -42,7 +42,16 @@ const LOCKFILES = new Set([
   'mix.lock',
   'flake.lock',
 ]);
-const MANIFESTS = new Set(['package.json', 'Cargo.toml', 'go.mod', 'pyproject.toml', 'requirements.txt', 'Pipfile', 'Gemfile', 'composer.json']);
+const MANIFESTS = new Set([
+  'package.json',
+  'Cargo.toml',
+  'go.mod',
+  'pyproject.toml',
+  'requirements.txt',
+  'Pipfile',
+  'Gemfile',
+  'composer.json',
+]);
 
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);

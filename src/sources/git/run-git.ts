@@ -85,7 +85,12 @@ function startGit(dir: string, args: string[], input: string | undefined): GitPr
  * Streams git's stdout as records separated by `separator` (the text before the first separator
  * is dropped). Stopping the iteration early kills git. Throws GitError if git exits non-zero.
  */
-export async function* gitRecords(dir: string, args: string[], separator: string, input?: string): AsyncGenerator<string> {
+export async function* gitRecords(
+  dir: string,
+  args: string[],
+  separator: string,
+  input?: string,
+): AsyncGenerator<string> {
   const git = startGit(dir, args, input);
   try {
     let buffer = '';
