@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-/* global process, console */
 // Bundles the Action (src/action/index.ts) to dist/action/index.js: ESM, platform node, no
 // Probot, no native module, no LLM client. `--check` rebuilds into a temp folder and fails when
 // the committed dist/ differs (CI's check-dist), or when a forbidden package slipped in.

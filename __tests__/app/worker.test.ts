@@ -126,6 +126,17 @@ describe('the durable job worker', () => {
     expect(await store.countJobs('pending')).toBe(0);
   });
 
+  it('prunes finished jobs after the retention, keeping pending ones', async () => {
+    const worker = createWorker({ store, logger: silentLogger, clock: { now: () => new Date(Date.now() + 8 * 24 * 3600_000) }, retainMs: 7 * 24 * 3600_000 });
+    worker.register('ok', async () => undefined);
+    await worker.enqueue('done-1', 'ok', {});
+    await worker.drain();
+    await store.enqueueJob({ key: 'later', kind: 'ok', payload: {}, runAfter: '2999-01-01T00:00:00Z' });
+    expect(await worker.prune()).toBe(1);
+    expect(await store.countJobs('done')).toBe(0);
+    expect(await store.countJobs('pending')).toBe(1);
+  });
+
   it('polls in the background and stops gracefully, finishing the running job', async () => {
     const worker = createWorker({
       store,

@@ -36,7 +36,7 @@ function hit(overrides: Parameters<typeof sampleMemory>[0]): RecallHit {
 describe('renderInjection', () => {
   it('renders title, description, content per item, framed as reference data to verify, with source and link', () => {
     const { markdown, ids } = renderInjection([item(1), item(2)], { maxChars: 8000 });
-    expect(ids).toEqual(['m000000001', 'm000000002'].map((id) => id.padEnd(11, '')));
+    expect(ids).toEqual([item(1).id, item(2).id]);
     expect(markdown).toContain(INJECTION_PREAMBLE);
     expect(markdown).toContain('### 1. Insight 1');
     expect(markdown).toContain('Description 1.');
@@ -115,5 +115,23 @@ describe('argument-safe rendering (claude --append-system-prompt)', () => {
     const { markdown } = renderInjection([tricky], { maxChars: 8000, argumentSafe: true });
     expect(markdown).not.toMatch(/["`$\\]/);
     expect(markdown).toContain("Use '＄HOME' and 'npm test' / (x)");
+  });
+});
+
+describe('source links', () => {
+  it('links only to the GitHub host; another URL is shown as the repository name alone', () => {
+    const { markdown } = renderInjection([item(1, { source: { repo: 'acme/api', url: 'https://evil.example/x' } })], {
+      maxChars: 8000,
+    });
+    expect(markdown).not.toContain('evil.example');
+    expect(markdown).toContain('Source: acme/api');
+    const ghe = renderInjection(
+      [item(1, { source: { repo: 'acme/api', url: 'https://ghe.acme.dev/acme/api/pull/1' } })],
+      {
+        maxChars: 8000,
+        githubUrl: 'https://ghe.acme.dev',
+      },
+    );
+    expect(ghe.markdown).toContain('[acme/api](https://ghe.acme.dev/acme/api/pull/1)');
   });
 });

@@ -150,7 +150,20 @@ export async function run(): Promise<Record<string, string | number>> {
         sent: deliveries.length,
       };
     };
+    const enqueueMs: number[] = [];
+    if (process.env.BENCH_DEBUG && server.worker) {
+      const original = server.worker.enqueue.bind(server.worker);
+      server.worker.enqueue = async (...args) => {
+        const t0 = performance.now();
+        try {
+          return await original(...args);
+        } finally {
+          enqueueMs.push(performance.now() - t0);
+        }
+      };
+    }
     const intake = await burst(config.webhookPath, 'intake');
+    if (process.env.BENCH_DEBUG) console.error('enqueue p50/p99', percentile(enqueueMs.sort((a, b) => a - b), 50), percentile(enqueueMs, 99));
     const queued = await store.countJobs('pending');
     // the same fixes again, delivered with new ids to Probot's own middleware, for comparison
     const direct = await burst(DIRECT_WEBHOOK_PATH, 'direct');
@@ -160,7 +173,10 @@ export async function run(): Promise<Record<string, string | number>> {
     const burstMs = intake.wallMs;
     const drainStart = performance.now();
     server.worker?.start();
-    while ((await store.countJobs('pending')) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await store.countJobs("pending")) > 0) {
+      if (process.env.BENCH_DEBUG) console.error("pending", await store.countJobs("pending"), "done", await store.countJobs("done"), "dead", await store.countJobs("dead"));
+      await new Promise((resolve) => setTimeout(resolve, process.env.BENCH_DEBUG ? 5000 : 50));
+    }
     const drainMs = performance.now() - drainStart;
 
     const memories = await store.listMemories('codertocat', { limit: 100_000 });

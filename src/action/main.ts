@@ -129,8 +129,12 @@ async function recallInsights(
 }
 
 // 3. render within the target's size cap
-function render(insights: InjectedInsight[], target: InjectionTarget): RenderedInjection {
-  return renderInjection(insights, { maxChars: target.maxChars, argumentSafe: target.argumentSafe ?? false });
+function render(insights: InjectedInsight[], target: InjectionTarget, context: RunContext): RenderedInjection {
+  return renderInjection(insights, {
+    maxChars: target.maxChars,
+    argumentSafe: target.argumentSafe ?? false,
+    githubUrl: context.githubUrl,
+  });
 }
 
 // 4. inject (the dry run stops short of writing here)
@@ -182,7 +186,7 @@ export async function main(inputs: ActionInputs, context: RunContext, deps: Main
   const recalled = await recallInsights(inputs, context, deps, task);
   if (recalled.error)
     deps.logger.warn(`Memory Transfer: recall failed, continuing without insights: ${recalled.error}`);
-  const rendered = render(recalled.insights, target);
+  const rendered = render(recalled.insights, target, context);
   const { files } = await inject(target, rendered, inputs, context);
   const promptFile = await writePromptFile(rendered, inputs, context);
   const insights = recalled.insights.filter((item) => rendered.ids.includes(item.id));

@@ -82,7 +82,7 @@ const inputsSchema = z
     if (both || neither) {
       ctx.addIssue({
         code: 'custom',
-        path: ['server-url'],
+        path: ['server-url/pool'],
         message: `give exactly one of "server-url" (the App's URL) or "pool" (a JSONL export in the workspace); ${both ? 'both were given' : 'neither was given'}`,
       });
     }

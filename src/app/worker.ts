@@ -25,6 +25,10 @@ export interface WorkerOptions {
   /** first retry delay; doubles each attempt, capped at maxBackoffMs (default 2 s) */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** finished (done or dead) jobs are kept this long, then pruned (default 7 days) */
+  retainMs?: number;
+  /** how often the running worker prunes (default 1 hour) */
+  pruneEveryMs?: number;
 }
 
 export interface Worker extends JobQueue {
@@ -39,6 +43,8 @@ export interface Worker extends JobQueue {
   drain(): Promise<number>;
   /** the delay before retry number `attempts` (1-based) */
   backoff(attempts: number): number;
+  /** removes finished jobs older than the retention; returns how many */
+  prune(): Promise<number>;
 }
 
 /** Thrown by a handler for an error that retrying will never fix: the job is dead at once. */
@@ -54,6 +60,9 @@ export function createWorker(options: WorkerOptions): Worker {
   const maxAttempts = options.maxAttempts ?? 6;
   const backoffMs = options.backoffMs ?? 2_000;
   const maxBackoffMs = options.maxBackoffMs ?? 10 * 60_000;
+  const retainMs = options.retainMs ?? 7 * 24 * 3600_000;
+  const pruneEveryMs = options.pruneEveryMs ?? 3600_000;
+  let pruneTimer: NodeJS.Timeout | undefined;
   const handlers = new Map<string, JobHandler>();
   const running = new Set<Promise<void>>();
   let loops: Promise<void>[] = [];
@@ -125,6 +134,12 @@ export function createWorker(options: WorkerOptions): Worker {
     }
   }
 
+  async function prune(): Promise<number> {
+    const removed = await store.pruneJobs(new Date(clock.now().getTime() - retainMs).toISOString());
+    if (removed > 0) logger.debug('finished jobs pruned', { removed });
+    return removed;
+  }
+
   return {
     async enqueue(key, kind, payload) {
       const added = await store.enqueueJob({ key, kind, payload, runAfter: clock.now().toISOString() });
@@ -139,9 +154,14 @@ export function createWorker(options: WorkerOptions): Worker {
       started = true;
       stopping = false;
       loops = Array.from({ length: concurrency }, () => loop());
+      pruneTimer = setInterval(() => {
+        prune().catch((error: unknown) => logger.warn('could not prune finished jobs', { error: describeError(error) }));
+      }, pruneEveryMs);
+      pruneTimer.unref();
     },
     async stop(graceMs = 10_000) {
       stopping = true;
+      clearInterval(pruneTimer);
       wakeAll();
       const all = Promise.all([...loops, ...running]).then(() => undefined);
       let timer: NodeJS.Timeout | undefined;
@@ -162,5 +182,6 @@ export function createWorker(options: WorkerOptions): Worker {
       }
     },
     backoff,
+    prune,
   };
 }

@@ -39,20 +39,31 @@ export function searchableText(memory: Pick<Memory, 'title' | 'description' | 'c
 
 interface Doc {
   memory: Memory;
-  tf: Map<string, number>;
-  length: number;
+  /** level and status: what the search filters look at */
+  filterKey: string;
+}
+
+interface Posting {
+  /** positions of the documents containing the term, in the tenant's list */
+  docs: number[];
+  /** the term's frequency in each of them */
+  tfs: number[];
 }
 
 interface TenantIndex {
-  docs: Map<string, Doc>;
-  /** term → documents containing it */
-  postings: Map<string, Doc[]>;
-  totalLength: number;
+  docs: Map<string, number>;
+  list: Doc[];
+  lengths: number[];
+  /** K1 · (1 − B + B · length / average length), per document */
+  norms: Float64Array;
+  postings: Map<string, Posting>;
   vectors: Map<string, IndexedVector>;
 }
 
 const K1 = 1.2;
 const B = 0.75;
+/** Terms this common add almost nothing to any score; skipping them keeps big pools fast. */
+const MIN_IDF = 0.01;
 
 export class MemoryIndex implements Retriever {
   private readonly tenants = new Map<string, TenantIndex>();
@@ -63,14 +74,21 @@ export class MemoryIndex implements Retriever {
       const tf = new Map<string, number>();
       const words = terms(searchableText(memory));
       for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-      const doc: Doc = { memory, tf, length: words.length };
-      index.docs.set(memory.id, doc);
-      index.totalLength += words.length;
-      for (const term of tf.keys()) {
-        const list = index.postings.get(term);
-        if (list) list.push(doc);
-        else index.postings.set(term, [doc]);
+      const n = index.list.length;
+      index.docs.set(memory.id, n);
+      index.list.push({ memory, filterKey: `${memory.level}|${memory.status}` });
+      index.lengths.push(words.length);
+      for (const [term, f] of tf) {
+        const posting = index.postings.get(term);
+        if (posting) {
+          posting.docs.push(n);
+          posting.tfs.push(f);
+        } else index.postings.set(term, { docs: [n], tfs: [f] });
       }
+    }
+    for (const index of this.tenants.values()) {
+      const avg = index.lengths.reduce((a, b) => a + b, 0) / index.lengths.length || 1;
+      index.norms = Float64Array.from(index.lengths, (length) => K1 * (1 - B + (B * length) / avg));
     }
     // a vector belongs to the memory of that id (ids are unique within a pool)
     for (const v of vectors) {
@@ -80,14 +98,21 @@ export class MemoryIndex implements Retriever {
 
   get size(): number {
     let n = 0;
-    for (const index of this.tenants.values()) n += index.docs.size;
+    for (const index of this.tenants.values()) n += index.list.length;
     return n;
   }
 
   private tenantIndex(tenant: string): TenantIndex {
     let index = this.tenants.get(tenant);
     if (!index) {
-      index = { docs: new Map(), postings: new Map(), totalLength: 0, vectors: new Map() };
+      index = {
+        docs: new Map(),
+        list: [],
+        lengths: [],
+        norms: new Float64Array(0),
+        postings: new Map(),
+        vectors: new Map(),
+      };
       this.tenants.set(tenant, index);
     }
     return index;
@@ -101,33 +126,44 @@ export class MemoryIndex implements Retriever {
     const index = this.tenants.get(tenant);
     const queryTerms = [...new Set(terms(query))];
     if (!index || queryTerms.length === 0 || options.limit <= 0) return [];
-    const n = index.docs.size;
-    const avg = index.totalLength / n || 1;
-    const scores = new Map<Doc, number>();
+    const n = index.list.length;
+    const scores = new Float64Array(n);
+    const seen = new Uint8Array(n);
+    const touched: number[] = [];
     for (const term of queryTerms) {
-      const docs = index.postings.get(term);
-      if (!docs) continue;
-      const idf = Math.log(1 + (n - docs.length + 0.5) / (docs.length + 0.5));
-      for (const d of docs) {
-        if (!accepts(d.memory, options)) continue;
-        const f = d.tf.get(term) ?? 0;
-        const part = idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avg)));
-        scores.set(d, (scores.get(d) ?? 0) + part);
+      const posting = index.postings.get(term);
+      if (!posting) continue;
+      const idf = Math.log(1 + (n - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
+      if (idf < MIN_IDF) continue; // in (nearly) every memory: cannot change the order
+      const { docs, tfs } = posting;
+      for (let i = 0; i < docs.length; i += 1) {
+        const d = docs[i] as number;
+        const f = tfs[i] as number;
+        if (seen[d] === 0) {
+          seen[d] = 1;
+          touched.push(d);
+        }
+        scores[d] = (scores[d] as number) + (idf * (f * (K1 + 1))) / (f + (index.norms[d] as number));
       }
     }
+    const allowed = filterOf(options);
     const hits: ScoredId[] = [];
-    for (const [d, score] of scores) if (score > 0) hits.push({ id: d.memory.id, score });
+    for (const d of touched) {
+      const doc = index.list[d] as Doc;
+      if (allowed(doc)) hits.push({ id: doc.memory.id, score: scores[d] as number });
+    }
     return top(hits, options.limit);
   }
 
   async searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
     const index = this.tenants.get(tenant);
     if (!index || options.limit <= 0) return [];
+    const allowed = filterOf(options);
     const hits: ScoredId[] = [];
     for (const v of index.vectors.values()) {
-      const doc = index.docs.get(v.id);
-      if (doc && v.model === model && accepts(doc.memory, options))
-        hits.push({ id: v.id, score: cosine(vector, v.vector) });
+      const at = index.docs.get(v.id);
+      const doc = at === undefined ? undefined : index.list[at];
+      if (doc && v.model === model && allowed(doc)) hits.push({ id: v.id, score: cosine(vector, v.vector) });
     }
     return top(hits, options.limit);
   }
@@ -135,17 +171,35 @@ export class MemoryIndex implements Retriever {
   async getMemories(tenant: string, ids: string[]): Promise<Memory[]> {
     const index = this.tenants.get(tenant);
     if (!index) return [];
-    return ids.map((id) => index.docs.get(id)?.memory).filter((m): m is Memory => m !== undefined);
+    return ids
+      .map((id) => {
+        const at = index.docs.get(id);
+        return at === undefined ? undefined : index.list[at]?.memory;
+      })
+      .filter((m): m is Memory => m !== undefined);
   }
 }
 
-function accepts(memory: Memory, options: SearchOptions): boolean {
-  return (
-    (options.level === undefined || options.level.includes(memory.level)) &&
-    (options.status === undefined || options.status.includes(memory.status))
-  );
+/** The level and status filter of a search, memoized per level|status pair. */
+function filterOf(options: SearchOptions): (doc: Doc) => boolean {
+  const memo = new Map<string, boolean>();
+  return (doc) => {
+    let ok = memo.get(doc.filterKey);
+    if (ok === undefined) {
+      ok =
+        (options.level === undefined || options.level.includes(doc.memory.level)) &&
+        (options.status === undefined || options.status.includes(doc.memory.status));
+      memo.set(doc.filterKey, ok);
+    }
+    return ok;
+  };
 }
 
 function top(hits: ScoredId[], limit: number): ScoredId[] {
-  return hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, limit);
+  return hits.sort((a, b) => b.score - a.score || byId(a.id, b.id)).slice(0, limit);
+}
+
+/** Plain code-unit order: stable across locales, and fast. */
+function byId(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -125,7 +125,7 @@ export function combine(
 
 /** Sorted best first; ties broken by id so the order is stable. */
 export function sortRanked<T extends { score: number; id: string }>(items: T[]): T[] {
-  return items.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return items.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**

@@ -73,6 +73,8 @@ export interface RenderOptions {
    * backtick, dollar sign or backslash, so shell-like argument parsing keeps the text intact
    */
   argumentSafe?: boolean;
+  /** source links are written only when they point to this GitHub host (default https://github.com) */
+  githubUrl?: string;
 }
 
 /** Rewrites the characters a shell-like argument parser would interpret into harmless look-alikes. */
@@ -109,25 +111,31 @@ export function inlineText(text: string): string {
   );
 }
 
-/** Where an item came from, as Markdown: a link where the reader may open it, else a neutral phrase. */
-export function sourceMarkdown(item: InjectedInsight): string {
+/**
+ * Where an item came from, as Markdown: a link where the reader may open it (and only to the
+ * GitHub host), else the repository name, else a neutral phrase.
+ */
+export function sourceMarkdown(item: InjectedInsight, githubUrl = 'https://github.com'): string {
   if (!item.source) return item.transferred ? 'another repository of this organization' : 'this repository';
   const repo = inlineText(item.source.repo);
   const url = item.source.url;
-  return url && /^https:\/\/[^\s]+$/.test(url) ? `[${repo}](${url.replace(/[()|<>\\]/g, encodeURIComponent)})` : repo;
+  const host = `${githubUrl.replace(/\/+$/, '')}/`;
+  return url && url.startsWith(host) && /^https?:\/\/\S+$/.test(url)
+    ? `[${repo}](${url.replace(/[()|<>\\]/g, encodeURIComponent)})`
+    : repo;
 }
 
-function sourceLine(item: InjectedInsight): string {
+function sourceLine(item: InjectedInsight, githubUrl?: string): string {
   const backed = item.support > 1 ? `, backed by ${item.support} fixes` : '';
-  return `Source: ${sourceMarkdown(item)}${backed} · relevance ${item.score.toFixed(2)} · id \`${item.id}\``;
+  return `Source: ${sourceMarkdown(item, githubUrl)}${backed} · relevance ${item.score.toFixed(2)} · id \`${item.id}\``;
 }
 
-function renderItem(item: InjectedInsight, index: number, hashes: string): string {
+function renderItem(item: InjectedInsight, index: number, hashes: string, githubUrl?: string): string {
   const lines = [`${hashes} ${index + 1}. ${inlineText(item.title)}`, '', inlineText(item.description), ''];
   lines.push(inlineText(item.content), '');
   for (const evidence of item.evidence) lines.push(`- Evidence: ${inlineText(evidence)}`);
   if (item.evidence.length > 0) lines.push('');
-  lines.push(sourceLine(item));
+  lines.push(sourceLine(item, githubUrl));
   return lines.join('\n');
 }
 
@@ -148,7 +156,7 @@ export function renderInjection(items: InjectedInsight[], options: RenderOptions
   let markdown = head;
   const ids: string[] = [];
   for (const [index, item] of items.entries()) {
-    const section = `\n${renderItem(item, index, itemHashes)}\n`;
+    const section = `\n${renderItem(item, index, itemHashes, options.githubUrl)}\n`;
     if (markdown.length + section.length <= options.maxChars) {
       markdown += section;
       ids.push(item.id);
@@ -159,7 +167,7 @@ export function renderInjection(items: InjectedInsight[], options: RenderOptions
       let content = item.content.replace(/\s+/g, ' ').trim();
       while (content.length > 40) {
         content = cut(content, Math.floor(content.length * 0.8));
-        const fitted = `\n${renderItem({ ...item, content, evidence: [] }, index, itemHashes)}\n`;
+        const fitted = `\n${renderItem({ ...item, content, evidence: [] }, index, itemHashes, options.githubUrl)}\n`;
         if (markdown.length + fitted.length <= options.maxChars) {
           markdown += fitted;
           ids.push(item.id);

@@ -82,6 +82,11 @@ export class VectorIndex {
     return this.rowOf.has(id);
   }
 
+  /** makes room for this many rows at once (avoids regrowing while loading a known count) */
+  reserve(rows: number): void {
+    this.grow(rows);
+  }
+
   /** adds the vector, or replaces the one stored under this id */
   upsert(id: string, vector: ArrayLike<number>): void {
     this.checkDims(vector);
@@ -168,7 +173,7 @@ export class VectorIndex {
     const counts = new Int32Array(this.dims + 1);
     const codes = this.codes;
     for (let row = 0, base = 0; row < n; row++, base += words) {
-      // per word: 2-bit then 4-bit partial counts, summed bytewise (a byte stays below 256 for 16 words)
+      // per word: 2-bit then 4-bit partial counts, summed bytewise (a byte stays at most 128 for 16 words)
       let d = 0;
       let acc = 0;
       for (let w = 0; w < words; w++) {
@@ -177,11 +182,11 @@ export class VectorIndex {
         x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
         acc += (x + (x >>> 4)) & 0x0f0f0f0f;
         if ((w & 15) === 15) {
-          d += Math.imul(acc, 0x01010101) >>> 24;
+          d += byteSum(acc);
           acc = 0;
         }
       }
-      d += Math.imul(acc, 0x01010101) >>> 24;
+      d += byteSum(acc);
       distances[row] = d;
       counts[d]!++;
     }
@@ -208,11 +213,15 @@ export class VectorIndex {
     return s0 + s1 + s2 + s3;
   }
 
+  /** writes the unit vector (zeros for a zero vector) into the row, and its code */
   private write(row: number, vector: ArrayLike<number>): void {
-    const v = normalized(vector) ?? new Float32Array(this.dims);
-    this.rows.set(v, row * this.dims);
+    const base = row * this.dims;
+    let norm = 0;
+    for (let i = 0; i < this.dims; i++) norm += (vector[i] as number) * (vector[i] as number);
+    const scale = norm > 0 && Number.isFinite(norm) ? 1 / Math.sqrt(norm) : 0;
+    for (let i = 0; i < this.dims; i++) this.rows[base + i] = (vector[i] as number) * scale;
     this.codes.fill(0, row * this.words, (row + 1) * this.words);
-    encode(v, this.codes, row * this.words, this.dims);
+    encode(this.rows.subarray(base, base + this.dims), this.codes, row * this.words, this.dims);
   }
 
   private grow(needed: number): void {
@@ -231,6 +240,12 @@ export class VectorIndex {
     if (vector.length !== this.dims)
       throw new RangeError(`vector has ${vector.length} dimensions, the index has ${this.dims}`);
   }
+}
+
+/** the sum of the four bytes of x (each at most 255) */
+function byteSum(x: number): number {
+  x = (x & 0x00ff00ff) + ((x >>> 8) & 0x00ff00ff);
+  return (x & 0xffff) + (x >>> 16);
 }
 
 /** the unit vector, or undefined for a zero (or non-finite) vector */

@@ -9,6 +9,7 @@
  * caller then sends nothing to the LLM and stores nothing.
  */
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import { MemoryTransferError } from '../core/errors.js';
 import type { Fix } from '../core/types.js';
@@ -58,6 +59,11 @@ const SECRETLINT_CONFIG = {
     .filter((rule) => rule.meta.id !== '@secretlint/secretlint-rule-filter-comments')
     .map((rule) => ({ id: rule.meta.id, rule })),
 };
+
+// secretlint's global profiler keeps every performance mark of every run and scans them all on each
+// new mark: a call slowed from ~0.5 ms to 200+ ms after a few thousand calls (and memory grew without
+// bound in the App). Nothing reads the profile, so marking is switched off.
+secretLintProfiler.mark = () => undefined;
 
 const SECRETLINT_PREFIX = /^@secretlint\/secretlint-rule-/;
 

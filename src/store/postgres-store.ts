@@ -416,6 +416,16 @@ export class PostgresStore implements Store {
       throw pgError(error, this.location);
     }
   }
+
+  // ---- App core (src/app/worker.ts): pruning finished jobs ----
+
+  async pruneJobs(before: string): Promise<number> {
+    const rows = await this.query(
+      `WITH gone AS (DELETE FROM jobs WHERE state IN ('done', 'dead') AND updated_at < $1 RETURNING 1) SELECT COUNT(*)::int AS n FROM gone`,
+      [iso(before)],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
 }
 
 /** the WHERE clause (over alias m) and its parameters for a MemoryFilter */

@@ -504,6 +504,15 @@ export class SqliteStore implements Store {
   private write<T>(fn: () => Promise<T>): Promise<T> {
     return this.inTransaction.getStore() ? fn() : this.serialized(fn);
   }
+
+  // ---- App core (src/app/worker.ts): pruning finished jobs ----
+
+  async pruneJobs(before: string): Promise<number> {
+    const result = await this.write(() =>
+      this.db.run(`DELETE FROM jobs WHERE state IN ('done', 'dead') AND updated_at < ?`, [iso(before)]),
+    );
+    return result.changes;
+  }
 }
 
 /** the WHERE clause (over alias m) and its parameters for a MemoryFilter */

@@ -106,6 +106,11 @@ export interface Store {
   /** records the error; the job is retried after runAfter, or dead when dead is true */
   failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void>;
   countJobs(state: 'pending' | 'done' | 'dead'): Promise<number>;
+  /**
+   * (App core) removes done and dead jobs last updated before `before` (ISO), so recorded webhook
+   * payloads do not pile up; returns how many were removed. Their keys may then be enqueued again.
+   */
+  pruneJobs(before: string): Promise<number>;
 
   // small key-value state: cursors, caches, comment ids
   getState(key: string): Promise<string | undefined>;

@@ -36,6 +36,8 @@ export function vectorToBytes(vector: Float32Array): Buffer {
 }
 
 export function bytesToVector(bytes: Uint8Array): Float32Array {
+  if (bytes.byteOffset % 4 === 0)
+    return new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4));
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
   return new Float32Array(copy.buffer, 0, Math.floor(bytes.byteLength / 4));
@@ -123,6 +125,7 @@ export class VectorCache {
         const dims = rows[0]?.vector.length;
         if (dims) {
           const index = new VectorIndex(dims);
+          index.reserve(rows.length);
           for (const row of rows) {
             if (row.vector.length !== dims) continue;
             index.upsert(row.id, row.vector);

@@ -288,3 +288,31 @@ describe('POST /api/v1/usage and outcomes', () => {
     expect(empty.json.error.message).toMatch(/^ids: /);
   });
 });
+
+describe('outcomes feed back into recall', () => {
+  it('an insight used by three failed runs (and no success) is archived and no longer recalled', async () => {
+    const fresh = await startApi({ directory: fakeDirectory([ACME_WEB]), jwks: issuer.localJwks });
+    try {
+      await fresh.store.putMemory(insight(PUBLIC_ID, {}));
+      await fresh.store.putMemory(
+        insight('m0000000009', { title: 'Lint after renames', description: 'x', content: 'Run the linter.', tags: [] }),
+      );
+      const deps = { store: fresh.store, clock: fresh.deps.clock, logger: fresh.deps.logger };
+      for (const runId of ['501', '502', '503']) {
+        const token = await acmeWebToken({ run_id: runId });
+        expect((await fresh.post('/api/v1/recall', { task: TASK }, { token })).json.insights[0].id).toBe(PUBLIC_ID);
+        await fresh.post('/api/v1/usage', { ids: [PUBLIC_ID], run_id: runId }, { token });
+        await recordRunOutcome(deps, { tenant: 'acme', repo: 'acme/web', runId, conclusion: 'failure' });
+      }
+      expect((await fresh.store.getMemory('acme', PUBLIC_ID))?.status).toBe('archived');
+      const after = await fresh.post(
+        '/api/v1/recall',
+        { task: TASK },
+        { token: await acmeWebToken({ run_id: '504' }) },
+      );
+      expect(after.json.insights.map((i: { id: string }) => i.id)).not.toContain(PUBLIC_ID);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -44,6 +44,13 @@ describe('OIDC verification', () => {
     });
   });
 
+  it("by default fetches GitHub's key set from its well-known URL, once", async () => {
+    nock('https://token.actions.githubusercontent.com').get('/.well-known/jwks').once().reply(200, issuer.jwks);
+    const verify = createOidcVerifier({ audience: 'memory-transfer', directory: fakeDirectory([ACME_WEB]) });
+    await expect(verify(await issuer.sign())).resolves.toMatchObject({ tenant: 'acme' });
+    await expect(verify(await issuer.sign({ run_id: '778' }))).resolves.toMatchObject({ runId: '778' });
+  });
+
   it('refuses an expired token (401)', async () => {
     const token = await issuer.sign({}, { expiresIn: Math.floor(Date.now() / 1000) - 120 });
     const error = await refusal(verifier()(token));
