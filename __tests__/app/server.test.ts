@@ -1,4 +1,6 @@
+import { createServer } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { DIRECT_WEBHOOK_PATH, startServer, type RunningServer } from '../../src/app/server.js';
 import { readServeConfig } from '../../src/app/settings.js';
 import type { Store } from '../../src/store/store.js';
@@ -67,7 +69,8 @@ describe('the App server over real HTTP', () => {
 
   it('hands a recorded delivery to the App handlers in the worker; a redelivery is recorded once', async () => {
     const body = JSON.stringify(loadEvent('pull_request.closed'));
-    for (let i = 0; i < 3; i += 1) expect((await post(server, body, { 'x-hub-signature-256': sign(body) })).status).toBe(200);
+    for (let i = 0; i < 3; i += 1)
+      expect((await post(server, body, { 'x-hub-signature-256': sign(body) })).status).toBe(200);
     expect(await store.countJobs('pending')).toBe(1);
     server.worker?.register('resolve-fix', async () => undefined);
     // the webhook job runs Probot's handlers, which record the fix job
@@ -146,5 +149,36 @@ describe('serve settings', () => {
     expect(readServeConfig({ ...env, PRIVATE_KEY: Buffer.from(pem).toString('base64') }).credentials?.privateKey).toBe(
       pem,
     );
+  });
+});
+
+describe('set-up mode (no App credentials)', () => {
+  it("offers Probot's manifest flow with the permissions and events of app.yml", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    const server = await startServer({ config: readServeConfig({ PORT: String(port), HOST: '127.0.0.1' }), log: silentPino });
+    try {
+      expect(server.setup).toBe(true);
+      const page = await fetch(`http://127.0.0.1:${port}/probot`);
+      expect(page.status).toBe(200);
+      const html = (await page.text()).replace(/&quot;/g, '"');
+      expect(html).toContain('"default_permissions":{"metadata":"read","contents":"read","pull_requests":"write","issues":"write"');
+      expect(html).toContain('"workflow_run"');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('the serve command', () => {
+  it('refuses to start without a real webhook secret, naming the variable', async () => {
+    const err: string[] = [];
+    const io = { out: () => undefined, err: (t: string) => void err.push(t), env: { APP_ID: '1', PRIVATE_KEY: testPrivateKey() }, cwd: process.cwd() };
+    expect(await main(['serve'], io)).toBe(2);
+    expect(err.join('')).toMatch(/^memory-transfer: WEBHOOK_SECRET: is not set; .*--dev/);
   });
 });

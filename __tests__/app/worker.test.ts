@@ -127,7 +127,12 @@ describe('the durable job worker', () => {
   });
 
   it('prunes finished jobs after the retention, keeping pending ones', async () => {
-    const worker = createWorker({ store, logger: silentLogger, clock: { now: () => new Date(Date.now() + 8 * 24 * 3600_000) }, retainMs: 7 * 24 * 3600_000 });
+    const worker = createWorker({
+      store,
+      logger: silentLogger,
+      clock: { now: () => new Date(Date.now() + 8 * 24 * 3600_000) },
+      retainMs: 7 * 24 * 3600_000,
+    });
     worker.register('ok', async () => undefined);
     await worker.enqueue('done-1', 'ok', {});
     await worker.drain();

@@ -113,6 +113,33 @@ describe('learn and recall', () => {
   });
 });
 
+describe('learn --fixes', () => {
+  it('learns a fixes file, and refuses a malformed one naming the line, learning nothing', async () => {
+    const file = join(tmp, 'fixes.jsonl');
+    const fix = {
+      repo: 'acme/billing',
+      sha: 'a'.repeat(40),
+      title: 'Fix crash on an empty invoice list',
+      body: 'Summing an empty list threw instead of returning zero.',
+      files: ['src/sum.py', 'tests/test_sum.py'],
+    };
+    await writeFile(file, `${JSON.stringify(fix)}\n`);
+    const learned = await cli('learn', '--fixes', file, '--json', '--db', db);
+    expect(learned.code).toBe(0);
+    expect(JSON.parse(learned.stdout)).toMatchObject({ tenant: 'acme', fixes: 1, skipped: 0, failed: 0 });
+    const recalled = JSON.parse((await cli('recall', 'totals crash when the cart is empty', '--json', '--db', db)).stdout);
+    expect(recalled.results[0].provenance[0]).toMatchObject({ repo: 'acme/billing', ref: 'a'.repeat(40) });
+
+    const bad = join(tmp, 'bad.jsonl');
+    await writeFile(bad, `${JSON.stringify({ ...fix, sha: 'b'.repeat(40) })}\n{"repo":"acme/x","sha":"c0ffee","title":7}\n`);
+    const fresh = join(tmp, 'fresh.db');
+    const refused = await cli('learn', '--fixes', bad, '--db', fresh);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^memory-transfer: .*bad\.jsonl:2: title: /);
+    expect(JSON.parse((await cli('list', '--tenant', 'acme', '--json', '--db', fresh)).stdout).memories).toEqual([]);
+  });
+});
+
 describe('review and governance', () => {
   it('list, show, reject, approve and forget a memory', async () => {
     await learnApi();
@@ -221,6 +248,38 @@ describe('errors', () => {
     expect(stderr.split('\n').filter(Boolean)).toHaveLength(1);
     expect(stderr).toMatch(/^memory-transfer: /);
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a pool written by a newer version exits 3 and is left as it is', async () => {
+    await learnApi();
+    const { default: sqlite3 } = await import('sqlite3');
+    await new Promise<void>((resolve, reject) => {
+      const raw = new sqlite3.Database(db);
+      raw.run("INSERT INTO schema_version (version, applied_at) VALUES (999, '2099-01-01')", (error) =>
+        raw.close(() => (error ? reject(error) : resolve())),
+      );
+    });
+    const { code, stderr } = await cli('recall', 'anything at all', '--db', db);
+    expect(code).toBe(3);
+    expect(stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(stderr).toMatch(/^memory-transfer: .*newer/);
+  });
+
+  it('a pool locked by another writer exits 3 with a clear line', async () => {
+    await learnApi();
+    const { openStore } = await import('../../src/store/open-store.js');
+    const holder = await openStore(db);
+    let release = () => undefined as void;
+    const held = holder.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+    try {
+      const { code, stderr } = await cli('learn', '--git', join(tmp, 'api'), '--repo', 'acme/api', '--force', '--db', db);
+      expect(code).toBe(3);
+      expect(stderr).toMatch(/^memory-transfer: .*locked/);
+    } finally {
+      release();
+      await held;
+      await holder.close();
+    }
   });
 
   it('a folder that is not a git repository exits 2', async () => {

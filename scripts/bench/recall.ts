@@ -166,6 +166,25 @@ async function openCached(file: string, size: number): Promise<{ store: Store; b
   return { store: await openStore(file), built };
 }
 
+/** Wraps the store's methods to add up the time spent in each (the rest of recall is ranking in JS). */
+function timeStoreCalls(store: Store, methods: (keyof Store)[]): Map<string, number> {
+  const spent = new Map<string, number>();
+  const target = store as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const method of methods) {
+    const original = target[method]?.bind(store);
+    if (!original) continue;
+    target[method] = async (...args: unknown[]) => {
+      const started = performance.now();
+      try {
+        return await original(...args);
+      } finally {
+        spent.set(method, (spent.get(method) ?? 0) + performance.now() - started);
+      }
+    };
+  }
+  return spent;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
@@ -180,12 +199,14 @@ export async function run(): Promise<Record<string, string | number>> {
     const { store, built } = await openCached(file, size);
     const label = size >= 1000 ? `${size / 1000}k` : String(size);
     try {
+      const spent = timeStoreCalls(store, ['searchLexical', 'searchVector', 'getMemories']);
       const deps = { store, embedder: createHashEmbedder(), logger: silentLogger, clock: systemClock };
       const requester = { tenant: TENANT, repo: 'bench/elsewhere', visibility: 'private' as const };
       const coldStart = performance.now();
       await recall(deps, requester, tasks[0] ?? 'x', { k: 3 });
       const cold = performance.now() - coldStart;
       for (const task of tasks.slice(0, WARMUP)) await recall(deps, requester, task, { k: 3 });
+      spent.clear();
       const times: number[] = [];
       let hits = 0;
       for (const task of tasks) {
@@ -200,6 +221,8 @@ export async function run(): Promise<Record<string, string | number>> {
       figures[`${label}: first recall, cold (ms)`] = cold.toFixed(1);
       figures[`${label}: recall p50 (ms)`] = percentile(times, 50).toFixed(2);
       figures[`${label}: recall p95 (ms)`] = percentile(times, 95).toFixed(2);
+      for (const [method, ms] of spent)
+        figures[`${label}: store.${method} per query (ms)`] = (ms / tasks.length).toFixed(2);
       figures[`${label}: results per query`] = (hits / tasks.length).toFixed(2);
       figures[`${label}: disk per insight (KB)`] = (size_ / size / 1024).toFixed(2);
       figures[`${label}: peak RSS so far (MB)`] = (process.resourceUsage().maxRSS / 1024).toFixed(0);

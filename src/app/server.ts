@@ -19,7 +19,14 @@ import { llmConfigFromEnv } from '../config/llm.js';
 import { describeError } from '../core/errors.js';
 import { createEmbedder } from '../embedding/openai-embedder.js';
 import { createRedactor } from '../security/redact.js';
-import { systemClock, type Abstractor, type Clock, type Embedder, type Logger, type Redactor } from '../services/ports.js';
+import {
+  systemClock,
+  type Abstractor,
+  type Clock,
+  type Embedder,
+  type Logger,
+  type Redactor,
+} from '../services/ports.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { AppDeps } from './deps.js';
@@ -82,14 +89,21 @@ const healthz: NodeHandler = (req, res) => {
 };
 
 /** The recall API of src/app/http/api.ts, when that module is present in this build. */
-async function loadApiHandler(deps: AppDeps, extra: Record<string, unknown>, logger: Logger): Promise<NodeHandler | undefined> {
+async function loadApiHandler(
+  deps: AppDeps,
+  extra: Record<string, unknown>,
+  logger: Logger,
+): Promise<NodeHandler | undefined> {
   const specifier = './http/api.js';
-  let module: { createApiHandler?: (deps: AppDeps, extra?: Record<string, unknown>) => NodeHandler | Promise<NodeHandler> };
+  let module: {
+    createApiHandler?: (deps: AppDeps, extra?: Record<string, unknown>) => NodeHandler | Promise<NodeHandler>;
+  };
   try {
     module = (await import(specifier)) as typeof module;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url/i.test(describeError(error))) return undefined;
+    if (code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url/i.test(describeError(error)))
+      return undefined;
     throw error;
   }
   if (typeof module.createApiHandler !== 'function') {
@@ -120,6 +134,8 @@ async function startSetup(config: ServeConfig, log: PinoLogger): Promise<Running
     }
   }
   log.info('No APP_ID / PRIVATE_KEY: starting the GitHub App set-up flow (docs/app-setup.md explains each step).');
+  // Probot would otherwise fetch and run smee-client to open a relay channel: only on request
+  if (!config.webhookProxyUrl) process.env.NO_SMEE_SETUP ??= 'true';
   const server = await run(() => undefined, {
     env: { PORT: String(config.port), HOST: config.host, WEBHOOK_SECRET: config.webhookSecret, NO_SMEE_SETUP: 'true' },
     log,
@@ -181,7 +197,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     createApp(deps)(app);
     registerWebhookJob(worker, app, logger);
   });
-  server.addHandler(createWebhookIntake({ secret: config.webhookSecret, path: config.webhookPath, queue: worker, logger }));
+  server.addHandler(
+    createWebhookIntake({ secret: config.webhookSecret, path: config.webhookPath, queue: worker, logger }),
+  );
   server.addHandler(healthz);
   const auth = (installationId?: number) => (probot as Probot).auth(installationId);
   const api = await loadApiHandler(deps, { auth }, logger);

@@ -81,7 +81,9 @@ export function normalizePrivateKey(raw: string): string {
   if (text.includes('-----BEGIN')) return `${text.replace(/\\n/g, '\n').trim()}\n`;
   const decoded = Buffer.from(text, 'base64').toString('utf8');
   if (decoded.includes('-----BEGIN')) return `${decoded.trim()}\n`;
-  throw new InputError('PRIVATE_KEY: is not a PEM private key (paste the .pem content, or set PRIVATE_KEY_PATH to the file)');
+  throw new InputError(
+    'PRIVATE_KEY: is not a PEM private key (paste the .pem content, or set PRIVATE_KEY_PATH to the file)',
+  );
 }
 
 function readKey(env: z.infer<typeof EnvSchema>): string | undefined {
@@ -122,7 +124,9 @@ export function readServeConfig(rawEnv: Record<string, string | undefined>, flag
   }
   const privateKey = readKey(env);
   if (env.APP_ID !== undefined && privateKey === undefined) {
-    throw new InputError('PRIVATE_KEY: is not set (APP_ID is): set PRIVATE_KEY or PRIVATE_KEY_PATH to the App private key (docs/app-setup.md)');
+    throw new InputError(
+      'PRIVATE_KEY: is not set (APP_ID is): set PRIVATE_KEY or PRIVATE_KEY_PATH to the App private key (docs/app-setup.md)',
+    );
   }
   if (privateKey !== undefined && env.APP_ID === undefined) {
     throw new InputError('APP_ID: is not set (a private key is): set it to the App ID shown on the App settings page');
@@ -144,6 +148,10 @@ export function readServeConfig(rawEnv: Record<string, string | undefined>, flag
     ...(env.WEBHOOK_PROXY_URL ? { webhookProxyUrl: env.WEBHOOK_PROXY_URL } : {}),
     poolLocation: flags.db?.trim() || defaultPoolLocation(rawEnv),
     logLevel: env.LOG_LEVEL,
-    worker: { concurrency: env.WORKER_CONCURRENCY, leaseMs: env.JOB_LEASE_SECONDS * 1000, maxAttempts: env.JOB_MAX_ATTEMPTS },
+    worker: {
+      concurrency: env.WORKER_CONCURRENCY,
+      leaseMs: env.JOB_LEASE_SECONDS * 1000,
+      maxAttempts: env.JOB_MAX_ATTEMPTS,
+    },
   };
 }

@@ -74,15 +74,23 @@ export function createWebhookIntake(options: IntakeOptions): NodeHandler {
   return async (req, res) => {
     const path = (req.url ?? '').split('?')[0]?.replace(/\/+$/, '');
     if (path !== options.path) return false;
-    if (req.method !== 'POST') return reply(res, 404, JSON.stringify({ error: `Unknown route: ${req.method} ${path}` }));
+    if (req.method !== 'POST')
+      return reply(res, 404, JSON.stringify({ error: `Unknown route: ${req.method} ${path}` }));
     if (!/^\s*application\/json\s*(;|$)/i.test(header(req, 'content-type') ?? '')) {
-      return reply(res, 415, JSON.stringify({ error: 'Unsupported "Content-Type" header value. Must be "application/json"' }));
+      return reply(
+        res,
+        415,
+        JSON.stringify({ error: 'Unsupported "Content-Type" header value. Must be "application/json"' }),
+      );
     }
     const name = header(req, 'x-github-event');
     const id = header(req, 'x-github-delivery');
     const signature = header(req, 'x-hub-signature-256');
-    const missing = [!name && 'x-github-event', !signature && 'x-hub-signature-256', !id && 'x-github-delivery'].filter(Boolean);
-    if (missing.length > 0) return reply(res, 400, JSON.stringify({ error: `Required headers missing: ${missing.join(', ')}` }));
+    const missing = [!name && 'x-github-event', !signature && 'x-hub-signature-256', !id && 'x-github-delivery'].filter(
+      Boolean,
+    );
+    if (missing.length > 0)
+      return reply(res, 400, JSON.stringify({ error: `Required headers missing: ${missing.join(', ')}` }));
     const body = await readBody(req);
     if (!body) return reply(res, 413, JSON.stringify({ error: 'payload too large' }));
     if (!verifySignature(options.secret, body, signature as string)) {

@@ -155,7 +155,9 @@ export function createWorker(options: WorkerOptions): Worker {
       stopping = false;
       loops = Array.from({ length: concurrency }, () => loop());
       pruneTimer = setInterval(() => {
-        prune().catch((error: unknown) => logger.warn('could not prune finished jobs', { error: describeError(error) }));
+        prune().catch((error: unknown) =>
+          logger.warn('could not prune finished jobs', { error: describeError(error) }),
+        );
       }, pruneEveryMs);
       pruneTimer.unref();
     },

@@ -40,16 +40,23 @@ export interface FixDetectionOptions {
 
 export type FixSkipReason = 'bot' | 'revert' | 'docs-only' | 'dependency-bump' | 'no-fix-signal';
 
-export type FixVerdict =
-  | { fix: true; because: FixSignal[] }
-  | { fix: false; reason: FixSkipReason };
+export type FixVerdict = { fix: true; because: FixSignal[] } | { fix: false; reason: FixSkipReason };
 
-export type FixSignal = 'label' | 'title-cue' | 'commit-cue' | 'closed-bug-issue' | 'closed-issue-cue' | 'checks-red-green';
+export type FixSignal =
+  'label' | 'title-cue' | 'commit-cue' | 'closed-bug-issue' | 'closed-issue-cue' | 'checks-red-green';
 
 export const DEFAULT_FIX_LABELS = ['bug', 'fix', 'regression'];
 
 /** Well-known bots that are not written `*[bot]` in every payload. */
-const KNOWN_BOTS = new Set(['dependabot', 'dependabot-preview', 'renovate', 'renovate-bot', 'github-actions', 'snyk-bot', 'greenkeeper']);
+const KNOWN_BOTS = new Set([
+  'dependabot',
+  'dependabot-preview',
+  'renovate',
+  'renovate-bot',
+  'github-actions',
+  'snyk-bot',
+  'greenkeeper',
+]);
 
 const FIX_WORDS =
   /\b(fix(e[sd]|ing)?|bug(s|fix)?|hotfix|regressions?|crash(e[sd]|ing)?|errors?|broken|incorrect(ly)?|wrong(ly)?|leak(s|ing)?|deadlock|race condition|fail(s|ed|ing|ure)?)\b/i;
@@ -66,7 +73,8 @@ const DEPENDENCY_TITLE = [
 const BUG_LABEL = /^(bug|type:\s*bug|kind\/bug|defect|regression)$/i;
 
 const DOC_NAME = /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$/i;
-const DOC_FILE = /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NOTICE|README|CODEOWNERS)(\.\w+)?$/i;
+const DOC_FILE =
+  /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NOTICE|README|CODEOWNERS)(\.\w+)?$/i;
 const DOC_DIRS = new Set(['docs', 'doc', 'documentation', 'website']);
 
 function baseName(path: string): string {

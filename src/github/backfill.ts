@@ -9,7 +9,12 @@ import type { Fix } from '../core/types.js';
 import type { Store } from '../store/store.js';
 import type { Clock, Logger } from '../services/ports.js';
 import type { GitHubClient } from './client.js';
-import { MERGED_PULL_REQUESTS_QUERY, type MergedPullRequestNode, type MergedPullRequestsQuery, type GraphActor } from './queries.js';
+import {
+  MERGED_PULL_REQUESTS_QUERY,
+  type MergedPullRequestNode,
+  type MergedPullRequestsQuery,
+  type GraphActor,
+} from './queries.js';
 import { decideFix, textAuthors, toFix, visibilityOf, type PullRequestContext } from './gather-fix.js';
 import { judgeTrust } from './trust.js';
 import type { Actor, FixSkipReason } from '../core/fix-detection.js';
@@ -58,7 +63,12 @@ export interface BackfillResult {
   done: boolean;
 }
 
-const Cursor = z.object({ cursor: z.string().nullable(), scanned: z.number().int().min(0), fixes: z.number().int().min(0), done: z.boolean() });
+const Cursor = z.object({
+  cursor: z.string().nullable(),
+  scanned: z.number().int().min(0),
+  fixes: z.number().int().min(0),
+  done: z.boolean(),
+});
 type Cursor = z.infer<typeof Cursor>;
 
 export function backfillStateKey(owner: string, repo: string): string {
@@ -81,7 +91,12 @@ function actor(node: GraphActor | null): Actor | undefined {
   return node ? { login: node.login, type: node.__typename === 'Bot' ? 'Bot' : 'User' } : undefined;
 }
 
-function contextOf(owner: string, repo: string, repository: NonNullable<MergedPullRequestsQuery['repository']>, pr: MergedPullRequestNode): PullRequestContext {
+function contextOf(
+  owner: string,
+  repo: string,
+  repository: NonNullable<MergedPullRequestsQuery['repository']>,
+  pr: MergedPullRequestNode,
+): PullRequestContext {
   const files = (pr.files?.nodes ?? []).map((f) => f.path);
   return {
     owner,
@@ -117,7 +132,11 @@ function contextOf(owner: string, repo: string, repository: NonNullable<MergedPu
 
 const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function backfillRepository(deps: BackfillDeps, gh: GitHubClient, options: BackfillOptions): Promise<BackfillResult> {
+export async function backfillRepository(
+  deps: BackfillDeps,
+  gh: GitHubClient,
+  options: BackfillOptions,
+): Promise<BackfillResult> {
   const { owner, repo } = options;
   const fullName = `${owner}/${repo}`;
   const key = backfillStateKey(owner, repo);
@@ -139,7 +158,12 @@ export async function backfillRepository(deps: BackfillDeps, gh: GitHubClient, o
 
   while (state.scanned < limit) {
     const first = Math.min(pageSize, limit - state.scanned);
-    const data = await gh.graphql<MergedPullRequestsQuery>(MERGED_PULL_REQUESTS_QUERY, { owner, name: repo, first, after: state.cursor });
+    const data = await gh.graphql<MergedPullRequestsQuery>(MERGED_PULL_REQUESTS_QUERY, {
+      owner,
+      name: repo,
+      first,
+      after: state.cursor,
+    });
     requests += 1;
     const repository = data.repository;
     if (!repository) throw Object.assign(new Error(`${fullName} not found`), { status: 404 });
@@ -147,12 +171,21 @@ export async function backfillRepository(deps: BackfillDeps, gh: GitHubClient, o
     total = Math.min(limit, connection.totalCount);
     for (const node of connection.nodes) {
       const context = contextOf(owner, repo, repository, node);
-      const verdict = decideFix(context, { fixLabels: options.fixLabels, appSlug: options.appSlug, trustedBots: options.trustedBots ?? [] });
+      const verdict = decideFix(context, {
+        fixLabels: options.fixLabels,
+        appSlug: options.appSlug,
+        trustedBots: options.trustedBots ?? [],
+      });
       if (verdict.fix) {
-        const trust = await judgeTrust(deps, countingGh, { owner, repo }, {
-          mergedBy: context.mergedBy?.login,
-          textAuthors: textAuthors(context, options.appSlug).map((a) => a.login),
-        });
+        const trust = await judgeTrust(
+          deps,
+          countingGh,
+          { owner, repo },
+          {
+            mergedBy: context.mergedBy?.login,
+            textAuthors: textAuthors(context, options.appSlug).map((a) => a.login),
+          },
+        );
         await options.onFix(toFix(context, { trusted: trust.trusted, appSlug: options.appSlug }));
         state.fixes += 1;
       } else {
@@ -167,12 +200,21 @@ export async function backfillRepository(deps: BackfillDeps, gh: GitHubClient, o
     };
     if (state.scanned >= limit) state.done = true;
     await deps.store.setState(key, JSON.stringify(state));
-    options.onProgress?.({ repo: fullName, scanned: state.scanned, total: Math.max(total, state.scanned), fixes: state.fixes });
+    options.onProgress?.({
+      repo: fullName,
+      scanned: state.scanned,
+      total: Math.max(total, state.scanned),
+      fixes: state.fixes,
+    });
     if (state.done) break;
     const rate = data.rateLimit;
     if (rate && rate.remaining < Math.max(10, rate.cost * 5)) {
       const wait = Math.max(0, Date.parse(rate.resetAt) - deps.clock.now().getTime()) + 1_000;
-      deps.logger.warn('GraphQL rate limit nearly spent; waiting for the reset', { repo: fullName, remaining: rate.remaining, waitMs: wait });
+      deps.logger.warn('GraphQL rate limit nearly spent; waiting for the reset', {
+        repo: fullName,
+        remaining: rate.remaining,
+        waitMs: wait,
+      });
       await (deps.sleep ?? sleepFor)(wait);
     }
   }

@@ -10,8 +10,7 @@ import type { GitHubClient } from './client.js';
 import { checkExcerpt, checkKindOf, DEFAULT_GATHER_LIMITS, visibilityOf, type GatherLimits } from './gather-fix.js';
 
 export type CommitFixResult =
-  | { fix: true; value: Fix; pusher?: string; authors: string[] }
-  | { fix: false; reason: FixSkipReason };
+  { fix: true; value: Fix; pusher?: string; authors: string[] } | { fix: false; reason: FixSkipReason };
 
 export async function gatherCommitFix(
   gh: GitHubClient,
@@ -64,7 +63,14 @@ export async function gatherCommitFix(
     files,
     testsChanged: files.some(isTestPath),
     signals: ref.failedCheck
-      ? [{ kind: 'check-red-green', check: checkKindOf(ref.failedCheck.name), name: ref.failedCheck.name, ...(excerpt ? { excerpt } : {}) }]
+      ? [
+          {
+            kind: 'check-red-green',
+            check: checkKindOf(ref.failedCheck.name),
+            name: ref.failedCheck.name,
+            ...(excerpt ? { excerpt } : {}),
+          },
+        ]
       : [],
     authors: [author],
     trusted: false,

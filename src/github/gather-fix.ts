@@ -77,7 +77,11 @@ function actor(node: GraphActor | null | undefined): Actor | undefined {
   return { login: node.login, type: node.__typename === 'Bot' ? 'Bot' : 'User' };
 }
 
-export function visibilityOf(repository: { visibility?: string | null; isPrivate?: boolean; private?: boolean }): Visibility {
+export function visibilityOf(repository: {
+  visibility?: string | null;
+  isPrivate?: boolean;
+  private?: boolean;
+}): Visibility {
   const flagged: Visibility = repository.isPrivate || repository.private ? 'private' : 'public';
   const v = repository.visibility?.toLowerCase();
   // a private flag wins over a stale "public" (old payloads carry both)
@@ -91,7 +95,11 @@ export async function gatherPullRequest(
   ref: { owner: string; repo: string; number: number },
   limits: GatherLimits = DEFAULT_GATHER_LIMITS,
 ): Promise<PullRequestContext> {
-  const data = await gh.graphql<PullRequestQuery>(PULL_REQUEST_QUERY, { owner: ref.owner, name: ref.repo, number: ref.number });
+  const data = await gh.graphql<PullRequestQuery>(PULL_REQUEST_QUERY, {
+    owner: ref.owner,
+    name: ref.repo,
+    number: ref.number,
+  });
   const repository = data.repository;
   const pr = repository?.pullRequest;
   if (!repository || !pr) {
@@ -157,11 +165,16 @@ async function gatherFiles(
     if (response.data.length < 100) break;
   }
   const files = entries.slice(0, limits.maxFiles).map((e) => e.filename);
-  const ordered = [...entries.slice(0, limits.maxFiles)].sort((a, b) => Number(isTestPath(b.filename)) - Number(isTestPath(a.filename)));
+  const ordered = [...entries.slice(0, limits.maxFiles)].sort(
+    (a, b) => Number(isTestPath(b.filename)) - Number(isTestPath(a.filename)),
+  );
   let change = '';
   for (const entry of ordered) {
     if (!entry.patch) continue;
-    const patch = entry.patch.length > limits.maxPatchChars ? `${entry.patch.slice(0, limits.maxPatchChars)}\n… (patch cut)` : entry.patch;
+    const patch =
+      entry.patch.length > limits.maxPatchChars
+        ? `${entry.patch.slice(0, limits.maxPatchChars)}\n… (patch cut)`
+        : entry.patch;
     const block = `--- ${entry.filename}\n${patch}\n`;
     if (change.length + block.length > limits.maxChangeChars) break;
     change += block;
@@ -171,7 +184,9 @@ async function gatherFiles(
 
 interface CommitChecks {
   oid?: string;
-  checkSuites?: { nodes: { checkRuns: { nodes: { name: string; conclusion: string | null; databaseId: number | null }[] } }[] } | null;
+  checkSuites?: {
+    nodes: { checkRuns: { nodes: { name: string; conclusion: string | null; databaseId: number | null }[] } }[];
+  } | null;
 }
 
 /**
@@ -213,7 +228,9 @@ export async function checkExcerpt(
       check_run_id: check.checkRunId,
       per_page: 20,
     });
-    const failures = annotations.data.filter((a) => a.annotation_level === 'failure' || a.annotation_level === 'warning');
+    const failures = annotations.data.filter(
+      (a) => a.annotation_level === 'failure' || a.annotation_level === 'warning',
+    );
     const text = failures.map((a) => `${a.title ? `${a.title}: ` : ''}${a.message ?? ''}`.trim()).join('\n');
     if (text.trim() && !/Process completed with exit code/i.test(text.split('\n')[0] ?? '')) {
       return text.slice(0, limits.maxExcerptChars);
@@ -297,7 +314,10 @@ export function fixCandidateOf(context: PullRequestContext): FixCandidate {
   };
 }
 
-export function decideFix(context: PullRequestContext, options: { fixLabels: string[]; appSlug: string; trustedBots?: string[] }): FixVerdict {
+export function decideFix(
+  context: PullRequestContext,
+  options: { fixLabels: string[]; appSlug: string; trustedBots?: string[] },
+): FixVerdict {
   return detectFix(fixCandidateOf(context), options);
 }
 
@@ -331,7 +351,12 @@ export function toFix(context: PullRequestContext, options: { trusted: boolean; 
   const testFiles = context.files.filter(isTestPath);
   if (testFiles.length > 0) signals.push({ kind: 'tests-changed', name: testFiles[0] });
   for (const check of context.failedChecks) {
-    signals.push({ kind: 'check-red-green', check: checkKindOf(check.name), name: check.name, ...(check.excerpt ? { excerpt: check.excerpt } : {}) });
+    signals.push({
+      kind: 'check-red-green',
+      check: checkKindOf(check.name),
+      name: check.name,
+      ...(check.excerpt ? { excerpt: check.excerpt } : {}),
+    });
   }
   const authors = [...new Set([context.author.login, ...issues.flatMap((i) => (i.author ? [i.author.login] : []))])];
   return {

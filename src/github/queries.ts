@@ -107,7 +107,12 @@ export interface IssueClosersQuery {
     issue: {
       stateReason: string | null;
       closedByPullRequestsReferences: {
-        nodes: { number: number; merged: boolean; mergeCommit: { oid: string } | null; repository: { databaseId: number | null; nameWithOwner: string } }[];
+        nodes: {
+          number: number;
+          merged: boolean;
+          mergeCommit: { oid: string } | null;
+          repository: { databaseId: number | null; nameWithOwner: string };
+        }[];
       };
     } | null;
   } | null;

@@ -50,7 +50,19 @@ CREATE TABLE memory_sources (
   PRIMARY KEY (seq, repo)
 ) WITHOUT ROWID;
 CREATE INDEX memory_sources_repo ON memory_sources (repo, seq);
-CREATE VIRTUAL TABLE memories_fts USING fts5 (
+CREATE VIRTUAL TABLE fts_insight USING fts5 (
+  title, description, content, tags,
+  content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE fts_workflow USING fts5 (
+  title, description, content, tags,
+  content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE fts_summary USING fts5 (
+  title, description, content, tags,
+  content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE fts_trajectory USING fts5 (
   title, description, content, tags,
   content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
 );

@@ -45,7 +45,13 @@ function parse<T extends z.ZodType>(deps: AppDeps, schema: T, context: EventCont
   return undefined;
 }
 
-async function enqueue(deps: AppDeps, context: EventContext, kind: string, payload: unknown, suffix = ''): Promise<void> {
+async function enqueue(
+  deps: AppDeps,
+  context: EventContext,
+  kind: string,
+  payload: unknown,
+  suffix = '',
+): Promise<void> {
   const key = `delivery:${context.id}${suffix}`;
   const added = await deps.queue.enqueue(key, kind, payload);
   deps.logger.debug(added ? 'job recorded' : 'redelivery ignored', { key, kind, event: context.name });
@@ -151,7 +157,13 @@ export function registerLearningHandlers(app: Probot, deps: AppDeps): void {
   });
 
   app.on(
-    ['repository.privatized', 'repository.publicized', 'repository.renamed', 'repository.transferred', 'repository.deleted'],
+    [
+      'repository.privatized',
+      'repository.publicized',
+      'repository.renamed',
+      'repository.transferred',
+      'repository.deleted',
+    ],
     async (context) => {
       const event = parse(deps, RepositoryChanged, context);
       if (!event) return;

@@ -84,7 +84,9 @@ export const RepositoryChanged = z.object({
   repository,
   changes: z
     .object({
-      owner: z.object({ from: z.object({ user: owner.optional(), organization: owner.optional() }).passthrough() }).optional(),
+      owner: z
+        .object({ from: z.object({ user: owner.optional(), organization: owner.optional() }).passthrough() })
+        .optional(),
       repository: z.object({ name: z.object({ from: z.string() }) }).optional(),
     })
     .passthrough()
@@ -102,7 +104,12 @@ const repoRef = {
 
 /** A fix event, resolved by the worker into pull requests (or a commit) to learn. */
 export const ResolveFixJob = z.discriminatedUnion('source', [
-  z.object({ source: z.literal('pull_request'), ...repoRef, number: z.number().int(), mergeSha: z.string().optional() }),
+  z.object({
+    source: z.literal('pull_request'),
+    ...repoRef,
+    number: z.number().int(),
+    mergeSha: z.string().optional(),
+  }),
   z.object({ source: z.literal('issue'), ...repoRef, number: z.number().int() }),
   z.object({
     source: z.literal('ci'),

@@ -70,15 +70,25 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
       if (job.source === 'pull_request') {
         await enqueuePullRequest(job, job.number, job.repoId ?? `${job.owner}/${job.repo}`, job.mergeSha);
       } else if (job.source === 'issue') {
-        const data = await gh.graphql<IssueClosersQuery>(ISSUE_CLOSERS_QUERY, { owner: job.owner, name: job.repo, number: job.number });
+        const data = await gh.graphql<IssueClosersQuery>(ISSUE_CLOSERS_QUERY, {
+          owner: job.owner,
+          name: job.repo,
+          number: job.number,
+        });
         const closers = data.repository?.issue?.closedByPullRequestsReferences.nodes ?? [];
         for (const pr of closers) {
           const [prOwner = '', prRepo = ''] = pr.repository.nameWithOwner.split('/');
           // only a merged PR of the same organization teaches this pool
           if (!pr.merged || prOwner.toLowerCase() !== job.owner.toLowerCase()) continue;
-          await enqueuePullRequest({ ...job, owner: prOwner, repo: prRepo }, pr.number, pr.repository.databaseId ?? pr.repository.nameWithOwner, pr.mergeCommit?.oid);
+          await enqueuePullRequest(
+            { ...job, owner: prOwner, repo: prRepo },
+            pr.number,
+            pr.repository.databaseId ?? pr.repository.nameWithOwner,
+            pr.mergeCommit?.oid,
+          );
         }
-        if (closers.length === 0) deps.logger.debug('issue closed without a pull request; nothing to learn', { ...what, number: job.number });
+        if (closers.length === 0)
+          deps.logger.debug('issue closed without a pull request; nothing to learn', { ...what, number: job.number });
       } else {
         await resolveCi(gh, job);
       }
@@ -91,8 +101,18 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
     repoKey: number | string,
     mergeSha: string | undefined,
   ): Promise<void> {
-    const payload: LearnPullRequestJob = { installationId: ref.installationId, owner: ref.owner, repo: ref.repo, number, ...(typeof repoKey === 'number' ? { repoId: repoKey } : {}) };
-    const added = await deps.queue.enqueue(pullRequestKey(repoKey, number, mergeSha), JOB_KINDS.learnPullRequest, payload);
+    const payload: LearnPullRequestJob = {
+      installationId: ref.installationId,
+      owner: ref.owner,
+      repo: ref.repo,
+      number,
+      ...(typeof repoKey === 'number' ? { repoId: repoKey } : {}),
+    };
+    const added = await deps.queue.enqueue(
+      pullRequestKey(repoKey, number, mergeSha),
+      JOB_KINDS.learnPullRequest,
+      payload,
+    );
     if (!added) deps.logger.debug('fix already queued by another event', { repo: `${ref.owner}/${ref.repo}`, number });
   }
 
@@ -100,10 +120,21 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
   async function resolveCi(gh: GitHubClient, job: Extract<ResolveFixJob, { source: 'ci' }>): Promise<void> {
     const failed = await previousFailure(gh, job);
     if (!failed) return;
-    const pulls = await gh.request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', { owner: job.owner, repo: job.repo, commit_sha: job.headSha });
-    const merged = pulls.data.find((pr) => pr.merged_at && pr.merge_commit_sha === job.headSha) ?? pulls.data.find((pr) => pr.merged_at);
+    const pulls = await gh.request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', {
+      owner: job.owner,
+      repo: job.repo,
+      commit_sha: job.headSha,
+    });
+    const merged =
+      pulls.data.find((pr) => pr.merged_at && pr.merge_commit_sha === job.headSha) ??
+      pulls.data.find((pr) => pr.merged_at);
     if (merged) {
-      await enqueuePullRequest(job, merged.number, job.repoId ?? `${job.owner}/${job.repo}`, merged.merge_commit_sha ?? undefined);
+      await enqueuePullRequest(
+        job,
+        merged.number,
+        job.repoId ?? `${job.owner}/${job.repo}`,
+        merged.merge_commit_sha ?? undefined,
+      );
       return;
     }
     const payload: LearnCommitJob = {
@@ -114,7 +145,11 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
       sha: job.headSha,
       failedCheck: failed,
     };
-    await deps.queue.enqueue(commitKey(job.repoId ?? `${job.owner}/${job.repo}`, job.headSha), JOB_KINDS.learnCommit, payload);
+    await deps.queue.enqueue(
+      commitKey(job.repoId ?? `${job.owner}/${job.repo}`, job.headSha),
+      JOB_KINDS.learnCommit,
+      payload,
+    );
   }
 
   /** The failed check that this green run follows on the same branch, if the previous run failed. */
@@ -143,7 +178,10 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
         per_page: 30,
       });
       const failedJob = jobs.data.jobs.find((j) => j.conclusion === 'failure');
-      return { name: failedJob?.name ?? earlier.name ?? 'workflow', ...(failedJob ? { checkRunId: Number(failedJob.id) } : {}) };
+      return {
+        name: failedJob?.name ?? earlier.name ?? 'workflow',
+        ...(failedJob ? { checkRunId: Number(failedJob.id) } : {}),
+      };
     }
     if (job.before && job.appId !== undefined) {
       const suites = await gh.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
@@ -154,7 +192,9 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
         filter: 'latest',
         per_page: 30,
       });
-      const failedRun = suites.data.check_runs.find((run) => run.conclusion === 'failure' || run.conclusion === 'timed_out');
+      const failedRun = suites.data.check_runs.find(
+        (run) => run.conclusion === 'failure' || run.conclusion === 'timed_out',
+      );
       return failedRun ? { name: failedRun.name, checkRunId: Number(failedRun.id) } : undefined;
     }
     return undefined;
@@ -169,7 +209,11 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
       if (!config.enabled) return;
       const context = await gatherPullRequest(gh, job);
       if (!context.merged) return;
-      const verdict = decideFix(context, { fixLabels: config.fix_labels, appSlug: deps.settings.appSlug, trustedBots: config.trusted_bots });
+      const verdict = decideFix(context, {
+        fixLabels: config.fix_labels,
+        appSlug: deps.settings.appSlug,
+        trustedBots: config.trusted_bots,
+      });
       if (!verdict.fix) {
         deps.logger.info('not a fix; skipped', { ...what, reason: verdict.reason });
         return;
@@ -178,7 +222,11 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
         mergedBy: context.mergedBy?.login,
         textAuthors: textAuthors(context, deps.settings.appSlug).map((a) => a.login),
       });
-      if (!trust.trusted) deps.logger.info('fix from people without write access: its insights wait for review', { ...what, untrusted: trust.untrusted });
+      if (!trust.trusted)
+        deps.logger.info('fix from people without write access: its insights wait for review', {
+          ...what,
+          untrusted: trust.untrusted,
+        });
       await learn(toFix(context, { trusted: trust.trusted, appSlug: deps.settings.appSlug }), config);
     });
   });
@@ -190,7 +238,11 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
     await unlessGone(deps, what, async () => {
       const config = await loadConfig(gh, job.owner, job.repo);
       if (!config.enabled) return;
-      const gathered = await gatherCommitFix(gh, job, { appSlug: deps.settings.appSlug, fixLabels: config.fix_labels, trustedBots: config.trusted_bots });
+      const gathered = await gatherCommitFix(gh, job, {
+        appSlug: deps.settings.appSlug,
+        fixLabels: config.fix_labels,
+        trustedBots: config.trusted_bots,
+      });
       if (!gathered.fix) {
         deps.logger.info('not a fix; skipped', { ...what, reason: gathered.reason });
         return;

@@ -48,8 +48,16 @@ export async function applyRepositoryChange(deps: AppDeps, job: RepositoryChange
   const log = { action: job.action, repo: job.fullName, previous: job.previousFullName };
 
   if (job.action === 'privatized' || job.action === 'publicized') {
-    const changed = await updateRepoVisibility(deps.store, tenant, job.fullName, job.visibility, { actor: ACTOR, repoId: job.repoId, now });
-    deps.logger.info('repository visibility changed', { ...log, visibility: job.visibility, memoriesChanged: changed.length });
+    const changed = await updateRepoVisibility(deps.store, tenant, job.fullName, job.visibility, {
+      actor: ACTOR,
+      repoId: job.repoId,
+      now,
+    });
+    deps.logger.info('repository visibility changed', {
+      ...log,
+      visibility: job.visibility,
+      memoriesChanged: changed.length,
+    });
     return;
   }
 

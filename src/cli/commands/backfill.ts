@@ -37,12 +37,18 @@ function baseUrlOf(env: Record<string, string | undefined>): string | undefined 
 }
 
 /** An Octokit for the org: a token, or the App's installation on the org. */
-export async function githubForOrg(env: Record<string, string | undefined>, org: string): Promise<{ octokit: Octokit; how: string }> {
+export async function githubForOrg(
+  env: Record<string, string | undefined>,
+  org: string,
+): Promise<{ octokit: Octokit; how: string }> {
   const baseUrl = baseUrlOf(env);
   const token = env.GITHUB_TOKEN?.trim() || env.GH_TOKEN?.trim();
-  if (token) return { octokit: new ProbotOctokit({ auth: { token }, ...(baseUrl ? { baseUrl } : {}) }), how: 'GITHUB_TOKEN' };
+  if (token)
+    return { octokit: new ProbotOctokit({ auth: { token }, ...(baseUrl ? { baseUrl } : {}) }), how: 'GITHUB_TOKEN' };
   if (!env.APP_ID || !(env.PRIVATE_KEY || env.PRIVATE_KEY_PATH)) {
-    throw new InputError('backfill needs GitHub access: set GITHUB_TOKEN, or the App credentials APP_ID and PRIVATE_KEY (docs/app-setup.md)');
+    throw new InputError(
+      'backfill needs GitHub access: set GITHUB_TOKEN, or the App credentials APP_ID and PRIVATE_KEY (docs/app-setup.md)',
+    );
   }
   const privateKey = env.PRIVATE_KEY
     ? normalizePrivateKey(env.PRIVATE_KEY)
@@ -53,7 +59,8 @@ export async function githubForOrg(env: Record<string, string | undefined>, org:
   try {
     installationId = (await appOctokit.request('GET /orgs/{org}/installation', { org })).data.id;
   } catch (error) {
-    if (httpStatus(error) === 404) throw new InputError(`the App is not installed on ${org}: install it first (docs/app-setup.md)`);
+    if (httpStatus(error) === 404)
+      throw new InputError(`the App is not installed on ${org}: install it first (docs/app-setup.md)`);
     throw error;
   }
   return { octokit: await probot.auth(installationId), how: `the App installation ${installationId}` };
@@ -63,7 +70,8 @@ async function reposOf(octokit: Octokit, org: string, how: string): Promise<stri
   const names: string[] = [];
   if (how.startsWith('the App')) {
     const repos = await octokit.paginate('GET /installation/repositories', { per_page: 100 });
-    for (const repo of repos) if (!repo.archived && repo.owner.login.toLowerCase() === org.toLowerCase()) names.push(repo.name);
+    for (const repo of repos)
+      if (!repo.archived && repo.owner.login.toLowerCase() === org.toLowerCase()) names.push(repo.name);
   } else {
     const repos = await octokit.paginate('GET /orgs/{org}/repos', { org, type: 'all', per_page: 100 });
     for (const repo of repos) if (!repo.archived && !repo.fork) names.push(repo.name);
@@ -83,7 +91,8 @@ async function backfill(ctx: CliContext, raw: Record<string, unknown>): Promise<
     github = await githubForOrg(ctx.io.env, org);
   } catch (error) {
     const status = httpStatus(error);
-    if (status === 401) throw new AuthError('GitHub refused the credentials (401): check GITHUB_TOKEN or APP_ID/PRIVATE_KEY', 401);
+    if (status === 401)
+      throw new AuthError('GitHub refused the credentials (401): check GITHUB_TOKEN or APP_ID/PRIVATE_KEY', 401);
     throw error;
   }
   const repos = repoFlag ? [repoFlag.split('/')[1] ?? ''] : await reposOf(github.octokit, org, github.how);
@@ -123,7 +132,10 @@ async function backfill(ctx: CliContext, raw: Record<string, unknown>): Promise<
           continue;
         }
         if (status !== undefined && (status === 403 || status === 429 || status >= 500)) {
-          throw new UpstreamError(`GitHub answered ${status} for ${org}/${repo}: run the same command again to resume`, true);
+          throw new UpstreamError(
+            `GitHub answered ${status} for ${org}/${repo}: run the same command again to resume`,
+            true,
+          );
         }
         throw error;
       } finally {
@@ -147,7 +159,9 @@ export const backfillCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('backfill')
-      .description("learn from an organization's merged pull requests (resumable; GITHUB_TOKEN or the App's credentials)")
+      .description(
+        "learn from an organization's merged pull requests (resumable; GITHUB_TOKEN or the App's credentials)",
+      )
       .requiredOption('--org <org>', 'the organization')
       .option('--repo <name>', 'only this repository (name or org/name)')
       .option('--limit <n>', 'at most this many merged PRs per repository in this pass (newest first)')

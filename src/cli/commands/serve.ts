@@ -24,7 +24,8 @@ async function serve(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
     ...(opts.host ? { host: opts.host } : {}),
     ...(ctx.globals.db ? { db: ctx.globals.db } : {}),
   });
-  if (config.dev) ctx.io.err('memory-transfer: warning: development mode: webhooks signed with the default secret are accepted\n');
+  if (config.dev)
+    ctx.io.err('memory-transfer: warning: development mode: webhooks signed with the default secret are accepted\n');
   const server = await startServer({ config, env: ctx.io.env });
   ctx.io.err(
     server.setup
@@ -48,7 +49,9 @@ export const serveCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('serve')
-      .description('run the GitHub App: webhooks, the recall API and the job worker (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET)')
+      .description(
+        'run the GitHub App: webhooks, the recall API and the job worker (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET)',
+      )
       .option('--port <n>', 'port to listen on (default: $PORT, else 3000)')
       .option('--host <host>', 'address to listen on (default: $HOST, else 0.0.0.0)')
       .option('--dev', 'development only: accept the default webhook secret "development"')
