@@ -48,6 +48,15 @@ describe('the App server over real HTTP', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
+  it('mounts the recall API: a request without an OIDC token is refused with 401', async () => {
+    const response = await fetch(`http://127.0.0.1:${server.port}/api/v1/recall`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ task: 'x' }),
+    });
+    expect(response.status).toBe(401);
+  });
+
   it('accepts a correctly signed webhook (200) and records one job', async () => {
     const body = JSON.stringify(loadEvent('pull_request.closed'));
     const response = await post(server, body, { 'x-hub-signature-256': sign(body) });

@@ -127,11 +127,16 @@ describe('learn --fixes', () => {
     const learned = await cli('learn', '--fixes', file, '--json', '--db', db);
     expect(learned.code).toBe(0);
     expect(JSON.parse(learned.stdout)).toMatchObject({ tenant: 'acme', fixes: 1, skipped: 0, failed: 0 });
-    const recalled = JSON.parse((await cli('recall', 'totals crash when the cart is empty', '--json', '--db', db)).stdout);
+    const recalled = JSON.parse(
+      (await cli('recall', 'totals crash when the cart is empty', '--json', '--db', db)).stdout,
+    );
     expect(recalled.results[0].provenance[0]).toMatchObject({ repo: 'acme/billing', ref: 'a'.repeat(40) });
 
     const bad = join(tmp, 'bad.jsonl');
-    await writeFile(bad, `${JSON.stringify({ ...fix, sha: 'b'.repeat(40) })}\n{"repo":"acme/x","sha":"c0ffee","title":7}\n`);
+    await writeFile(
+      bad,
+      `${JSON.stringify({ ...fix, sha: 'b'.repeat(40) })}\n{"repo":"acme/x","sha":"c0ffee","title":7}\n`,
+    );
     const fresh = join(tmp, 'fresh.db');
     const refused = await cli('learn', '--fixes', bad, '--db', fresh);
     expect(refused.code).toBe(2);
@@ -272,7 +277,16 @@ describe('errors', () => {
     let release = () => undefined as void;
     const held = holder.transaction(() => new Promise<void>((resolve) => (release = resolve)));
     try {
-      const { code, stderr } = await cli('learn', '--git', join(tmp, 'api'), '--repo', 'acme/api', '--force', '--db', db);
+      const { code, stderr } = await cli(
+        'learn',
+        '--git',
+        join(tmp, 'api'),
+        '--repo',
+        'acme/api',
+        '--force',
+        '--db',
+        db,
+      );
       expect(code).toBe(3);
       expect(stderr).toMatch(/^memory-transfer: .*locked/);
     } finally {

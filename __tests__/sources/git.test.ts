@@ -185,6 +185,9 @@ describe('mineGitFixes: options', () => {
     await expect(mineGitFixes({ dir, repo: 'acme/api', commitsFile: file })).rejects.toThrow(
       /commits\.txt:2: unknown commit deadbeefdeadbeefdeadbeefdeadbeefdeadbeef/,
     );
+    await expect(mineGitFixes({ dir, repo: 'acme/api', commitsFile: file, since: '2024-01-01' })).rejects.toThrow(
+      /since does not apply with a commits file/,
+    );
     await writeFile(file, 'not-a-sha!\n');
     await expect(mineGitFixes({ dir, repo: 'acme/api', commitsFile: file })).rejects.toThrow(/:1: not a commit SHA/);
   });

@@ -120,6 +120,21 @@ export function runStoreContract(
         ]);
       });
 
+      it('keeps a memory searchable through status, vote, provenance and level changes', async () => {
+        const store = await fresh();
+        const memory = makeMemory({ title: 'Pin the toolchain version in CI' });
+        await store.putMemory(memory);
+        await store.putMemory({ ...memory, status: 'proposed', votes: { up: 9, down: 0 } });
+        const search = (level: MemoryLevel) => store.searchLexical('acme', 'toolchain', { limit: 5, level: [level] });
+        expect((await search('insight')).map((h) => h.id)).toEqual([memory.id]);
+        const moved = { ...memory, provenance: [...memory.provenance, { ...memory.provenance[0]!, repo: 'acme/cli' }] };
+        await store.putMemory(moved);
+        expect((await store.listMemories('acme', { repo: 'acme/cli' })).map((m) => m.id)).toEqual([memory.id]);
+        await store.putMemory({ ...moved, level: 'workflow' });
+        expect(await search('insight')).toEqual([]);
+        expect((await search('workflow')).map((h) => h.id)).toEqual([memory.id]);
+      });
+
       it('returns memories by ids in the order asked, skipping unknown ids', async () => {
         const store = await fresh();
         const a = makeMemory();

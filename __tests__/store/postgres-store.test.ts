@@ -36,13 +36,21 @@ runStoreContract('postgres', makeStore, async (store) => {
 });
 
 describe('PostgreSQL pool', () => {
-  it('opens postgres:// locations through openStore', async () => {
-    const store = await openStore(URL);
+  it('opens postgres:// locations through openStore, in the schema named by ?schema=', async () => {
+    const schema = `mt_test_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const store = await openStore(`${URL}?schema=${schema}`);
     try {
-      expect(await store.countMemories(`nobody-${randomBytes(4).toString('hex')}`)).toBe(0);
+      await store.putMemory(makeMemory());
+      expect(await store.countMemories('acme')).toBe(1);
     } finally {
       await store.close();
     }
+    const client = new pg.Client(URL);
+    await client.connect();
+    const rows = await client.query(`SELECT COUNT(*)::int AS n FROM "${schema}".memories`);
+    await client.end();
+    expect(rows.rows[0]).toEqual({ n: 1 });
   });
 
   it('refuses a newer schema version', async () => {

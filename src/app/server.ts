@@ -16,7 +16,6 @@ import { pino, type Logger as PinoLogger } from 'pino';
 import { Probot, ProbotOctokit, Server, run } from 'probot';
 import { createAbstractor } from '../abstraction/create-abstractor.js';
 import { llmConfigFromEnv } from '../config/llm.js';
-import { describeError } from '../core/errors.js';
 import { createEmbedder } from '../embedding/openai-embedder.js';
 import { createRedactor } from '../security/redact.js';
 import {
@@ -34,6 +33,7 @@ import { createApp } from './index.js';
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
 import { createWebhookIntake, registerWebhookJob } from './webhook-intake.js';
+import { createApiHandler, type ApiOptions } from './http/api.js';
 
 /** Where Probot's own webhook middleware listens (not the URL given to GitHub). */
 export const DIRECT_WEBHOOK_PATH = '/api/github/webhooks-direct';
@@ -54,6 +54,8 @@ export interface StartServerOptions {
   log?: PinoLogger;
   /** Octokit class for Probot (tests turn Probot's retries off) */
   Octokit?: typeof ProbotOctokit;
+  /** options of the recall API (tests pass a local key set) */
+  api?: Partial<ApiOptions>;
   /** start the job worker (default true); worker options override the settings */
   worker?: boolean | Partial<Omit<WorkerOptions, 'store' | 'logger' | 'clock'>>;
 }
@@ -87,31 +89,6 @@ const healthz: NodeHandler = (req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok' }));
   return true;
 };
-
-/** The recall API of src/app/http/api.ts, when that module is present in this build. */
-async function loadApiHandler(
-  deps: AppDeps,
-  extra: Record<string, unknown>,
-  logger: Logger,
-): Promise<NodeHandler | undefined> {
-  const specifier = './http/api.js';
-  let module: {
-    createApiHandler?: (deps: AppDeps, extra?: Record<string, unknown>) => NodeHandler | Promise<NodeHandler>;
-  };
-  try {
-    module = (await import(specifier)) as typeof module;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url/i.test(describeError(error)))
-      return undefined;
-    throw error;
-  }
-  if (typeof module.createApiHandler !== 'function') {
-    logger.warn('src/app/http/api.ts has no createApiHandler: the recall API is not mounted');
-    return undefined;
-  }
-  return await module.createApiHandler(deps, extra);
-}
 
 /** The folder of the installed package (where app.yml lives). */
 function packageRoot(): string {
@@ -202,13 +179,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   );
   server.addHandler(healthz);
   const auth = (installationId?: number) => (probot as Probot).auth(installationId);
-  const api = await loadApiHandler(deps, { auth }, logger);
-  if (api) server.addHandler(api);
+  const audience = env.MEMORY_TRANSFER_AUDIENCE?.trim();
+  server.addHandler(createApiHandler(deps, { auth, ...(audience ? { audience } : {}), ...options.api }));
   const http = await server.start();
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (options.worker !== false) worker.start();
-  logger.info('memory-transfer App is listening', { port, webhooks: config.webhookPath, api: Boolean(api) });
+  logger.info('memory-transfer App is listening', { port, webhooks: config.webhookPath });
   let stopped = false;
   return {
     port,

@@ -86,6 +86,8 @@ export async function mineGitFixes(options: GitSourceOptions): Promise<GitFixes>
   const parsed = gitSourceOptionsSchema.safeParse(options);
   if (!parsed.success) throw new InputError(firstIssue(parsed.error));
   const opts = parsed.data;
+  if (opts.commitsFile && opts.since)
+    throw new InputError('since does not apply with a commits file (it lists exactly the commits to learn)');
   const info = await inspectRepository(opts.dir);
   const repo = opts.repo ?? info.remoteRepo ?? `${opts.tenant ?? 'local'}/${info.folderName}`;
   const tenant = opts.tenant ?? tenantOf(repo);

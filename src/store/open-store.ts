@@ -1,6 +1,7 @@
 /**
- * Opens the pool named by a location: `postgres://` or `postgresql://` → PostgreSQL, anything else
- * is a SQLite file path (its folder is created). The schema is migrated before it is returned.
+ * Opens the pool named by a location: `postgres://` or `postgresql://` → PostgreSQL (optionally
+ * `?schema=NAME`), anything else is a SQLite file path (its folder is created). The schema is
+ * migrated before it is returned.
  */
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
@@ -21,7 +22,7 @@ export function isPostgresLocation(location: string): boolean {
 
 export async function openStore(location: string, logger: Logger = silentLogger): Promise<Store> {
   const store: Store = isPostgresLocation(location)
-    ? await (await import('./postgres-store.js')).PostgresStore.open(location, { logger })
+    ? await openPostgres(location, logger)
     : await SqliteStore.open(location, { logger });
   try {
     await store.migrate();
@@ -30,4 +31,13 @@ export async function openStore(location: string, logger: Logger = silentLogger)
     throw error;
   }
   return store;
+}
+
+/** `?schema=NAME` in a PostgreSQL location selects the schema (default public); pg never sees it */
+async function openPostgres(location: string, logger: Logger): Promise<Store> {
+  const { PostgresStore } = await import('./postgres-store.js');
+  const url = new URL(location);
+  const schema = url.searchParams.get('schema') ?? undefined;
+  url.searchParams.delete('schema');
+  return PostgresStore.open(url.toString(), { logger, schema });
 }

@@ -9,6 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../core/errors.js';
+import { MEMORY_LEVELS } from '../core/types.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
@@ -16,14 +17,12 @@ import { fts5Query, queryTokens } from './fts-query.js';
 import {
   iso,
   MEMORY_COLUMNS,
-  memoryRepos,
   memoryToValues,
   rowToAudit,
   rowToJob,
   rowToMemory,
   rowToUsage,
   statsFrom,
-  tagsText,
 } from './rows.js';
 import { runMigrations, SCHEMA_VERSION } from './migrations.js';
 import { SqliteConnection } from './sqlite-connection.js';
@@ -37,32 +36,40 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/** one FTS5 table per memory level (a search of insights never scores trajectories) */
+const FTS_TABLES: Record<MemoryLevel, string> = {
+  insight: 'fts_insight',
+  workflow: 'fts_workflow',
+  summary: 'fts_summary',
+  trajectory: 'fts_trajectory',
+};
 /** bm25 column weights: title, description, content, tags */
-const BM25 = 'bm25(memories_fts, 4.0, 2.0, 1.0, 2.0)';
+const BM25_WEIGHTS = '4.0, 2.0, 1.0, 2.0';
 /** pools smaller than this search every query token (cheap anyway) */
 const SELECTIVE_FROM_ROWS = 1000;
 /** at most this many (the rarest) tokens of a query are searched */
 const MAX_SEARCH_TOKENS = 12;
 /** in a large pool, the tokens searched match at most about this many memories (see selectiveTokens) */
-const CANDIDATE_BUDGET = 2500;
+const CANDIDATE_BUDGET = 1500;
 /** due jobs are claimed from the past; this is "due immediately" */
 const EPOCH = new Date(0).toISOString();
 
-/** a new memory: returns its seq, or nothing when (tenant, id) exists (then UPSERT_MEMORY) */
-const INSERT_MEMORY = `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map(() => '?').join(', ')})
-  ON CONFLICT (tenant, id) DO NOTHING RETURNING seq`;
 const UPSERT_MEMORY = `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map(() => '?').join(', ')})
   ON CONFLICT (tenant, id) DO UPDATE SET ${MEMORY_COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')
     .map((c) => `${c} = excluded.${c}`)
-    .join(', ')}
-  RETURNING seq`;
+    .join(', ')}`;
 
 export class SqliteStore implements Store {
   private readonly inTransaction = new AsyncLocalStorage<true>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly vectors: VectorCache;
-  /** document frequencies of query tokens, for selectiveTokens */
-  private readonly termStats = { rows: -1, writes: 0, df: new Map<string, number>() };
+  /** rows per level and document frequencies of query tokens (key level + NUL + token), for selectiveTokens */
+  private readonly termStats = {
+    rows: new Map<string, number>(),
+    fresh: false,
+    writes: 0,
+    df: new Map<string, number>(),
+  };
 
   private constructor(
     private readonly db: SqliteConnection,
@@ -144,25 +151,8 @@ export class SqliteStore implements Store {
   // memories
 
   async putMemory(memory: Memory): Promise<void> {
-    await this.transaction(async () => {
-      const values = memoryToValues(memory);
-      const inserted = await this.db.get<{ seq: number }>(INSERT_MEMORY, values);
-      const seq = inserted?.seq ?? ((await this.db.get<{ seq: number }>(UPSERT_MEMORY, values))?.seq as number);
-      if (!inserted) {
-        await this.db.run('DELETE FROM memories_fts WHERE rowid = ?', [seq]);
-        await this.db.run('DELETE FROM memory_sources WHERE seq = ?', [seq]);
-      }
-      await this.db.run('INSERT INTO memories_fts (rowid, title, description, content, tags) VALUES (?, ?, ?, ?, ?)', [
-        seq,
-        memory.title,
-        memory.description,
-        memory.content,
-        tagsText(memory.tags),
-      ]);
-      for (const repo of memoryRepos(memory)) {
-        await this.db.run('INSERT INTO memory_sources (seq, repo) VALUES (?, ?)', [seq, repo]);
-      }
-    });
+    // one statement: triggers keep the full-text tables and memory_sources in step
+    await this.write(() => this.db.run(UPSERT_MEMORY, memoryToValues(memory)));
     this.termStats.writes++;
     this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
   }
@@ -198,27 +188,21 @@ export class SqliteStore implements Store {
   }
 
   async deleteMemory(tenant: string, id: string): Promise<boolean> {
-    const deleted = await this.transaction(async () => {
-      const row = await this.db.get<{ seq: number }>('SELECT seq FROM memories WHERE tenant = ? AND id = ?', [
-        tenant,
-        id,
-      ]);
-      if (!row) return false;
-      await this.db.run('DELETE FROM memories_fts WHERE rowid = ?', [row.seq]);
-      await this.db.run('DELETE FROM memories WHERE seq = ?', [row.seq]);
-      return true;
-    });
-    if (deleted) {
-      this.termStats.writes++;
-      this.vectors.remove(tenant, id);
-    }
-    return deleted;
+    // triggers and foreign keys remove its full-text entry, sources and vectors
+    const result = await this.write(() =>
+      this.db.run('DELETE FROM memories WHERE tenant = ? AND id = ?', [tenant, id]),
+    );
+    if (result.changes === 0) return false;
+    this.termStats.writes++;
+    this.vectors.remove(tenant, id);
+    return true;
   }
 
   /** FTS5 keeps deleted tokens in its segments until they are merged; then the WAL is truncated. */
   async purgeDeleted(): Promise<void> {
     await this.serialized(async () => {
-      await this.db.exec("INSERT INTO memories_fts(memories_fts) VALUES('optimize')");
+      for (const table of Object.values(FTS_TABLES))
+        await this.db.exec(`INSERT INTO ${table}(${table}) VALUES('optimize')`);
       await this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     });
   }
@@ -234,54 +218,65 @@ export class SqliteStore implements Store {
   // retrieval
 
   async searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
-    const tokens = await this.selectiveTokens(queryTokens(query));
+    const tokens = queryTokens(query);
     if (tokens.length === 0 || options.limit <= 0) return [];
-    const params: SqlValue[] = [fts5Query(tokens), tenant];
-    // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
-    // through the narrow covering index, never the wide memories rows.
-    let sql = `SELECT m.id AS id, ${BM25} AS rank FROM memories_fts CROSS JOIN memories m INDEXED BY memories_cover
-      ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ? AND m.tenant = ?`;
-    if (options.status) {
-      sql += ' AND m.status IN (SELECT value FROM json_each(?))';
-      params.push(JSON.stringify(options.status));
+    const levels = [...new Set(options.level ?? MEMORY_LEVELS)];
+    const hits: { id: string; rank: number }[] = [];
+    for (const level of levels) {
+      const table = ftsTable(level);
+      const searched = await this.selectiveTokens(level, tokens);
+      const params: SqlValue[] = [fts5Query(searched), tenant];
+      // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
+      // through the narrow covering index, never the wide memories rows.
+      let sql = `SELECT m.id AS id, bm25(${table}, ${BM25_WEIGHTS}) AS rank
+        FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
+        WHERE ${table} MATCH ? AND m.tenant = ?`;
+      if (options.status) {
+        sql += ' AND m.status IN (SELECT value FROM json_each(?))';
+        params.push(JSON.stringify(options.status));
+      }
+      sql += ' ORDER BY rank LIMIT ?';
+      params.push(options.limit);
+      hits.push(...(await this.db.all<{ id: string; rank: number }>(sql, params)));
     }
-    if (options.level) {
-      sql += ' AND m.level IN (SELECT value FROM json_each(?))';
-      params.push(JSON.stringify(options.level));
-    }
-    sql += ' ORDER BY rank LIMIT ?';
-    params.push(options.limit);
-    const rows = await this.db.all<{ id: string; rank: number }>(sql, params);
-    return rows.map((r) => ({ id: r.id, score: -r.rank }));
+    if (levels.length > 1) hits.sort((a, b) => a.rank - b.rank);
+    return hits.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
   }
 
   /**
    * In a large pool, searches only the rarest query tokens: those that together match at most
-   * CANDIDATE_BUDGET memories (bm25 is computed for every memory that matches any token; a common
-   * token adds many candidates but little score, and one in over half the pool scores ~0 in bm25).
-   * The rarest token is always kept. Document frequencies are cached until the pool changes by a tenth.
+   * CANDIDATE_BUDGET memories of the level (bm25 is computed for every memory that matches any
+   * token; a common token adds many candidates but little score, and one in over half the
+   * memories scores ~0 in bm25). The rarest token is always kept. Counts are cached until the pool
+   * changes by a tenth.
    */
-  private async selectiveTokens(tokens: string[]): Promise<string[]> {
-    if (tokens.length === 0) return tokens;
+  private async selectiveTokens(level: MemoryLevel, tokens: string[]): Promise<string[]> {
     const stats = this.termStats;
-    if (stats.rows < 0 || stats.writes > Math.max(200, stats.rows / 10)) {
-      const row = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories');
-      stats.rows = row?.n ?? 0;
+    const total = [...stats.rows.values()].reduce((a, b) => a + b, 0);
+    if (!stats.fresh || stats.writes > Math.max(200, total / 10)) {
+      const counts = await this.db.all<{ level: string; n: number }>(
+        'SELECT level, COUNT(*) AS n FROM memories GROUP BY level',
+      );
+      stats.rows = new Map(counts.map((r) => [r.level, r.n]));
+      stats.fresh = true;
       stats.writes = 0;
       stats.df.clear();
     }
-    if (stats.rows < SELECTIVE_FROM_ROWS) return tokens;
+    const rows = stats.rows.get(level) ?? 0;
+    if (rows < SELECTIVE_FROM_ROWS) return tokens;
+    const table = ftsTable(level);
     const counted: { token: string; df: number }[] = [];
     for (const token of tokens) {
-      let df = stats.df.get(token);
+      const key = `${level}\u0000${token}`;
+      let df = stats.df.get(key);
       if (df === undefined) {
         // counting stops past the budget: a token that common is never searched with others anyway
         const row = await this.db.get<{ n: number }>(
-          'SELECT COUNT(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)',
+          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
           [fts5Query([token]), CANDIDATE_BUDGET + 1],
         );
         df = row?.n ?? 0;
-        stats.df.set(token, df);
+        stats.df.set(key, df);
       }
       counted.push({ token, df });
     }
@@ -290,7 +285,7 @@ export class SqliteStore implements Store {
     let candidates = 0;
     for (const { token, df } of counted) {
       candidates += df;
-      if (kept.length > 0 && (df > stats.rows / 2 || candidates > CANDIDATE_BUDGET || kept.length >= MAX_SEARCH_TOKENS))
+      if (kept.length > 0 && (df > rows / 2 || candidates > CANDIDATE_BUDGET || kept.length >= MAX_SEARCH_TOKENS))
         break;
       kept.push(token);
     }
@@ -298,7 +293,8 @@ export class SqliteStore implements Store {
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {
-    const row = await this.transaction(async () => {
+    // one writer at a time (the write queue), so nothing changes between the lookup and the insert
+    const row = await this.write(async () => {
       const memory = await this.db.get<{ seq: number; level: MemoryLevel; status: MemoryStatus }>(
         'SELECT seq, level, status FROM memories WHERE tenant = ? AND id = ?',
         [tenant, id],
@@ -513,6 +509,13 @@ export class SqliteStore implements Store {
     );
     return result.changes;
   }
+}
+
+/** the FTS5 table of a level (a fixed name, never text from outside) */
+function ftsTable(level: string): string {
+  const table = FTS_TABLES[level as MemoryLevel];
+  if (!table) throw new StoreError(`unknown memory level: ${JSON.stringify(level)}`, 'conflict');
+  return table;
 }
 
 /** the WHERE clause (over alias m) and its parameters for a MemoryFilter */

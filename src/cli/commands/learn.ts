@@ -46,7 +46,11 @@ async function openSource(ctx: CliContext, opts: LearnFlags): Promise<Source> {
     source: opts.fixes ?? 'fixes file',
   });
   const limited = opts.max ? fixes.slice(0, opts.max) : fixes;
-  return { count: limited.length, fixes: limited, ...(opts.repo && { repo: opts.repo }), ...(tenant && { tenant }) };
+  // the file's own repo and tenant when all its fixes share one
+  const only = (values: string[]) => (new Set(values).size === 1 ? values[0] : undefined);
+  const repo = only(limited.map((fix) => fix.repo));
+  const fileTenant = only(limited.map((fix) => fix.tenant));
+  return { count: limited.length, fixes: limited, ...(repo && { repo }), ...(fileTenant && { tenant: fileTenant }) };
 }
 
 const learnShape = {
@@ -86,8 +90,9 @@ async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
     return;
   }
   const from = source.repo ? ` from ${source.repo}` : '';
+  const learned = summary.fixes - summary.skipped - summary.failed;
   ctx.print(
-    `learned ${summary.fixes - summary.skipped} fix${summary.fixes - summary.skipped === 1 ? '' : 'es'}${from}: ` +
+    `learned ${learned} fix${learned === 1 ? '' : 'es'}${from}: ` +
       `${summary.created} memories created, ${summary.merged} insights strengthened, ` +
       `${summary.rejected} rejected by the specificity check or screen` +
       (summary.skipped > 0 ? `, ${summary.skipped} already learned (--force to learn again)` : '') +
