@@ -85,6 +85,18 @@ describe('VectorIndex', () => {
     expect(index.search([1, 0, 0, 0], 2).map((h) => h.id)).toEqual(['a', 'zero']);
   });
 
+  it('finds the few accepted rows of a large index even when they are far from the query', () => {
+    const dims = 32;
+    const data = gaussianVectors(6000, dims, 5);
+    const index = new VectorIndex(dims, { candidates: 100, candidateFraction: 0 });
+    data.forEach((v, i) => index.upsert(`v${i}`, v));
+    const wanted = new Set(['v10', 'v2000', 'v5999']);
+    const query = data[10]!.map((x) => -x);
+    const hits = index.search(query, 5, (id) => wanted.has(id));
+    expect(hits.map((h) => h.id).sort()).toEqual([...wanted].sort());
+    expect(hits[hits.length - 1]!.id).toBe('v10');
+  });
+
   it('keeps at least 90% of the exact top 10 on 10,000 random 512-dimension vectors', () => {
     const dims = 512;
     const data = gaussianVectors(10_000, dims, 1);

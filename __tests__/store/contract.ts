@@ -196,6 +196,12 @@ export function runStoreContract(
       });
     });
 
+    it('can be closed twice', async () => {
+      const store = await makeStore();
+      await store.close();
+      await expect(store.close()).resolves.toBeUndefined();
+    });
+
     describe('tenant isolation', () => {
       it('never returns, counts, searches or deletes another tenant’s data', async () => {
         const store = await fresh();

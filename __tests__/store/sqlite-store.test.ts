@@ -73,6 +73,19 @@ describe('SQLite pool file', () => {
     expect((error as StoreError).message).toMatch(/up to 1/);
   });
 
+  it('refuses a pool at the current version whose tables are missing, naming them', async () => {
+    const path = newPath();
+    const store = await openStore(path);
+    await store.close();
+    const other = raw(path);
+    await other.exec('DROP TABLE fts_insight');
+    await other.close();
+    const error = await openStore(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe('corrupt');
+    expect((error as StoreError).message).toContain('fts_insight');
+  });
+
   it('reports a pool locked by another writer as locked, and loses nothing', async () => {
     const path = newPath();
     const store = await SqliteStore.open(path, { busyTimeoutMs: 100 });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { mineGitFixes } from '../../src/sources/git.js';
 import { buildGitRepo, type CommitSpec } from '../../__tests__/helpers/git-repo.js';
 
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 10_000);
@@ -111,6 +112,12 @@ export async function run(): Promise<Record<string, string | number>> {
     buildGitRepo(dir, history, { origin: 'https://github.com/bench/api.git' });
     const generateSeconds = (performance.now() - started) / 1000;
 
+    // the git source alone: both git passes, every fix built
+    started = performance.now();
+    let mined = 0;
+    for await (const fix of await mineGitFixes({ dir })) mined += fix.title.length > 0 ? 1 : 0;
+    const mineSeconds = (performance.now() - started) / 1000;
+
     const db = join(tmp, 'pool.db');
     const out: string[] = [];
     const err: string[] = [];
@@ -124,6 +131,7 @@ export async function run(): Promise<Record<string, string | number>> {
     return {
       commits: COMMITS,
       'repository generated (s)': generateSeconds.toFixed(1),
+      'git mining alone (s)': `${mineSeconds.toFixed(1)} (${mined} fixes)`,
       'learn end to end (s)': learnSeconds.toFixed(1),
       'fixes learned': summary.fixes,
       'memories created': summary.created,

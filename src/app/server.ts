@@ -3,10 +3,9 @@
  * API (/api/v1/*, when src/app/http/api.ts is present) and the durable job worker.
  * Without App credentials it runs Probot's manifest set-up flow from app.yml instead.
  *
- * Deliveries on the webhook path are taken by the intake (webhook-intake.ts): signature checked,
- * raw delivery recorded, 200 in about a millisecond; the worker then runs Probot's handlers on
- * it. Probot's own (synchronous) webhook middleware is moved to DIRECT_WEBHOOK_PATH, which
- * GitHub is never told about; it verifies signatures the same way.
+ * Probot's middleware checks each delivery's signature (400 when it does not match) and runs
+ * the handlers, which only validate and record a durable job: the answer comes before any
+ * GitHub or LLM call. The worker does the rest.
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
@@ -32,11 +31,7 @@ import type { AppDeps } from './deps.js';
 import { createApp } from './index.js';
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
-import { createWebhookIntake, registerWebhookJob } from './webhook-intake.js';
 import { createApiHandler, type ApiOptions } from './http/api.js';
-
-/** Where Probot's own webhook middleware listens (not the URL given to GitHub). */
-export const DIRECT_WEBHOOK_PATH = '/api/github/webhooks-direct';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
@@ -161,22 +156,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(options.Octokit ? { Octokit: options.Octokit } : {}),
     }),
-    webhookPath: DIRECT_WEBHOOK_PATH,
+    webhookPath: config.webhookPath,
     port: config.port,
     host: config.host,
     log,
-    // development relay (smee.io): forwards to Probot's direct path
+    // development relay (smee.io)
     ...(config.webhookProxyUrl ? { webhookProxy: config.webhookProxyUrl } : {}),
   });
   let probot: Probot | undefined;
   await server.load((app) => {
     probot = app;
     createApp(deps)(app);
-    registerWebhookJob(worker, app, logger);
   });
-  server.addHandler(
-    createWebhookIntake({ secret: config.webhookSecret, path: config.webhookPath, queue: worker, logger }),
-  );
   server.addHandler(healthz);
   const auth = (installationId?: number) => (probot as Probot).auth(installationId);
   const audience = env.MEMORY_TRANSFER_AUDIENCE?.trim();

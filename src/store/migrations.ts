@@ -70,12 +70,12 @@ CREATE VIRTUAL TABLE fts_trajectory USING fts5 (
 -- same statement (tags are indexed as their JSON text: the tokenizer splits "lang:typescript")
 CREATE TRIGGER memory_sources_insert AFTER INSERT ON memories BEGIN
   INSERT OR IGNORE INTO memory_sources (seq, repo)
-    SELECT NEW.seq, lower(json_extract(value, '$.repo')) FROM json_each(NEW.provenance) WHERE json_extract(value, '$.repo') IS NOT NULL;
+    SELECT DISTINCT NEW.seq, lower(json_extract(value, '$.repo')) FROM json_each(NEW.provenance) WHERE json_extract(value, '$.repo') IS NOT NULL;
 END;
 CREATE TRIGGER memory_sources_update AFTER UPDATE OF provenance ON memories WHEN OLD.provenance IS NOT NEW.provenance BEGIN
   DELETE FROM memory_sources WHERE seq = OLD.seq;
   INSERT OR IGNORE INTO memory_sources (seq, repo)
-    SELECT NEW.seq, lower(json_extract(value, '$.repo')) FROM json_each(NEW.provenance) WHERE json_extract(value, '$.repo') IS NOT NULL;
+    SELECT DISTINCT NEW.seq, lower(json_extract(value, '$.repo')) FROM json_each(NEW.provenance) WHERE json_extract(value, '$.repo') IS NOT NULL;
 END;
 CREATE TRIGGER fts_insight_insert AFTER INSERT ON memories WHEN NEW.level = 'insight' BEGIN
   INSERT INTO fts_insight (rowid, title, description, content, tags) VALUES (NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags);

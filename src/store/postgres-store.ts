@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { InputError, StoreError } from '../core/errors.js';
+import { MEMORY_LEVELS } from '../core/types.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
@@ -24,6 +25,7 @@ import {
   statsFrom,
   tagsText,
 } from './rows.js';
+import { TermStats } from './term-stats.js';
 import type { Job, MemoryFilter, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
@@ -54,6 +56,20 @@ function safeLocation(location: string): string {
 export class PostgresStore implements Store {
   private readonly client = new AsyncLocalStorage<pg.PoolClient>();
   private readonly vectors: VectorCache;
+  /** which query tokens to search (document frequencies, cached) */
+  private readonly termStats = new TermStats({
+    levelRows: async () => {
+      const rows = await this.query('SELECT level, COUNT(*)::int AS n FROM memories GROUP BY level');
+      return new Map(rows.map((r) => [String(r.level), Number(r.n)]));
+    },
+    tokenRows: async (level, token, cap) => {
+      const rows = await this.query(
+        `SELECT COUNT(*)::int AS n FROM (SELECT 1 FROM memories WHERE level = $1 AND fts @@ to_tsquery('english', $2) LIMIT $3) t`,
+        [level, tsQuery([token]), cap],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+  });
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -71,7 +87,8 @@ export class PostgresStore implements Store {
     const pool = new pg.Pool({
       connectionString: location,
       max: options.maxConnections ?? 10,
-      options: `-c search_path="${schema}"`,
+      // SSD-era page cost, so the planner uses the full-text GIN index rather than scanning every row
+      options: `-c search_path="${schema}" -c random_page_cost=1.1`,
     });
     // an idle client that loses its connection must not crash the process
     pool.on('error', (error) =>
@@ -116,6 +133,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.pool.ended) return;
     await this.pool.end();
   }
 
@@ -148,6 +166,7 @@ export class PostgresStore implements Store {
         memoryRepos(memory),
       ]);
     });
+    this.termStats.noteWrite();
     this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
   }
 
@@ -189,6 +208,7 @@ export class PostgresStore implements Store {
   async deleteMemory(tenant: string, id: string): Promise<boolean> {
     const rows = await this.query('DELETE FROM memories WHERE tenant = $1 AND id = $2 RETURNING seq', [tenant, id]);
     if (rows.length === 0) return false;
+    this.termStats.noteWrite();
     this.vectors.remove(tenant, id);
     return true;
   }
@@ -204,23 +224,27 @@ export class PostgresStore implements Store {
   // retrieval
 
   async searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
-    const expression = tsQuery(queryTokens(query));
-    if (!expression || options.limit <= 0) return [];
-    const params: unknown[] = [expression, tenant];
-    let sql = `SELECT m.id, ts_rank_cd(m.fts, q) AS score FROM memories m, to_tsquery('english', $1) q
-      WHERE m.tenant = $2 AND m.fts @@ q`;
-    if (options.status) {
-      params.push(options.status);
-      sql += ` AND m.status = ANY($${params.length}::text[])`;
+    const tokens = queryTokens(query);
+    if (tokens.length === 0 || options.limit <= 0) return [];
+    const levels = [...new Set(options.level ?? MEMORY_LEVELS)];
+    const hits: ScoredId[] = [];
+    for (const level of levels) {
+      const expression = tsQuery(await this.termStats.selective(level, tokens));
+      if (!expression) continue;
+      const params: unknown[] = [expression, tenant, level];
+      let sql = `SELECT m.id, ts_rank_cd(m.fts, q) AS score FROM memories m, to_tsquery('english', $1) q
+        WHERE m.tenant = $2 AND m.level = $3 AND m.fts @@ q`;
+      if (options.status) {
+        params.push(options.status);
+        sql += ` AND m.status = ANY($${params.length}::text[])`;
+      }
+      params.push(options.limit);
+      sql += ` ORDER BY score DESC, m.id LIMIT $${params.length}`;
+      const rows = await this.query(sql, params);
+      hits.push(...rows.map((r) => ({ id: String(r.id), score: Number(r.score) })));
     }
-    if (options.level) {
-      params.push(options.level);
-      sql += ` AND m.level = ANY($${params.length}::text[])`;
-    }
-    params.push(options.limit);
-    sql += ` ORDER BY score DESC, m.id LIMIT $${params.length}`;
-    const rows = await this.query(sql, params);
-    return rows.map((r) => ({ id: String(r.id), score: Number(r.score) }));
+    if (levels.length > 1) hits.sort((a, b) => b.score - a.score);
+    return hits.slice(0, options.limit);
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {

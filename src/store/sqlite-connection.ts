@@ -88,7 +88,12 @@ export class SqliteConnection {
     return rows[0];
   }
 
+  private closed = false;
+
+  /** closes the connection; closing again does nothing */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     const statements = [...this.statements.values()];
     this.statements.clear();
     await Promise.all(statements.map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));

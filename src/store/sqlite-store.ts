@@ -26,6 +26,7 @@ import {
 } from './rows.js';
 import { runMigrations, SCHEMA_VERSION } from './migrations.js';
 import { SqliteConnection } from './sqlite-connection.js';
+import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
 import type { Job, MemoryFilter, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
@@ -45,12 +46,18 @@ const FTS_TABLES: Record<MemoryLevel, string> = {
 };
 /** bm25 column weights: title, description, content, tags */
 const BM25_WEIGHTS = '4.0, 2.0, 1.0, 2.0';
-/** pools smaller than this search every query token (cheap anyway) */
-const SELECTIVE_FROM_ROWS = 1000;
-/** at most this many (the rarest) tokens of a query are searched */
-const MAX_SEARCH_TOKENS = 12;
-/** in a large pool, the tokens searched match at most about this many memories (see selectiveTokens) */
-const CANDIDATE_BUDGET = 1500;
+/** the tables the current schema version must have */
+const REQUIRED_TABLES = new Set([
+  'memories',
+  'memory_sources',
+  'vectors',
+  'fixes',
+  'jobs',
+  'state',
+  'audit',
+  'usage',
+  ...Object.values(FTS_TABLES),
+]);
 /** due jobs are claimed from the past; this is "due immediately" */
 const EPOCH = new Date(0).toISOString();
 
@@ -63,13 +70,23 @@ export class SqliteStore implements Store {
   private readonly inTransaction = new AsyncLocalStorage<true>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly vectors: VectorCache;
-  /** rows per level and document frequencies of query tokens (key level + NUL + token), for selectiveTokens */
-  private readonly termStats = {
-    rows: new Map<string, number>(),
-    fresh: false,
-    writes: 0,
-    df: new Map<string, number>(),
-  };
+  /** which query tokens to search (document frequencies, cached) */
+  private readonly termStats = new TermStats({
+    levelRows: async () => {
+      const rows = await this.db.all<{ level: string; n: number }>(
+        'SELECT level, COUNT(*) AS n FROM memories GROUP BY level',
+      );
+      return new Map(rows.map((r) => [r.level, r.n]));
+    },
+    tokenRows: async (level, token, cap) => {
+      const table = ftsTable(level);
+      const row = await this.db.get<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
+        [fts5Query([token]), cap],
+      );
+      return row?.n ?? 0;
+    },
+  });
 
   private constructor(
     private readonly db: SqliteConnection,
@@ -102,7 +119,24 @@ export class SqliteStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    if ((await this.schemaVersion()) === SCHEMA_VERSION) return;
+    if ((await this.schemaVersion()) !== SCHEMA_VERSION) await this.applyMigrations();
+    await this.checkTables();
+  }
+
+  /** a pool that claims the current version but lacks its tables (hand-edited, a development build) is refused */
+  private async checkTables(): Promise<void> {
+    const rows = await this.db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+    const present = new Set(rows.map((r) => r.name));
+    const missing = [...REQUIRED_TABLES].filter((t) => !present.has(t));
+    if (missing.length > 0) {
+      throw new StoreError(
+        `the pool ${this.path} is incomplete (missing ${missing.join(', ')}); move it away and learn again, or import an export`,
+        'corrupt',
+      );
+    }
+  }
+
+  private async applyMigrations(): Promise<void> {
     await this.transaction(() =>
       runMigrations(
         {
@@ -153,7 +187,7 @@ export class SqliteStore implements Store {
   async putMemory(memory: Memory): Promise<void> {
     // one statement: triggers keep the full-text tables and memory_sources in step
     await this.write(() => this.db.run(UPSERT_MEMORY, memoryToValues(memory)));
-    this.termStats.writes++;
+    this.termStats.noteWrite();
     this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
   }
 
@@ -193,7 +227,7 @@ export class SqliteStore implements Store {
       this.db.run('DELETE FROM memories WHERE tenant = ? AND id = ?', [tenant, id]),
     );
     if (result.changes === 0) return false;
-    this.termStats.writes++;
+    this.termStats.noteWrite();
     this.vectors.remove(tenant, id);
     return true;
   }
@@ -224,7 +258,7 @@ export class SqliteStore implements Store {
     const hits: { id: string; rank: number }[] = [];
     for (const level of levels) {
       const table = ftsTable(level);
-      const searched = await this.selectiveTokens(level, tokens);
+      const searched = await this.termStats.selective(level, tokens);
       const params: SqlValue[] = [fts5Query(searched), tenant];
       // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
       // through the narrow covering index, never the wide memories rows.
@@ -241,55 +275,6 @@ export class SqliteStore implements Store {
     }
     if (levels.length > 1) hits.sort((a, b) => a.rank - b.rank);
     return hits.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
-  }
-
-  /**
-   * In a large pool, searches only the rarest query tokens: those that together match at most
-   * CANDIDATE_BUDGET memories of the level (bm25 is computed for every memory that matches any
-   * token; a common token adds many candidates but little score, and one in over half the
-   * memories scores ~0 in bm25). The rarest token is always kept. Counts are cached until the pool
-   * changes by a tenth.
-   */
-  private async selectiveTokens(level: MemoryLevel, tokens: string[]): Promise<string[]> {
-    const stats = this.termStats;
-    const total = [...stats.rows.values()].reduce((a, b) => a + b, 0);
-    if (!stats.fresh || stats.writes > Math.max(200, total / 10)) {
-      const counts = await this.db.all<{ level: string; n: number }>(
-        'SELECT level, COUNT(*) AS n FROM memories GROUP BY level',
-      );
-      stats.rows = new Map(counts.map((r) => [r.level, r.n]));
-      stats.fresh = true;
-      stats.writes = 0;
-      stats.df.clear();
-    }
-    const rows = stats.rows.get(level) ?? 0;
-    if (rows < SELECTIVE_FROM_ROWS) return tokens;
-    const table = ftsTable(level);
-    const counted: { token: string; df: number }[] = [];
-    for (const token of tokens) {
-      const key = `${level}\u0000${token}`;
-      let df = stats.df.get(key);
-      if (df === undefined) {
-        // counting stops past the budget: a token that common is never searched with others anyway
-        const row = await this.db.get<{ n: number }>(
-          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
-          [fts5Query([token]), CANDIDATE_BUDGET + 1],
-        );
-        df = row?.n ?? 0;
-        stats.df.set(key, df);
-      }
-      counted.push({ token, df });
-    }
-    counted.sort((a, b) => a.df - b.df);
-    const kept: string[] = [];
-    let candidates = 0;
-    for (const { token, df } of counted) {
-      candidates += df;
-      if (kept.length > 0 && (df > rows / 2 || candidates > CANDIDATE_BUDGET || kept.length >= MAX_SEARCH_TOKENS))
-        break;
-      kept.push(token);
-    }
-    return kept;
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {
