@@ -78,13 +78,17 @@ export class SqliteStore implements Store {
       );
       return new Map(rows.map((r) => [r.level, r.n]));
     },
-    tokenRows: async (level, token, cap) => {
+    tokenRows: async (level, tokens, cap) => {
       const table = ftsTable(level);
-      const row = await this.db.get<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
-        [fts5Query([token]), cap],
-      );
-      return row?.n ?? 0;
+      const counts: number[] = [];
+      for (const token of tokens) {
+        const row = await this.db.get<{ n: number }>(
+          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
+          [fts5Query([token]), cap],
+        );
+        counts.push(row?.n ?? 0);
+      }
+      return counts;
     },
   });
 

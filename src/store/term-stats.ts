@@ -18,8 +18,8 @@ export const CANDIDATE_BUDGET = 1500;
 export interface TermCounter {
   /** how many memories each level holds */
   levelRows(): Promise<Map<string, number>>;
-  /** how many memories of the level contain the token, counting no further than `cap` */
-  tokenRows(level: string, token: string, cap: number): Promise<number>;
+  /** how many memories of the level contain each token, counting no further than `cap` */
+  tokenRows(level: string, tokens: string[], cap: number): Promise<number[]>;
 }
 
 export class TermStats {
@@ -47,17 +47,14 @@ export class TermStats {
     }
     const rows = this.rows.get(level) ?? 0;
     if (rows < SELECTIVE_FROM_ROWS) return tokens;
-    const counted: { token: string; df: number }[] = [];
-    for (const token of tokens) {
-      const key = `${level}\u0000${token}`;
-      let df = this.df.get(key);
-      if (df === undefined) {
-        // counting stops past the budget: a token that common is never searched with others anyway
-        df = await this.counter.tokenRows(level, token, CANDIDATE_BUDGET + 1);
-        this.df.set(key, df);
-      }
-      counted.push({ token, df });
+    const key = (token: string) => `${level}\u0000${token}`;
+    const unknown = tokens.filter((t) => !this.df.has(key(t)));
+    if (unknown.length > 0) {
+      // counting stops past the budget: a token that common is never searched with others anyway
+      const counts = await this.counter.tokenRows(level, unknown, CANDIDATE_BUDGET + 1);
+      unknown.forEach((token, i) => this.df.set(key(token), counts[i] ?? 0));
     }
+    const counted = tokens.map((token) => ({ token, df: this.df.get(key(token)) ?? 0 }));
     counted.sort((a, b) => a.df - b.df);
     const kept: string[] = [];
     let candidates = 0;
