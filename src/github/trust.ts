@@ -21,13 +21,18 @@ const Cached = z.object({ write: z.boolean(), at: z.string() });
 
 const WRITE = new Set(['admin', 'maintain', 'write']);
 
+/** A GitHub user login (bots' `name[bot]` logins never have write access through this API). */
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+
 function cacheKey(owner: string, repo: string, login: string): string {
   return `trust:${owner.toLowerCase()}/${repo.toLowerCase()}:${login.toLowerCase()}`;
 }
 
 /**
- * True when `login` has write access to owner/repo. Not a collaborator (404) → false.
- * Other errors propagate (the job is retried), never a guess.
+ * True when `login` has write access (admin, maintain, write) to owner/repo. Not a collaborator
+ * (404), not a user login, a bot or "ghost" → false. Other errors propagate (the job is retried),
+ * never a guess. The one place this question is asked: learning (trust) and interaction
+ * (commands, dashboard ticks) both call it.
  */
 export async function hasWriteAccess(
   deps: TrustDeps,
@@ -35,7 +40,7 @@ export async function hasWriteAccess(
   ref: { owner: string; repo: string },
   login: string,
 ): Promise<boolean> {
-  if (!login || login === 'ghost') return false;
+  if (!LOGIN.test(login) || login === 'ghost') return false;
   const key = cacheKey(ref.owner, ref.repo, login);
   const ttl = deps.ttlMs ?? 60 * 60_000;
   const raw = await deps.store.getState(key);
@@ -50,8 +55,10 @@ export async function hasWriteAccess(
       repo: ref.repo,
       username: login,
     });
-    const data = response.data as { permission?: string; role_name?: string };
-    write = WRITE.has(data.role_name ?? '') || WRITE.has(data.permission ?? '');
+    const data = (response.data ?? {}) as { permission?: unknown; role_name?: unknown };
+    write =
+      (typeof data.role_name === 'string' && WRITE.has(data.role_name)) ||
+      (typeof data.permission === 'string' && WRITE.has(data.permission));
   } catch (error) {
     if (httpStatus(error) !== 404) throw error;
     deps.logger.debug('not a collaborator', { repo: `${ref.owner}/${ref.repo}`, login, error: describeError(error) });

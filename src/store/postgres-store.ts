@@ -62,16 +62,17 @@ export class PostgresStore implements Store {
       const rows = await this.query('SELECT level, COUNT(*)::int AS n FROM memories GROUP BY level');
       return new Map(rows.map((r) => [String(r.level), Number(r.n)]));
     },
-    tokenRows: async (level, tokens, cap) => {
-      // one round trip for every token
-      const rows = await this.query(
-        `SELECT (SELECT COUNT(*)::int FROM (SELECT 1 FROM memories
-                   WHERE level = $1 AND fts @@ to_tsquery('english', t.token) LIMIT $3) x) AS n
-         FROM unnest($2::text[]) WITH ORDINALITY AS t(token, ord) ORDER BY t.ord`,
-        [level, tokens.map((t) => tsQuery([t])), cap],
-      );
-      return rows.map((r) => Number(r.n));
-    },
+    tokenRows: (level, tokens, cap) =>
+      // in parallel over the pool's connections (one GIN lookup each)
+      Promise.all(
+        tokens.map(async (token) => {
+          const rows = await this.query(
+            `SELECT COUNT(*)::int AS n FROM (SELECT 1 FROM memories WHERE level = $1 AND fts @@ to_tsquery('english', $2) LIMIT $3) t`,
+            [level, tsQuery([token]), cap],
+          );
+          return Number(rows[0]?.n ?? 0);
+        }),
+      ),
   });
 
   private constructor(

@@ -54,7 +54,7 @@ export async function runCommands(ctx: InteractionContext, job: CommandJob): Pro
   };
   const rctx = renderContext(ctx, requester);
   const needsWrite = commands.some((c) => WRITE_COMMANDS.has(c.name as never));
-  const writer = needsWrite ? await hasWriteAccess(octokit, owner, repo, job.author) : false;
+  const writer = needsWrite ? await hasWriteAccess(ctx, octokit, owner, repo, job.author) : false;
   const by = () => ({ actor: job.author, detail: `/memory in ${job.repo}#${job.number}`, now: deps.clock.now() });
 
   /** The memory a write command names, if this repository may see it (whatever its status). */

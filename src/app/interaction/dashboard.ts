@@ -185,7 +185,7 @@ export async function applyDashboardTicks(
   if (newlyTicked.length === 0) return [];
   const { owner, repo } = splitRepo(request.repo);
   const approved: string[] = [];
-  if (await hasWriteAccess(octokit, owner, repo, request.sender)) {
+  if (await hasWriteAccess(ctx, octokit, owner, repo, request.sender)) {
     const tenant = tenantOf(request.repo);
     const reader = { tenant, repo: request.repo, visibility: request.visibility, statuses: ['proposed' as const] };
     for (const memory of await ctx.deps.store.getMemories(tenant, newlyTicked)) {
