@@ -364,3 +364,66 @@ describe('learning from fix events', () => {
     expect(JSON.stringify(memories.map((m) => m.evidence))).toMatch(/unit tests|check/i);
   });
 });
+
+describe('review of what was learned from untrusted fixes', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness();
+  });
+  afterEach(async () => h.cleanup());
+
+  it('an untrusted merged PR puts its proposed insights on the review dashboard', async () => {
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    const created: { title: string; body: string }[] = [];
+    const scope = learnPrCalls({ author: 'outsider', mergedBy: 'Codertocat' }, { Codertocat: 'write', outsider: 'read' });
+    // the review job reads the config again, then opens the dashboard issue
+    noConfig(scope, OWNER, REPO)
+      .post(`/repos/${OWNER}/${REPO}/issues`)
+      .reply(201, (_uri, body: any) => {
+        created.push(body);
+        return { number: 42, id: 1, title: body.title, body: body.body };
+      });
+    await h.worker.drain();
+    scope.done();
+    const proposed = await h.store.listMemories(TENANT, { status: ['proposed'], level: ['insight'] });
+    expect(proposed.length).toBeGreaterThan(0);
+    expect(created).toHaveLength(1);
+    for (const memory of proposed) expect(created[0]?.body).toContain(`\`${memory.id}\``);
+  });
+
+  it('with `review: comment` the proposed insights are listed in a comment on the source PR', async () => {
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    const comments: string[] = [];
+    const config = encodeURIComponent('.github/memory-transfer.yml');
+    const scope = github()
+      .get(`/repos/${OWNER}/${REPO}/contents/${config}`)
+      .times(2)
+      .reply(200, 'review: comment\n', { 'content-type': 'text/plain; charset=utf-8' })
+      .post('/graphql')
+      .reply(200, prGraph({ author: 'outsider' }))
+      .get(`/repos/${OWNER}/${REPO}/pulls/2/files`)
+      .query(true)
+      .reply(200, FILES);
+    permission(scope, 'Codertocat', 'write');
+    permission(scope, 'outsider', 'none');
+    scope.post(`/repos/${OWNER}/${REPO}/issues/2/comments`).reply(201, (_uri, body: any) => {
+      comments.push(body.body);
+      return { id: 77 };
+    });
+    await h.worker.drain();
+    scope.done();
+    const proposed = await h.store.listMemories(TENANT, { status: ['proposed'], level: ['insight'] });
+    expect(proposed.length).toBeGreaterThan(0);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]).toContain(proposed[0]!.id);
+  });
+
+  it('a trusted fix asks for no review (nothing is proposed)', async () => {
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    const scope = learnPrCalls({});
+    await h.worker.drain();
+    scope.done();
+    expect(await h.store.listMemories(TENANT, { status: ['proposed'] })).toEqual([]);
+    expect(await h.store.countJobs('done')).toBe(2);
+  });
+});

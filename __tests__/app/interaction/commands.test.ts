@@ -16,11 +16,11 @@ afterEach(async () => {
 
 function commentEvent(
   body: string,
-  options: { login?: string; type?: string; visibility?: 'public' | 'private' } = {},
+  options: { login?: string; type?: string; visibility?: 'public' | 'private'; commentId?: number } = {},
 ) {
   const payload = example('issue_comment', 'created', (p) => p.repository.visibility === 'public');
   payload.comment.body = body;
-  payload.comment.id = 9001;
+  payload.comment.id = options.commentId ?? 9001;
   payload.comment.user = {
     ...payload.comment.user,
     login: options.login ?? 'Codertocat',
@@ -81,12 +81,24 @@ describe('/memory commands', () => {
     await putInsight(h.store, 'm00000000a1', 'Codertocat/api', 'public', { status: 'proposed' });
     const replies: string[] = [];
     captureReply(
-      github().get(`/repos/${OWNER}/${REPO}/collaborators/ghost/permission`).reply(404, { message: 'Not Found' }),
+      github().get(`/repos/${OWNER}/${REPO}/collaborators/drive-by/permission`).reply(404, { message: 'Not Found' }),
       replies,
     );
-    await send('/memory reject m00000000a1', { login: 'ghost' });
+    await send('/memory reject m00000000a1', { login: 'drive-by' });
     expect((await h.store.getMemory(TENANT, 'm00000000a1'))?.status).toBe('proposed');
     expect(replies[0]).toMatch(/only people with write access/);
+  });
+
+  it('asks GitHub once per person: a second command within minutes reuses the cached permission', async () => {
+    await putInsight(h.store, 'm00000000a2', 'Codertocat/api', 'public', { status: 'proposed' });
+    await putInsight(h.store, 'm00000000a3', 'Codertocat/api', 'public', { status: 'proposed' });
+    const replies: string[] = [];
+    captureReply(permission(github(), 'Codertocat', 'write'), replies);
+    await send('/memory approve m00000000a2');
+    captureReply(nock('https://api.github.com'), replies);
+    await send('/memory approve m00000000a3', { commentId: 99 });
+    expect((await h.store.getMemory(TENANT, 'm00000000a2'))?.status).toBe('active');
+    expect((await h.store.getMemory(TENANT, 'm00000000a3'))?.status).toBe('active');
   });
 
   it('lets a writer reject and forget; forget removes the insight from the pool', async () => {

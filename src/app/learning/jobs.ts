@@ -14,6 +14,7 @@ import { gatherCommitFix } from '../../github/gather-commit.js';
 import { ISSUE_CLOSERS_QUERY, type IssueClosersQuery } from '../../github/queries.js';
 import { judgeTrust } from '../../github/trust.js';
 import type { AppDeps } from '../deps.js';
+import { requestReview } from '../interaction/review.js';
 import {
   BackfillRepoJob,
   JOB_KINDS,
@@ -49,7 +50,11 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
   const loadConfig: ConfigLoader = options.loadConfig ?? (async () => DEFAULT_REPO_CONFIG);
   const learnDeps = { ...deps };
 
-  async function learn(fix: Fix, config: RepoConfig): Promise<void> {
+  /**
+   * Learns the fix; when its new (or strengthened) insights wait as `proposed` (an untrusted
+   * author, or `review_trusted`), asks for their review (dashboard or comment, per `review`).
+   */
+  async function learn(fix: Fix, config: RepoConfig, installationId: number): Promise<void> {
     const result = await learnFix(learnDeps, fix, { requireReview: requiresReview(config) });
     deps.logger.info('fix learned', {
       repo: fix.repo,
@@ -59,6 +64,18 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
       created: result.created.length,
       merged: result.merged.length,
       rejected: result.rejected.length,
+    });
+    if (config.review === 'off') return;
+    const touched = await deps.store.getMemories(fix.tenant, [...result.created, ...result.merged]);
+    const memoryIds = touched.filter((m) => m.status === 'proposed' && m.level === 'insight').map((m) => m.id);
+    if (memoryIds.length === 0) return;
+    const number = fix.sourceKind === 'commit' ? undefined : Number(fix.ref);
+    await requestReview(deps.queue, {
+      installationId,
+      repo: fix.repo,
+      visibility: fix.visibility,
+      ...(number !== undefined && Number.isInteger(number) ? { number } : {}),
+      memoryIds,
     });
   }
 
@@ -227,7 +244,7 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
           ...what,
           untrusted: trust.untrusted,
         });
-      await learn(toFix(context, { trusted: trust.trusted, appSlug: deps.settings.appSlug }), config);
+      await learn(toFix(context, { trusted: trust.trusted, appSlug: deps.settings.appSlug }), config, job.installationId);
     });
   });
 
@@ -248,7 +265,7 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
         return;
       }
       const trust = await judgeTrust(deps, gh, job, { mergedBy: gathered.pusher, textAuthors: gathered.authors });
-      await learn({ ...gathered.value, trusted: trust.trusted }, config);
+      await learn({ ...gathered.value, trusted: trust.trusted }, config, job.installationId);
     });
   });
 
@@ -265,7 +282,7 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
         appSlug: deps.settings.appSlug,
         fixLabels: config.fix_labels,
         trustedBots: config.trusted_bots,
-        onFix: (fix) => learn(fix, config),
+        onFix: (fix) => learn(fix, config, job.installationId),
       });
       deps.logger.info('installation backfill done', { ...result });
     });
