@@ -111,6 +111,10 @@ describe('helpers', () => {
     expect(isDocPath('docs/a/b.ts')).toBe(true);
     expect(isDocPath('CHANGELOG.md')).toBe(true);
     expect(isDocPath('src/docs.ts')).toBe(false);
+    // a source file named like a doc is code: a change to it is not docs-only
+    expect(isDocPath('src/readme.ts')).toBe(false);
+    expect(isDocPath('lib/license.py')).toBe(false);
+    expect(isDocPath('LICENSE')).toBe(true);
     expect(isBot({ login: 'alice' }, 'memory-transfer')).toBe(false);
     expect(isBot({ login: 'memory-transfer' }, 'memory-transfer')).toBe(false);
   });
