@@ -15,34 +15,44 @@ interface DemoCommit {
 }
 
 const api: DemoCommit[] = [
-  { message: 'Initial service skeleton', files: { 'app/server.py': 'def serve():\n    pass\n', 'README.md': '# api\n' } },
+  {
+    message: 'Initial service skeleton',
+    files: { 'app/server.py': 'def serve():\n    pass\n', 'README.md': '# api\n' },
+  },
   {
     message: 'Fix crash when the request body is empty\n\nAn empty POST body raised KeyError instead of a 400.',
     files: {
-      'app/parse_body.py': 'def parse(body):\n    if not body:\n        raise BadRequest("empty body")\n    return body\n',
+      'app/parse_body.py':
+        'def parse(body):\n    if not body:\n        raise BadRequest("empty body")\n    return body\n',
       'tests/test_parse_body.py': 'def test_empty_body_is_rejected():\n    assert parse_rejects("")\n',
     },
   },
   {
-    message: 'fix: compare invoice dates in UTC (#41)\n\nCustomers in UTC+13 saw invoices dated the next day; local time was compared with UTC.',
+    message:
+      'fix: compare invoice dates in UTC (#41)\n\nCustomers in UTC+13 saw invoices dated the next day; local time was compared with UTC.',
     files: {
       'app/billing/invoice_dates.py': 'def due(ts):\n    return ts.astimezone(timezone.utc).date()\n',
-      'tests/test_invoice_dates.py': 'def test_due_date_in_pacific_auckland():\n    assert due(AUCKLAND_MIDNIGHT) == date(2026, 1, 1)\n',
+      'tests/test_invoice_dates.py':
+        'def test_due_date_in_pacific_auckland():\n    assert due(AUCKLAND_MIDNIGHT) == date(2026, 1, 1)\n',
     },
   },
   { message: 'Add export endpoint', files: { 'app/export.py': 'def export():\n    return []\n' } },
   {
-    message: 'Fix migration failing on a fresh database (#57)\n\nThe index migration assumed a column created by an earlier data fix.',
+    message:
+      'Fix migration failing on a fresh database (#57)\n\nThe index migration assumed a column created by an earlier data fix.',
     files: {
       'migrations/0012_add_index.sql': 'CREATE INDEX IF NOT EXISTS invoices_due ON invoices (due);\n',
       'tests/test_migrations.py': 'def test_migrations_apply_to_empty_database():\n    migrate(fresh_db())\n',
     },
   },
   {
-    message: 'Fix race between cache refresh and shutdown\n\nA refresh scheduled during shutdown wrote to a closed pool.',
+    message:
+      'Fix race between cache refresh and shutdown\n\nA refresh scheduled during shutdown wrote to a closed pool.',
     files: {
-      'app/cache.py': 'async def refresh(self):\n    async with self._lock:\n        if self.closed:\n            return\n',
-      'tests/test_cache.py': 'async def test_refresh_after_close_is_a_noop():\n    await cache.close(); await cache.refresh()\n',
+      'app/cache.py':
+        'async def refresh(self):\n    async with self._lock:\n        if self.closed:\n            return\n',
+      'tests/test_cache.py':
+        'async def test_refresh_after_close_is_a_noop():\n    await cache.close(); await cache.refresh()\n',
     },
   },
 ];
@@ -50,23 +60,30 @@ const api: DemoCommit[] = [
 const web: DemoCommit[] = [
   { message: 'Initial commit', files: { 'package.json': '{ "name": "web" }\n', 'src/index.ts': 'export {};\n' } },
   {
-    message: 'fix(dates): wrong day shown for users east of UTC (#12)\n\nformatDay used the server offset instead of the user time zone.',
+    message:
+      'fix(dates): wrong day shown for users east of UTC (#12)\n\nformatDay used the server offset instead of the user time zone.',
     files: {
-      'src/format-day.ts': 'export const formatDay = (d: Date, tz: string) => d.toLocaleDateString("en", { timeZone: tz });\n',
-      'src/format-day.test.ts': 'test("Pacific/Kiritimati", () => expect(formatDay(new Date(0), "Pacific/Kiritimati")).toBe("1/1/1970"));\n',
+      'src/format-day.ts':
+        'export const formatDay = (d: Date, tz: string) => d.toLocaleDateString("en", { timeZone: tz });\n',
+      'src/format-day.test.ts':
+        'test("Pacific/Kiritimati", () => expect(formatDay(new Date(0), "Pacific/Kiritimati")).toBe("1/1/1970"));\n',
     },
   },
   {
-    message: 'Fix event listener leak on unmount\n\nThe resize listener was never removed, so every navigation added one more.',
+    message:
+      'Fix event listener leak on unmount\n\nThe resize listener was never removed, so every navigation added one more.',
     files: {
-      'src/use-resize.ts': 'useEffect(() => { addEventListener("resize", f); return () => removeEventListener("resize", f); }, []);\n',
+      'src/use-resize.ts':
+        'useEffect(() => { addEventListener("resize", f); return () => removeEventListener("resize", f); }, []);\n',
       'src/use-resize.test.ts': 'test("removes its listener", () => { unmount(); expect(listeners()).toBe(0); });\n',
     },
   },
   { message: 'docs: describe the build', files: { 'README.md': '# web\n\nnpm run build\n' } },
   {
     message: 'Fix type errors after upgrading the DOM typings',
-    files: { 'src/globals.d.ts': 'declare global { interface Window { appConfig: Record<string, string> } }\nexport {};\n' },
+    files: {
+      'src/globals.d.ts': 'declare global { interface Window { appConfig: Record<string, string> } }\nexport {};\n',
+    },
   },
 ];
 

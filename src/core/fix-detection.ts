@@ -73,8 +73,7 @@ const DEPENDENCY_TITLE = [
 const BUG_LABEL = /^(bug|type:\s*bug|kind\/bug|defect|regression)$/i;
 
 const DOC_NAME = /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$/i;
-const DOC_FILE =
-  /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NOTICE|README|CODEOWNERS)$/i;
+const DOC_FILE = /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NOTICE|README|CODEOWNERS)$/i;
 const DOC_DIRS = new Set(['docs', 'doc', 'documentation', 'website']);
 
 function baseName(path: string): string {

@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
  * twice yields the same ids (idempotent learn). "m" + 10 hex characters.
  */
 export function memoryId(tenant: string, repo: string, ref: string, level: string, index = 0): string {
-  const digest = createHash('sha256').update(`${tenant}\n${repo.toLowerCase()}\n${ref}\n${level}\n${index}`).digest('hex');
+  const digest = createHash('sha256')
+    .update(`${tenant}\n${repo.toLowerCase()}\n${ref}\n${level}\n${index}`)
+    .digest('hex');
   return `m${digest.slice(0, 10)}`;
 }
 
