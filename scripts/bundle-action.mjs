@@ -11,7 +11,62 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 const MAX_BYTES = 1.5 * 1024 * 1024;
-const FORBIDDEN = ['probot', 'sqlite3', 'pg', 'openai', '@probot/', 'pino', 'better-sqlite3'];
+const FORBIDDEN = ['probot', 'sqlite3', 'pg', 'openai', '@probot/', 'pino', 'better-sqlite3', '@secretlint/'];
+
+/**
+ * Modules the Action imports through shared code but never runs, replaced by small stand-ins
+ * (each one a few hundred KB that every cold start would parse):
+ * - secretlint: src/security/redact.ts loads it for redaction before the LLM; the Action only
+ *   screens insights (src/security/screen.ts uses redact.ts's own patterns, not secretlint). A
+ *   call into the stand-in throws, so a future use cannot pass silently.
+ * - zod's translated error messages (`z.locales`): the Action speaks English (zod's default,
+ *   which zod imports on its own, not through this index).
+ */
+const STAND_INS = {
+  name: 'memory-transfer-stand-ins',
+  setup(b) {
+    b.onResolve({ filter: /^@secretlint\// }, (args) => ({ path: args.path, namespace: 'stand-in' }));
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'stand-in' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'stand-in' }, (args) => ({
+      contents:
+        args.path === 'zod-locales'
+          ? 'export {};'
+          : `const absent = () => { throw new Error('${args.path} is not part of the Action bundle'); };
+export const lintSource = absent;
+export const secretLintProfiler = {};
+export const rules = [];`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Packages a pool-file run must not load at start-up (they are in lazily imported chunks): the
+ * HTTP client stack (@actions/core is only needed for the OIDC token in server mode) and the
+ * Octokit (pull request events only). Each would add tens of milliseconds to every cold start.
+ */
+const NOT_AT_STARTUP = ['undici', '@actions/http-client', '@actions/core', '@actions/github', '@octokit/'];
+
+function packageOf(file) {
+  return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? '';
+}
+
+/** The inputs of every output the entry loads through static imports (not `import()`). */
+function startupInputs(metafile) {
+  const outputs = metafile.outputs;
+  const entry = Object.keys(outputs).find((file) => outputs[file].entryPoint);
+  const seen = new Set();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (seen.has(file) || !outputs[file]) continue;
+    seen.add(file);
+    for (const i of outputs[file].imports) if (i.kind === 'import-statement' && !i.external) queue.push(i.path);
+  }
+  return [...seen].flatMap((file) => Object.keys(outputs[file].inputs));
+}
 
 async function bundle(outdir) {
   const result = await build({
@@ -29,6 +84,7 @@ async function bundle(outdir) {
     sourcemap: false,
     metafile: true,
     logLevel: 'warning',
+    plugins: [STAND_INS],
     // a few CommonJS dependencies call require() for node built-ins
     banner: {
       js: "import { createRequire as __mtCreateRequire } from 'node:module';\nconst require = __mtCreateRequire(import.meta.url);",
@@ -36,13 +92,18 @@ async function bundle(outdir) {
   });
   const inputs = Object.keys(result.metafile.inputs);
   const bad = inputs.filter((file) => {
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? '';
+    const pkg = packageOf(file);
     return (
       FORBIDDEN.some((name) => (name.endsWith('/') ? pkg.startsWith(name) : pkg === name)) || file.endsWith('.node')
     );
   });
   if (bad.length > 0)
     throw new Error(`the Action bundle must not contain: ${[...new Set(bad)].slice(0, 5).join(', ')}`);
+  const eager = startupInputs(result.metafile).filter((file) =>
+    NOT_AT_STARTUP.some((name) => (name.endsWith('/') ? packageOf(file).startsWith(name) : packageOf(file) === name)),
+  );
+  if (eager.length > 0)
+    throw new Error(`loaded at start-up, should be imported lazily: ${[...new Set(eager.map(packageOf))].join(', ')}`);
   const imported = result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].imports.filter(
     (i) => i.external && !i.path.startsWith('node:') && !/^[a-z_]+(\/|$)/.test(i.path),
   );

@@ -375,7 +375,10 @@ describe('review of what was learned from untrusted fixes', () => {
   it('an untrusted merged PR puts its proposed insights on the review dashboard', async () => {
     await receive(h, 'pull_request', loadEvent('pull_request.closed'));
     const created: { title: string; body: string }[] = [];
-    const scope = learnPrCalls({ author: 'outsider', mergedBy: 'Codertocat' }, { Codertocat: 'write', outsider: 'read' });
+    const scope = learnPrCalls(
+      { author: 'outsider', mergedBy: 'Codertocat' },
+      { Codertocat: 'write', outsider: 'read' },
+    );
     // the review job reads the config again, then opens the dashboard issue
     noConfig(scope, OWNER, REPO)
       .post(`/repos/${OWNER}/${REPO}/issues`)
@@ -425,5 +428,76 @@ describe('review of what was learned from untrusted fixes', () => {
     scope.done();
     expect(await h.store.listMemories(TENANT, { status: ['proposed'] })).toEqual([]);
     expect(await h.store.countJobs('done')).toBe(2);
+  });
+});
+
+describe('a repository renamed after its fixes were learned', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness();
+  });
+  afterEach(async () => h.cleanup());
+
+  const NEW = 'Hello-Universe';
+
+  /** GitHub answers under the repository's new name, whatever name the event used. */
+  function callsAfterRename(): nock.Scope {
+    const graph = prGraph({});
+    graph.data.repository.nameWithOwner = `${OWNER}/${NEW}`;
+    graph.data.repository.pullRequest.url = `https://github.com/${OWNER}/${NEW}/pull/2`;
+    return noConfig(nock('https://api.github.com'), OWNER, REPO)
+      .post('/graphql')
+      .reply(200, graph)
+      .get(`/repos/${OWNER}/${NEW}/pulls/2/files`)
+      .query(true)
+      .reply(200, FILES);
+  }
+
+  it('neither the old event delivered again nor a new event for the same fix learns it twice', async () => {
+    const old = loadEvent('pull_request.closed');
+    await receive(h, 'pull_request', old, 'old-delivery');
+    let scope = learnPrCalls({});
+    await h.worker.drain();
+    scope.done();
+    const before = await h.store.listMemories(TENANT);
+    expect(before.length).toBeGreaterThan(0);
+
+    const renamed = loadEvent('repository.renamed');
+    renamed.repository = { ...old.repository, name: NEW, full_name: `${OWNER}/${NEW}` };
+    renamed.changes = { repository: { name: { from: REPO } } };
+    await receive(h, 'repository', renamed);
+    await h.worker.drain();
+    expect(await h.store.isFixLearned(TENANT, `${OWNER}/${NEW}`, '2')).toBe(true);
+
+    // weeks later the finished jobs are pruned; GitHub delivers the old event again
+    await h.store.pruneJobs('2999-01-01T00:00:00.000Z');
+    await receive(h, 'pull_request', old, 'old-delivery');
+    scope = callsAfterRename();
+    await h.worker.drain();
+    scope.done();
+
+    // and an event under the new name for the same fix
+    await h.store.pruneJobs('2999-01-01T00:00:00.000Z');
+    const fresh = loadEvent('pull_request.closed');
+    fresh.repository = renamed.repository;
+    await receive(h, 'pull_request', fresh, 'new-delivery');
+    const graph = prGraph({});
+    graph.data.repository.nameWithOwner = `${OWNER}/${NEW}`;
+    scope = noConfig(nock('https://api.github.com'), OWNER, NEW)
+      .post('/graphql')
+      .reply(200, graph)
+      .get(`/repos/${OWNER}/${NEW}/pulls/2/files`)
+      .query(true)
+      .reply(200, FILES)
+      .get(`/repos/${OWNER}/${NEW}/collaborators/Codertocat/permission`)
+      .reply(200, { permission: 'write', role_name: 'write' });
+    await h.worker.drain();
+    scope.done();
+
+    const after = await h.store.listMemories(TENANT);
+    expect(after.map((m) => [m.id, m.support])).toEqual(before.map((m) => [m.id, m.support]));
+    expect(after.every((m) => m.provenance.every((p) => p.repo === `${OWNER}/${NEW}`))).toBe(true);
+    const learned = h.logs.filter((l) => l.message === 'fix learned');
+    expect(learned.map((l) => l.fields?.skipped)).toEqual([undefined, 'already-learned', 'already-learned']);
   });
 });

@@ -83,7 +83,8 @@ describe('the App server over real HTTP', () => {
     expect(await store.countJobs('pending')).toBe(1);
     const seen: unknown[] = [];
     server.worker?.register('resolve-fix', async (payload) => void seen.push(payload));
-    expect(await server.worker?.drain()).toBe(1);
+    // the recorded delivery (handed to Probot's handlers), then the job its handler recorded
+    expect(await server.worker?.drain()).toBe(2);
     expect(seen).toEqual([
       expect.objectContaining({ source: 'pull_request', number: 2, owner: 'Codertocat', repo: 'Hello-World' }),
     ]);
@@ -110,6 +111,59 @@ describe('the App server over real HTTP', () => {
         })
       ).status,
     ).toBe(200);
+    expect(await store.countJobs('pending')).toBe(0);
+  });
+
+  it('records 100 deliveries in flight at once, each once, acknowledging each after it is stored', async () => {
+    const template = loadEvent('pull_request.closed');
+    const deliveries = Array.from({ length: 100 }, (_, i) => {
+      const body = JSON.stringify({ ...template, pull_request: { ...template.pull_request, number: i + 1 } });
+      return { body, id: `burst-${i % 80}` };
+    });
+    const responses = await Promise.all(
+      deliveries.map((d) => post(server, d.body, { 'x-github-delivery': d.id, 'x-hub-signature-256': sign(d.body) })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(deliveries.map(() => 200));
+    // 20 were redeliveries of an id already in flight
+    expect(await store.countJobs('pending')).toBe(80);
+    const numbers: number[] = [];
+    server.worker?.register(
+      'resolve-fix',
+      async (payload) => void numbers.push((payload as { number: number }).number),
+    );
+    await server.worker?.drain();
+    expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+  });
+
+  it('does not record an event it has no handler for', async () => {
+    const event = loadEvent('pull_request.closed');
+    event.action = 'labeled';
+    const body = JSON.stringify(event);
+    expect((await post(server, body, { 'x-hub-signature-256': sign(body) })).status).toBe(200);
+    expect(await store.countJobs('pending')).toBe(0);
+  });
+
+  it('answers 503 when the delivery cannot be stored, so GitHub can deliver it again', async () => {
+    await store.close();
+    const body = JSON.stringify(loadEvent('pull_request.closed'));
+    expect((await post(server, body, { 'x-hub-signature-256': sign(body) })).status).toBe(503);
+  });
+
+  it("records the delivery itself: Probot's handlers run later, from the worker, never straight from HTTP", async () => {
+    const body = JSON.stringify(loadEvent('pull_request.closed'));
+    expect((await post(server, body, { 'x-hub-signature-256': sign(body) })).status).toBe(200);
+    const recorded = await store.claimJob(new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
+    expect(recorded).toMatchObject({ key: 'webhook:delivery-1', kind: 'webhook-delivery' });
+    // nothing else yet: the fix's job is recorded when the worker hands the delivery to Probot
+    expect(await store.countJobs('pending')).toBe(1);
+  });
+
+  it('refuses a body that is not JSON, and a wrong content type, recording nothing', async () => {
+    const text = 'not json';
+    expect((await post(server, text, { 'x-hub-signature-256': sign(text) })).status).toBe(400);
+    const body = JSON.stringify(loadEvent('pull_request.closed'));
+    const form = await post(server, body, { 'content-type': 'text/plain', 'x-hub-signature-256': sign(body) });
+    expect(form.status).toBe(415);
     expect(await store.countJobs('pending')).toBe(0);
   });
 });

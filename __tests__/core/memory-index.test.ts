@@ -63,4 +63,24 @@ describe('MemoryIndex', () => {
     expect((await index.getMemories('acme', ['m1', 'm4', 'nope'])).map((m) => m.id)).toEqual(['m1']);
     expect((await index.getMemories('other', ['m4'])).map((m) => m.id)).toEqual(['m4']);
   });
+
+  it('answers the same on every search, keeping the best k with ties in id order', async () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      sampleMemory({
+        id: `t${String(i).padStart(2, '0')}`,
+        title: i % 2 === 0 ? 'Retry the upload' : 'Retry the upload after a timeout',
+        description: 'network',
+        content: 'Retry.',
+      }),
+    );
+    const big = new MemoryIndex(many);
+    const first = await big.searchLexical('acme', 'retry upload timeout', { limit: 5 });
+    await big.searchLexical('acme', 'network', { limit: 40 });
+    expect(await big.searchLexical('acme', 'retry upload timeout', { limit: 5 })).toEqual(first);
+    // the ones that also match "timeout" (odd numbers) first, ties by id
+    expect(first.map((h) => h.id)).toEqual(['t01', 't03', 't05', 't07', 't09']);
+    const all = await big.searchLexical('acme', 'retry upload timeout', { limit: 100 });
+    expect(all).toHaveLength(40);
+    expect(all.slice(0, 5)).toEqual(first);
+  });
 });

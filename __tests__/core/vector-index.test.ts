@@ -127,4 +127,23 @@ describe('VectorIndex', () => {
     }
     expect(index.search(data[3]!, 1)[0]?.id).not.toBe('v3');
   });
+
+  it('filters rows by tag, in exact and prefiltered searches, and keeps tags through removals', () => {
+    for (const exactBelow of [10_000, 16]) {
+      const data = gaussianVectors(300, 32, 5);
+      const index = new VectorIndex(32, { exactBelow, candidates: 60 });
+      data.forEach((v, i) => index.upsert(`v${i}`, v, i % 3));
+      const only = (tag: number) => Uint8Array.from({ length: 256 }, (_, t) => (t === tag ? 1 : 0));
+      const hits = index.search(data[4]!, 10, undefined, only(1));
+      expect(hits[0]?.id).toBe('v4');
+      expect(hits.every((h) => Number(h.id.slice(1)) % 3 === 1)).toBe(true);
+      expect(index.search(data[4]!, 10, undefined, only(7))).toEqual([]);
+      // removing a row moves the last row (v299, tag 2) into its place, with its tag
+      index.remove('v4');
+      expect(index.search(data[299]!, 1, undefined, only(2))[0]?.id).toBe('v299');
+      expect(index.setTag('v299', 1)).toBe(true);
+      expect(index.search(data[299]!, 1, undefined, only(1))[0]?.id).toBe('v299');
+      expect(index.setTag('v4', 1)).toBe(false);
+    }
+  });
 });

@@ -237,3 +237,28 @@ describe('recall ranking', () => {
     }
   });
 });
+
+describe('recall over a store that caches what it reads', () => {
+  it('hands out memories the caller may change, and sees a rewrite on the next recall', async () => {
+    const store = await sqlitePool(pool);
+    try {
+      const deps = { store, logger: silentLogger, clock };
+      const task = 'date parsing breaks for users in UTC+13';
+      const first = await recall(deps, { tenant: 'acme' }, task);
+      expect(first[0]?.memory.id).toBe('mtz');
+      expect(Object.isFrozen(first[0]!.memory)).toBe(false);
+      first[0]!.memory.title = 'changed by the caller';
+      const again = await recall(deps, { tenant: 'acme' }, task);
+      expect(again[0]?.memory.title).not.toBe('changed by the caller');
+
+      const original = (await store.getMemory('acme', 'mtz'))!;
+      await store.putMemory({ ...original, status: 'rejected' });
+      expect((await recall(deps, { tenant: 'acme' }, task)).map((h) => h.memory.id)).not.toContain('mtz');
+      await store.putMemory({ ...original, title: `${original.title} (reviewed)` });
+      const rewritten = await recall(deps, { tenant: 'acme' }, task);
+      expect(rewritten[0]?.memory.title).toBe(`${original.title} (reviewed)`);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -508,6 +508,21 @@ export function runStoreContract(
         expect(await store.isFixLearned('acme', 'acme/api', 'def456')).toBe(false);
         expect(await store.isFixLearned('acme', 'acme/web', '1')).toBe(true);
       });
+
+      it('moves learned fixes to a renamed repository, keeping one row when both names had it', async () => {
+        const store = await fresh();
+        await store.markFixLearned('acme', 'acme/old', '1');
+        await store.markFixLearned('acme', 'acme/old', '2');
+        await store.markFixLearned('acme', 'acme/new', '2');
+        await store.markFixLearned('other', 'acme/old', '3');
+        expect(await store.renameFixRepo('acme', 'Acme/Old', 'acme/NEW')).toBe(1);
+        expect(await store.isFixLearned('acme', 'acme/new', '1')).toBe(true);
+        expect(await store.isFixLearned('acme', 'acme/new', '2')).toBe(true);
+        expect(await store.isFixLearned('acme', 'acme/old', '1')).toBe(false);
+        expect(await store.isFixLearned('other', 'acme/old', '3')).toBe(true);
+        expect((await store.stats('acme')).fixes).toBe(2);
+        expect(await store.renameFixRepo('acme', 'acme/new', 'acme/new')).toBe(0);
+      });
     });
 
     describe('durable jobs', () => {
@@ -524,6 +539,37 @@ export function runStoreContract(
         expect(await store.countJobs('done')).toBe(1);
         expect(await store.countJobs('pending')).toBe(0);
         expect(await store.claimJob(t(10), t(15))).toBeUndefined();
+      });
+
+      it('records many jobs in one write, ignoring keys already recorded or repeated in the batch', async () => {
+        const store = await fresh();
+        expect(await store.enqueueJobs([])).toEqual([]);
+        await store.enqueueJob({ key: 'old', kind: 'x', payload: 0 });
+        const added = await store.enqueueJobs([
+          { key: 'a', kind: 'x', payload: { n: 1 } },
+          { key: 'old', kind: 'x', payload: { n: 2 } },
+          { key: 'b', kind: 'y', payload: null, runAfter: t(30) },
+          { key: 'a', kind: 'x', payload: { n: 3 } },
+        ]);
+        expect(added).toEqual([true, false, true, false]);
+        expect(await store.countJobs('pending')).toBe(3);
+        const claimed = [await store.claimJob(t(0), t(5)), await store.claimJob(t(0), t(5))];
+        expect(claimed.map((j) => j && [j.key, j.payload])).toEqual([
+          ['old', 0],
+          ['a', { n: 1 }],
+        ]);
+        for (const job of claimed) await store.completeJob(job!.id);
+        expect(await store.claimJob(t(10), t(15))).toBeUndefined();
+        expect((await store.claimJob(t(31), t(40)))?.key).toBe('b');
+      });
+
+      it('records a batch larger than one statement takes', async () => {
+        const store = await fresh();
+        const jobs = Array.from({ length: 1_203 }, (_, i) => ({ key: `bulk-${i}`, kind: 'x', payload: i }));
+        const added = await store.enqueueJobs(jobs);
+        expect(added.every(Boolean)).toBe(true);
+        expect(await store.countJobs('pending')).toBe(1_203);
+        expect((await store.enqueueJobs(jobs)).some(Boolean)).toBe(false);
       });
 
       it('leases a job to one claimer until the lease expires, then hands it out again', async () => {

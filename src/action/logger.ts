@@ -1,14 +1,16 @@
-/** The Logger port over @actions/core: lines in the job log, warnings and errors as annotations. */
-import * as core from '@actions/core';
+/** The Logger port over the runner's commands: lines in the job log, warnings and errors as annotations. */
 import type { Logger } from '../services/ports.js';
+import type { WorkflowCommands } from './workflow-commands.js';
 
 function line(message: string, fields?: Record<string, unknown>): string {
   return fields && Object.keys(fields).length > 0 ? `${message} ${JSON.stringify(fields)}` : message;
 }
 
-export const actionsLogger: Logger = {
-  debug: (message, fields) => core.debug(line(message, fields)),
-  info: (message, fields) => core.info(line(message, fields)),
-  warn: (message, fields) => core.warning(line(message, fields)),
-  error: (message, fields) => core.error(line(message, fields)),
-};
+export function workflowLogger(commands: WorkflowCommands): Logger {
+  return {
+    debug: (message, fields) => commands.debug(line(message, fields)),
+    info: (message, fields) => commands.info(line(message, fields)),
+    warn: (message, fields) => commands.warning(line(message, fields)),
+    error: (message, fields) => commands.error(line(message, fields)),
+  };
+}

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
+import { DEFAULT_ALLOWED_HOSTS, screenMemory, type ScreenResult } from '../security/screen.js';
 import type { Logger } from '../services/ports.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
@@ -60,11 +61,65 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<Inject
     options.logger.warn(
       `Memory Transfer: the pool file belongs to "${tenant}" but this repository is in "${options.requester.tenant}"; insights never cross organizations, so none will be injected`,
     );
+    return [];
   }
-  const hits = await options.recallLocal(memories, options.requester, options.task, {
-    k: options.k,
-    level: options.level,
-    ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
-  });
-  return toInjectedInsights(hits, options.requester, options.githubUrl);
+  // only active memories are injected from a pool file: proposed, rejected and archived never.
+  // Only the requested level is indexed, as the stores index each level on its own (an export
+  // holds four levels per fix: this also makes the in-memory index four times smaller).
+  const requester: Requester = { ...options.requester, statuses: ['active'] };
+  const active = memories.filter((memory) => memory.status === 'active' && memory.level === options.level);
+  const hits = await screenedRecall(active, requester, options);
+  return toInjectedInsights(hits, requester, options.githubUrl);
+}
+
+/** After this many recall rounds that surfaced a memory failing the screen, the whole pool is screened. */
+const SCREEN_ROUNDS = 3;
+
+/**
+ * Recall where nothing that fails the insight screen can come out. A pool file did not come
+ * through learn (it may have been edited by hand), so every memory is screened before it is
+ * injected; a failing one is dropped with a warning naming its id, and recall runs again without
+ * it. Screening costs ~0.15 ms a memory (more on first use), so only the hits are screened, not
+ * the whole pool (a pool full of hostile memories ends with one screening of all of it).
+ */
+async function screenedRecall(
+  memories: Memory[],
+  requester: Requester,
+  options: PoolRecallOptions,
+): Promise<RecallHit[]> {
+  const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, hostOf(options.githubUrl)];
+  const verdicts = new Map<string, ScreenResult>();
+  const passes = (memory: Memory): boolean => {
+    let verdict = verdicts.get(memory.id);
+    if (!verdict) {
+      verdict = screenMemory(memory, { allowedHosts });
+      verdicts.set(memory.id, verdict);
+      if (!verdict.ok) {
+        options.logger.warn(
+          `Memory Transfer: memory ${memory.id} in the pool file fails the insight screen (${verdict.reason ?? 'refused'}); it is dropped, never injected`,
+        );
+      }
+    }
+    return verdict.ok;
+  };
+  let pool = memories;
+  for (let round = 0; ; round += 1) {
+    if (round === SCREEN_ROUNDS) pool = pool.filter(passes);
+    const hits = await options.recallLocal(pool, requester, options.task, {
+      k: options.k,
+      level: options.level,
+      ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
+    });
+    const failing = new Set(hits.filter((hit) => !passes(hit.memory)).map((hit) => hit.memory.id));
+    if (failing.size === 0) return hits;
+    pool = pool.filter((memory) => !failing.has(memory.id));
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'github.com';
+  }
 }

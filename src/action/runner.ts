@@ -2,7 +2,6 @@
  * The Action's only I/O shell: reads inputs (zod) and the job's environment, builds the ports,
  * calls main(), sets outputs, writes the job summary, and fails the step with one clear line.
  */
-import * as core from '@actions/core';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,11 +11,12 @@ import { describeZodError } from '../core/recall-api.js';
 import { MEMORY_LEVELS, VISIBILITIES, type Visibility } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import type { ChangedPathsFetcher } from './event-task.js';
-import { actionsLogger } from './logger.js';
+import { workflowLogger } from './logger.js';
 import { main, type ActionInputs, type ActionResult, type RunContext } from './main.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
-import { createServerClient } from './server-client.js';
+import type { RecallClient } from './server-client.js';
 import { renderSummary } from './summary.js';
+import { workflowCommands } from './workflow-commands.js';
 
 /** The slice of an Octokit the Action uses (so tests can pass one built with `request.fetch`). */
 export interface ActionOctokit {
@@ -182,8 +182,9 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
   try {
     const inputs = parseInputs(deps.env);
     const context = await readContext(deps.env);
-    const server = inputs.serverUrl
-      ? createServerClient({
+    // the server client is loaded only in server mode
+    const server: RecallClient | undefined = inputs.serverUrl
+      ? (await import('./server-client.js')).createServerClient({
           serverUrl: inputs.serverUrl,
           audience: inputs.audience,
           timeoutMs: inputs.timeoutMs,
@@ -218,18 +219,19 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
   }
 }
 
-/** The production ports, over @actions/core and the process environment. */
+/**
+ * The production ports, over the runner's commands and the process environment. @actions/core
+ * (and its HTTP client) is loaded only to get the OIDC token, in server mode.
+ */
 export function actionsRunnerDeps(parts: Pick<RunnerDeps, 'createOctokit' | 'parsePool' | 'recallLocal'>): RunnerDeps {
+  const commands = workflowCommands(process.env);
   return {
     env: process.env,
-    logger: actionsLogger,
-    getIdToken: (audience) => core.getIDToken(audience),
-    setOutput: (name, value) => core.setOutput(name, value),
-    setFailed: (message) => core.setFailed(message),
-    writeSummary: async (markdown) => {
-      if (!process.env.GITHUB_STEP_SUMMARY) return;
-      await core.summary.addRaw(markdown, true).write();
-    },
+    logger: workflowLogger(commands),
+    getIdToken: async (audience) => (await import('@actions/core')).getIDToken(audience),
+    setOutput: (name, value) => commands.setOutput(name, value),
+    setFailed: (message) => commands.setFailed(message),
+    writeSummary: (markdown) => commands.appendSummary(markdown),
     ...parts,
   };
 }

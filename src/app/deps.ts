@@ -22,6 +22,8 @@ export interface AppSettings {
   githubUrl: string;
   /** how many merged PRs a fresh installation backfills per repository */
   installBackfillLimit: number;
+  /** how often the staleness sweep runs (default daily; 0 turns it off) */
+  stalenessSweepMs?: number;
 }
 
 export interface AppDeps {

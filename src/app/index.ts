@@ -3,15 +3,62 @@
  * the worker does the slow work.
  */
 import type { Probot } from 'probot';
+import { z } from 'zod';
+import { unpackBody, WEBHOOK_JOB } from './intake.js';
+import { PermanentJobError } from './worker.js';
 import type { AppDeps } from './deps.js';
 import { registerLearningHandlers } from './handlers/learning.js';
 import { registerInteractionHandlers } from './handlers/interaction.js';
 import { registerOutcomeHandlers } from './handlers/outcomes.js';
+import { registerStalenessHandlers } from './handlers/staleness.js';
 
-export function createApp(deps: AppDeps) {
+/** Which deliveries the App has a handler for (the intake records only those). */
+export interface HandledEvents {
+  handles(name: string, action: string | undefined): boolean;
+}
+
+/** Wraps `app.on` to note each event name (and event.action) a handler is registered for. */
+function trackHandledEvents(app: Probot): HandledEvents {
+  const names = new Set<string>();
+  const on = app.on;
+  app.on = ((events: string | string[], callback: never) => {
+    for (const event of Array.isArray(events) ? events : [events]) names.add(event);
+    return on(events as never, callback);
+  }) as typeof app.on;
+  return {
+    handles: (name, action) =>
+      names.has('*') || names.has(name) || (action !== undefined && names.has(`${name}.${action}`)),
+  };
+}
+
+const WebhookDeliveryJob = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  body: z.string(),
+  encoding: z.literal('deflate-raw-base64'),
+});
+
+/** `onHandled` receives which deliveries the App handles, once its handlers are registered (the intake uses it). */
+export function createApp(deps: AppDeps, onHandled?: (events: HandledEvents) => void) {
   return (app: Probot): void => {
+    const handled = trackHandledEvents(app);
+    // a delivery recorded by the intake (src/app/intake.ts), verified there: run the handlers
+    deps.queue.register(WEBHOOK_JOB, async (raw) => {
+      const parsed = WebhookDeliveryJob.safeParse(raw);
+      if (!parsed.success) throw new PermanentJobError('webhook delivery: the recorded job is malformed');
+      const { id, name } = parsed.data;
+      let payload: unknown;
+      try {
+        payload = JSON.parse(unpackBody(parsed.data));
+      } catch {
+        throw new PermanentJobError(`webhook delivery ${id}: the recorded body does not read back as JSON`);
+      }
+      await app.receive({ id, name, payload } as Parameters<Probot['receive']>[0]);
+    });
     registerLearningHandlers(app, deps);
     registerInteractionHandlers(app, deps);
     registerOutcomeHandlers(app, deps);
+    registerStalenessHandlers(app, deps, { intervalMs: deps.settings.stalenessSweepMs });
+    onHandled?.(handled);
   };
 }

@@ -3,9 +3,11 @@
  * API (/api/v1/*, when src/app/http/api.ts is present) and the durable job worker.
  * Without App credentials it runs Probot's manifest set-up flow from app.yml instead.
  *
- * Probot's middleware checks each delivery's signature (400 when it does not match) and runs
- * the handlers, which only validate and record a durable job: the answer comes before any
- * GitHub or LLM call. The worker does the rest.
+ * The webhook path is a thin intake (src/app/intake.ts): it verifies each delivery's signature
+ * (400 when it does not match), records the raw delivery durably with group commit and answers;
+ * the worker hands it to Probot (`probot.receive`), whose handlers validate and record the
+ * durable jobs that do the slow work. The intake sits in front of Probot's request listener
+ * (Probot's own webhook middleware at the same path is shadowed).
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
@@ -28,7 +30,8 @@ import {
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { AppDeps } from './deps.js';
-import { createApp } from './index.js';
+import { createApp, type HandledEvents } from './index.js';
+import { createGroupCommit, createWebhookIntake } from './intake.js';
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
 import { createApiHandler, type ApiOptions } from './http/api.js';
@@ -84,6 +87,33 @@ const healthz: NodeHandler = (req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok' }));
   return true;
 };
+
+/**
+ * Puts `handler` in front of Probot's request listener: the webhook intake answers its path
+ * before Probot's per-request logging and routing run (Probot's own webhook middleware, at the
+ * same path, never sees a delivery, so it cannot run handlers before the delivery is recorded).
+ */
+function putInFront(http: HttpServer, handler: NodeHandler): void {
+  const others = http.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  http.removeAllListeners('request');
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const handled = handler(req, res);
+    if (handled === true) return;
+    const rest = (): void => {
+      for (const listener of others) listener.call(http, req, res);
+    };
+    if (handled === false) rest();
+    else
+      handled.then(
+        (done) => {
+          if (!done) rest();
+        },
+        () => {
+          if (!res.headersSent) res.writeHead(500).end();
+        },
+      );
+  });
+}
 
 /** The folder of the installed package (where app.yml lives). */
 function packageRoot(): string {
@@ -164,15 +194,24 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(config.webhookProxyUrl ? { webhookProxy: config.webhookProxyUrl } : {}),
   });
   let probot: Probot | undefined;
+  let handled: HandledEvents | undefined;
   await server.load((app) => {
     probot = app;
-    createApp(deps)(app);
+    createApp(deps, (events) => (handled = events))(app);
+  });
+  const intake = createWebhookIntake({
+    path: config.webhookPath,
+    secret: config.webhookSecret,
+    handles: (name, action) => handled?.handles(name, action) ?? false,
+    commit: createGroupCommit((jobs) => worker.enqueueMany(jobs)),
+    logger,
   });
   server.addHandler(healthz);
   const auth = (installationId?: number) => (probot as Probot).auth(installationId);
   const audience = env.MEMORY_TRANSFER_AUDIENCE?.trim();
   server.addHandler(createApiHandler(deps, { auth, ...(audience ? { audience } : {}), ...options.api }));
   const http = await server.start();
+  putInFront(http, intake);
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (options.worker !== false) worker.start();

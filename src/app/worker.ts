@@ -41,6 +41,8 @@ export interface Worker extends JobQueue {
   stop(graceMs?: number): Promise<void>;
   /** claims and runs due jobs until none is due; returns how many ran (tests, CLI, bench) */
   drain(): Promise<number>;
+  /** records many jobs in one store write (group commit); for each, whether it was new */
+  enqueueMany(jobs: { key: string; kind: string; payload: unknown }[]): Promise<boolean[]>;
   /** the delay before retry number `attempts` (1-based) */
   backoff(attempts: number): number;
   /** removes finished jobs older than the retention; returns how many */
@@ -144,6 +146,12 @@ export function createWorker(options: WorkerOptions): Worker {
     async enqueue(key, kind, payload) {
       const added = await store.enqueueJob({ key, kind, payload, runAfter: clock.now().toISOString() });
       if (added) wakeAll();
+      return added;
+    },
+    async enqueueMany(jobs) {
+      const runAfter = clock.now().toISOString();
+      const added = await store.enqueueJobs(jobs.map((job) => ({ ...job, runAfter })));
+      if (added.some(Boolean)) wakeAll();
       return added;
     },
     register(kind, handler) {

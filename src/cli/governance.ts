@@ -1,14 +1,14 @@
 /**
- * approve / reject / forget from the command line, through the governance service (the same
+ * approve / reject / forget / restore / share / edit from the command line, through the governance service (the same
  * code as the App's commands and dashboard: audit entry in the same transaction).
  */
 import { userInfo } from 'node:os';
 import type { Memory } from '../core/types.js';
-import { approve, forget, reject } from '../services/governance.js';
+import { approve, edit, forget, reject, restore, shareWider, type MemoryEdit } from '../services/governance.js';
 import type { Store } from '../store/store.js';
 import type { CliContext } from './context.js';
 
-export type GovernanceAction = 'approve' | 'reject' | 'forget';
+export type GovernanceAction = 'approve' | 'reject' | 'forget' | 'restore' | 'share';
 
 /** The audit log's actor for a local admin: `cli:<os user>`. */
 function actor(ctx: CliContext): string {
@@ -33,6 +33,21 @@ export async function govern(
   const by = { actor: actor(ctx), detail: 'memory-transfer CLI' };
   if (action === 'approve') await approve(store, tenant, id, by);
   else if (action === 'reject') await reject(store, tenant, id, by);
+  else if (action === 'restore') await restore(store, tenant, id, by);
+  else if (action === 'share') await shareWider(store, tenant, id, by);
   else await forget(store, tenant, id, by);
   return before;
+}
+
+/** Edits a memory's text (screened, audited); returns it before and after. */
+export async function editAsAdmin(
+  ctx: CliContext,
+  store: Store,
+  id: string,
+  changes: MemoryEdit,
+): Promise<{ before: Memory; after: Memory }> {
+  const tenant = await ctx.tenant(store);
+  const before = await store.getMemory(tenant, id);
+  const after = await edit(store, tenant, id, changes, { actor: actor(ctx), detail: 'memory-transfer CLI' });
+  return { before: before ?? after, after };
 }

@@ -1,7 +1,8 @@
 /**
- * A pure in-memory retriever over a list of memories: BM25 in JS for lexical search and cosine
- * for vectors, with the same interface as the store's two search methods. The Action's
- * pool-file mode ranks with the same recall code as the App, without SQLite.
+ * A pure in-memory retriever over a list of memories: BM25 in JS over an inverted index (typed
+ * posting arrays, reused scratch space, top-k selection) for lexical search, and exact cosine
+ * over the vectors of the query's model, with the same interface as the store's two search
+ * methods. The Action's pool-file mode ranks with the same recall code as the App, without SQLite.
  */
 import { cosine, terms } from './text.js';
 import type { Memory, MemoryLevel, MemoryStatus } from './types.js';
@@ -24,6 +25,11 @@ export interface Retriever {
   searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]>;
   searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]>;
   getMemories(tenant: string, ids: string[]): Promise<Memory[]>;
+  /**
+   * Optional: like getMemories, but the objects may be shared with other callers (a cache) and
+   * are frozen: read them, copy before changing or handing them out.
+   */
+  readMemories?(tenant: string, ids: string[]): Promise<readonly Memory[]>;
 }
 
 export interface IndexedVector {
@@ -45,9 +51,9 @@ interface Doc {
 
 interface Posting {
   /** positions of the documents containing the term, in the tenant's list */
-  docs: number[];
+  docs: Int32Array;
   /** the term's frequency in each of them */
-  tfs: number[];
+  tfs: Int32Array;
 }
 
 interface TenantIndex {
@@ -57,7 +63,11 @@ interface TenantIndex {
   /** K1 · (1 − B + B · length / average length), per document */
   norms: Float64Array;
   postings: Map<string, Posting>;
-  vectors: Map<string, IndexedVector>;
+  /** the vectors of each embedding model, with the position of their memory */
+  vectors: Map<string, { doc: number; vector: Float32Array }[]>;
+  /** per-query scratch space (a search runs to completion without yielding, so one suffices) */
+  scores: Float64Array;
+  seen: Uint8Array;
 }
 
 const K1 = 1.2;
@@ -69,6 +79,7 @@ export class MemoryIndex implements Retriever {
   private readonly tenants = new Map<string, TenantIndex>();
 
   constructor(memories: readonly Memory[], vectors: readonly IndexedVector[] = []) {
+    const building = new Map<TenantIndex, Map<string, { docs: number[]; tfs: number[] }>>();
     for (const memory of memories) {
       const index = this.tenantIndex(memory.tenant);
       const tf = new Map<string, number>();
@@ -78,21 +89,35 @@ export class MemoryIndex implements Retriever {
       index.docs.set(memory.id, n);
       index.list.push({ memory, filterKey: `${memory.level}|${memory.status}` });
       index.lengths.push(words.length);
+      let lists = building.get(index);
+      if (!lists) building.set(index, (lists = new Map()));
       for (const [term, f] of tf) {
-        const posting = index.postings.get(term);
-        if (posting) {
-          posting.docs.push(n);
-          posting.tfs.push(f);
-        } else index.postings.set(term, { docs: [n], tfs: [f] });
+        const list = lists.get(term);
+        if (list) {
+          list.docs.push(n);
+          list.tfs.push(f);
+        } else lists.set(term, { docs: [n], tfs: [f] });
       }
     }
     for (const index of this.tenants.values()) {
       const avg = index.lengths.reduce((a, b) => a + b, 0) / index.lengths.length || 1;
       index.norms = Float64Array.from(index.lengths, (length) => K1 * (1 - B + (B * length) / avg));
+      for (const [term, list] of building.get(index) ?? []) {
+        index.postings.set(term, { docs: Int32Array.from(list.docs), tfs: Int32Array.from(list.tfs) });
+      }
+      index.scores = new Float64Array(index.list.length);
+      index.seen = new Uint8Array(index.list.length);
     }
-    // a vector belongs to the memory of that id (ids are unique within a pool)
-    for (const v of vectors) {
-      for (const index of this.tenants.values()) if (index.docs.has(v.id)) index.vectors.set(v.id, v);
+    // a vector belongs to the memory of that id (ids are unique within a pool; the last one counts)
+    const latest = new Map(vectors.map((v) => [v.id, v]));
+    for (const v of latest.values()) {
+      for (const index of this.tenants.values()) {
+        const doc = index.docs.get(v.id);
+        if (doc === undefined) continue;
+        let list = index.vectors.get(v.model);
+        if (!list) index.vectors.set(v.model, (list = []));
+        list.push({ doc, vector: v.vector });
+      }
     }
   }
 
@@ -112,6 +137,8 @@ export class MemoryIndex implements Retriever {
         norms: new Float64Array(0),
         postings: new Map(),
         vectors: new Map(),
+        scores: new Float64Array(0),
+        seen: new Uint8Array(0),
       };
       this.tenants.set(tenant, index);
     }
@@ -127,8 +154,7 @@ export class MemoryIndex implements Retriever {
     const queryTerms = [...new Set(terms(query))];
     if (!index || queryTerms.length === 0 || options.limit <= 0) return [];
     const n = index.list.length;
-    const scores = new Float64Array(n);
-    const seen = new Uint8Array(n);
+    const { scores, seen } = index;
     const touched: number[] = [];
     for (const term of queryTerms) {
       const posting = index.postings.get(term);
@@ -147,23 +173,28 @@ export class MemoryIndex implements Retriever {
       }
     }
     const allowed = filterOf(options);
-    const hits: ScoredId[] = [];
+    const kept: number[] = [];
     for (const d of touched) {
-      const doc = index.list[d] as Doc;
-      if (allowed(doc)) hits.push({ id: doc.memory.id, score: scores[d] as number });
+      seen[d] = 0; // the scratch space is clean again for the next search
+      if (allowed(index.list[d] as Doc)) kept.push(d);
     }
+    const hits = bestOf(kept, scores, options.limit).map((d) => ({
+      id: (index.list[d] as Doc).memory.id,
+      score: scores[d] as number,
+    }));
+    for (const d of touched) scores[d] = 0;
     return top(hits, options.limit);
   }
 
   async searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
     const index = this.tenants.get(tenant);
-    if (!index || options.limit <= 0) return [];
+    const vectors = index?.vectors.get(model);
+    if (!index || !vectors || options.limit <= 0) return [];
     const allowed = filterOf(options);
     const hits: ScoredId[] = [];
-    for (const v of index.vectors.values()) {
-      const at = index.docs.get(v.id);
-      const doc = at === undefined ? undefined : index.list[at];
-      if (doc && v.model === model && allowed(doc)) hits.push({ id: v.id, score: cosine(vector, v.vector) });
+    for (const v of vectors) {
+      const doc = index.list[v.doc] as Doc;
+      if (allowed(doc)) hits.push({ id: doc.memory.id, score: cosine(vector, v.vector) });
     }
     return top(hits, options.limit);
   }
@@ -193,6 +224,17 @@ function filterOf(options: SearchOptions): (doc: Doc) => boolean {
     }
     return ok;
   };
+}
+
+/**
+ * The documents that can be among the `limit` best by score: every one scoring at least the
+ * limit-th best score (ties kept, so the final order by score then id is the same as over all).
+ */
+function bestOf(docs: number[], scores: Float64Array, limit: number): number[] {
+  if (docs.length <= limit) return docs;
+  const values = Float64Array.from(docs, (d) => scores[d] as number).sort();
+  const floor = values[values.length - limit] as number;
+  return docs.filter((d) => (scores[d] as number) >= floor);
 }
 
 function top(hits: ScoredId[], limit: number): ScoredId[] {

@@ -5,7 +5,8 @@
  * Each row also has a binary code (one sign bit per dimension, packed in Uint32 words). A search
  * over a large index first ranks every row by the Hamming distance between codes (popcount over
  * words, counting-sorted by distance), then rescores the closest `candidates` rows exactly.
- * Small indexes are scanned exactly.
+ * Small indexes are scanned exactly. Each row may carry a small tag (0..255, e.g. a level and
+ * status code) that a search can filter on through a lookup table, without touching the ids.
  */
 
 export interface VectorHit {
@@ -55,9 +56,11 @@ export class VectorIndex {
   private capacity = 0;
   private rows = new Float32Array(0);
   private codes = new Uint32Array(0);
+  private tags = new Uint8Array(0);
   private ids: string[] = [];
   private readonly rowOf = new Map<string, number>();
   private distances = new Uint16Array(0);
+  private order = new Uint32Array(0);
   private readonly candidates: number;
   private readonly candidateFraction: number;
   private readonly exactBelow: number;
@@ -87,8 +90,8 @@ export class VectorIndex {
     this.grow(rows);
   }
 
-  /** adds the vector, or replaces the one stored under this id */
-  upsert(id: string, vector: ArrayLike<number>): void {
+  /** adds the vector, or replaces the one stored under this id; `tag` (0..255) is what acceptTags filters on */
+  upsert(id: string, vector: ArrayLike<number>, tag = 0): void {
     this.checkDims(vector);
     let row = this.rowOf.get(id);
     if (row === undefined) {
@@ -98,6 +101,15 @@ export class VectorIndex {
       this.rowOf.set(id, row);
     }
     this.write(row, vector);
+    this.tags[row] = tag;
+  }
+
+  /** changes the tag of a stored row; false when the id is not in the index */
+  setTag(id: string, tag: number): boolean {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return false;
+    this.tags[row] = tag;
+    return true;
   }
 
   /** false when the id was not in the index */
@@ -110,6 +122,7 @@ export class VectorIndex {
       const lastId = this.ids[last] as string;
       this.rows.copyWithin(row * this.dims, last * this.dims, (last + 1) * this.dims);
       this.codes.copyWithin(row * this.words, last * this.words, (last + 1) * this.words);
+      this.tags[row] = this.tags[last] as number;
       this.ids[row] = lastId;
       this.rowOf.set(lastId, row);
     }
@@ -119,10 +132,11 @@ export class VectorIndex {
   }
 
   /**
-   * The k rows most cosine-similar to the query, best first. `accept` filters ids (e.g. by status)
-   * before they take a place among the candidates.
+   * The k rows most cosine-similar to the query, best first. `accept` filters ids, and
+   * `acceptTags` (indexed by a row's tag, non-zero = accepted) filters rows by their tag, before
+   * they take a place among the candidates.
    */
-  search(query: ArrayLike<number>, k: number, accept?: (id: string) => boolean): VectorHit[] {
+  search(query: ArrayLike<number>, k: number, accept?: (id: string) => boolean, acceptTags?: Uint8Array): VectorHit[] {
     this.checkDims(query);
     const n = this.ids.length;
     const q = normalized(query);
@@ -130,6 +144,7 @@ export class VectorIndex {
     const top = new TopK(k);
     if (n <= this.exactBelow) {
       for (let row = 0; row < n; row++) {
+        if (acceptTags && !acceptTags[this.tags[row] as number]) continue;
         const id = this.ids[row] as string;
         if (accept && !accept(id)) continue;
         top.offer(id, this.dot(q, row));
@@ -138,20 +153,22 @@ export class VectorIndex {
     }
     const limit = Math.max(this.candidates, k, Math.ceil(n * this.candidateFraction));
     const counts = this.hammingDistances(q, n);
-    const distances = this.distances;
+    const order = this.rowsByDistance(counts, n);
     // rescore the rows closest in Hamming distance, widening the radius until `limit` rows were
-    // accepted (the filter may reject many) or every row was seen
+    // accepted (the filter may reject many) or every row was seen; `order` lists the rows by
+    // distance, so each widening only visits the rows of its new band
     let taken = 0;
     let low = -1;
     let cumulative = 0;
     let want = limit;
     while (taken < limit && low < this.dims) {
+      const from = cumulative;
       let high = low;
       do cumulative += counts[++high] as number;
       while (high < this.dims && cumulative < want);
-      for (let row = 0; row < n; row++) {
-        const d = distances[row] as number;
-        if (d <= low || d > high) continue;
+      for (let i = from; i < cumulative; i++) {
+        const row = order[i] as number;
+        if (acceptTags && !acceptTags[this.tags[row] as number]) continue;
         const id = this.ids[row] as string;
         if (accept && !accept(id)) continue;
         taken++;
@@ -193,6 +210,17 @@ export class VectorIndex {
     return counts;
   }
 
+  /** the rows ordered by Hamming distance (a counting sort; rows of equal distance in row order) */
+  private rowsByDistance(counts: Int32Array, n: number): Uint32Array {
+    if (this.order.length < n) this.order = new Uint32Array(this.capacity);
+    const order = this.order;
+    const start = new Int32Array(counts.length);
+    for (let d = 1; d < counts.length; d++) start[d] = (start[d - 1] as number) + (counts[d - 1] as number);
+    const distances = this.distances;
+    for (let row = 0; row < n; row++) order[start[distances[row] as number]!++] = row;
+    return order;
+  }
+
   private dot(q: Float32Array, row: number): number {
     const rows = this.rows;
     const base = row * this.dims;
@@ -231,8 +259,11 @@ export class VectorIndex {
     rows.set(this.rows.subarray(0, this.ids.length * this.dims));
     const codes = new Uint32Array(capacity * this.words);
     codes.set(this.codes.subarray(0, this.ids.length * this.words));
+    const tags = new Uint8Array(capacity);
+    tags.set(this.tags.subarray(0, this.ids.length));
     this.rows = rows;
     this.codes = codes;
+    this.tags = tags;
     this.capacity = capacity;
   }
 

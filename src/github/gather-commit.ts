@@ -7,7 +7,14 @@ import { tenantOf } from '../core/ids.js';
 import { isTestPath } from '../core/test-paths.js';
 import type { Fix } from '../core/types.js';
 import type { GitHubClient } from './client.js';
-import { checkExcerpt, checkKindOf, DEFAULT_GATHER_LIMITS, visibilityOf, type GatherLimits } from './gather-fix.js';
+import {
+  checkExcerpt,
+  checkKindOf,
+  currentName,
+  DEFAULT_GATHER_LIMITS,
+  visibilityOf,
+  type GatherLimits,
+} from './gather-fix.js';
 
 export type CommitFixResult =
   { fix: true; value: Fix; pusher?: string; authors: string[] } | { fix: false; reason: FixSkipReason };
@@ -49,9 +56,12 @@ export async function gatherCommitFix(
     change += block;
   }
   const excerpt = ref.failedCheck ? await checkExcerpt(gh, ref, ref.failedCheck, limits) : undefined;
+  // learned under the repository's current name (as for pull requests): an event from before a
+  // rename dedupes with the record the rename moved
+  const name = currentName(repository.full_name, ref);
   const fix: Fix = {
-    tenant: tenantOf(`${ref.owner}/${ref.repo}`),
-    repo: `${ref.owner}/${ref.repo}`,
+    tenant: tenantOf(name),
+    repo: name,
     repoId: Number(repository.id),
     visibility: visibilityOf(repository),
     sourceKind: 'commit',

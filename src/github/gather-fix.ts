@@ -105,6 +105,10 @@ export async function gatherPullRequest(
   if (!repository || !pr) {
     throw Object.assign(new Error(`${ref.owner}/${ref.repo}#${ref.number} not found`), { status: 404 });
   }
+  // GitHub answers under the repository's current name: an event from before a rename (or a
+  // transfer) is learned under the name the pool now uses, so it dedupes with the new events
+  const [owner = ref.owner, name = ref.repo] = currentName(repository.nameWithOwner, ref).split('/');
+  ref = { ...ref, owner, repo: name };
   const { files, changedFiles, change } = await gatherFiles(gh, ref, pr.changedFiles, limits);
   const failed = redGreenChecks(pr.commits.nodes.map((n) => n.commit));
   const failedChecks: FailedCheck[] = [];
@@ -142,6 +146,12 @@ export async function gatherPullRequest(
     change,
     failedChecks,
   };
+}
+
+/** owner/name as GitHub now spells it (`nameWithOwner`, `full_name`); the name asked for when GitHub did not say. */
+export function currentName(nameWithOwner: string | undefined, fallback: { owner: string; repo: string }): string {
+  const [owner, repo, extra] = (nameWithOwner ?? '').split('/');
+  return owner && repo && extra === undefined ? `${owner}/${repo}` : `${fallback.owner}/${fallback.repo}`;
 }
 
 /** Pages of 100 files until maxFiles; patches capped per file and in total, tests first. */

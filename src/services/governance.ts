@@ -9,6 +9,7 @@ import type { AuditEntry, Memory, MemoryStatus, Provenance, Visibility } from '.
 import { MEMORY_STATUSES } from '../core/types.js';
 import { flowsTo, mostPrivate } from '../core/visibility.js';
 import { redactKnownPatterns } from '../security/redact.js';
+import { screenInsightText } from '../security/screen.js';
 import type { Store } from '../store/store.js';
 
 /** Who does it and when. `now` defaults to the current time. */
@@ -132,6 +133,54 @@ export async function shareWider(store: Store, tenant: string, id: string, by: A
         action: 'share',
         memoryId: id,
         detail: by.detail ?? `shared wider than ${memory.visibility}`,
+      },
+      at,
+    );
+    return next;
+  });
+}
+
+/** The texts a maintainer may edit. */
+export interface MemoryEdit {
+  title?: string;
+  description?: string;
+  content?: string;
+}
+
+const EDITABLE = ['title', 'description', 'content'] as const;
+
+/**
+ * A maintainer rewrites a memory's title, description or content (an insight's body follows).
+ * The result must pass the insight screen, as a freshly learned one does (the specificity check
+ * is left out: a person chose the words); else InputError with the screen's reason and nothing
+ * changes. Audited as 'edit', naming the fields, never their text. No-op when nothing differs.
+ */
+export async function edit(store: Store, tenant: string, id: string, changes: MemoryEdit, by: Actor): Promise<Memory> {
+  return store.transaction(async () => {
+    const memory = await mustGet(store, tenant, id);
+    const fields = EDITABLE.filter((field) => changes[field] !== undefined && changes[field] !== memory[field]);
+    if (fields.length === 0) return memory;
+    const text = { title: memory.title, description: memory.description, content: memory.content };
+    for (const field of fields) {
+      const value = changes[field]?.trim() ?? '';
+      if (value === '') throw new InputError(`${field}: must not be empty`);
+      text[field] = value;
+    }
+    const screen = screenInsightText([text.title, text.description, text.content].join('\n'));
+    if (!screen.ok) throw new InputError(`the edited text fails the insight screen (${screen.reason ?? 'refused'})`);
+    const at = iso(by.now);
+    const body: Memory['body'] =
+      memory.body.level === 'insight' ? { level: 'insight', insight: { ...text } } : memory.body;
+    const next: Memory = { ...memory, ...text, body, updatedAt: at };
+    await store.putMemory(next);
+    await audit(
+      store,
+      {
+        tenant,
+        actor: by.actor,
+        action: 'edit',
+        memoryId: id,
+        detail: `${by.detail ? `${by.detail}: ` : ''}edited ${fields.join(', ')}`,
       },
       at,
     );

@@ -5,7 +5,7 @@
  * dense vectors when an embedder is configured; then the routine match, a bounded quality prior
  * (votes, support, recency, outcomes), diversity, top-k with a minimum relevance.
  */
-import type { Retriever } from '../core/memory-index.js';
+import type { Retriever, ScoredId, SearchOptions } from '../core/memory-index.js';
 import { searchableText } from '../core/memory-index.js';
 import {
   adviceTerms,
@@ -80,27 +80,22 @@ export async function recall(
     .slice(0, EXPANDED_ROUTINES)
     .map((r) => ROUTINE_VOCABULARY[r.kind])
     .join(' ');
-  const [lexical, expanded] = await Promise.all([
+  // the three searches run together: the store's full-text engine works while the vectors are scored
+  const [lexical, expanded, vector] = await Promise.all([
     deps.store.searchLexical(tenant, task, search),
     expansion ? deps.store.searchLexical(tenant, expansion, search) : Promise.resolve([]),
+    vectorCandidates(deps, tenant, task, search),
   ]);
-  let vector: { id: string; score: number }[] = [];
-  if (deps.embedder) {
-    try {
-      const query = deps.redactor ? await deps.redactor.redact(task) : task;
-      const [embedded] = await deps.embedder.embed([query]);
-      if (embedded) vector = await deps.store.searchVector(tenant, embedded, deps.embedder.model, search);
-    } catch (error) {
-      deps.logger.warn('recall: embedding failed, ranking lexically', { error: String(error) });
-    }
-  }
 
   // 2. load, then apply the policy filter to every candidate
   const ids = [...new Set([...lexical, ...expanded, ...vector].map((h) => h.id))];
   if (ids.length === 0) return [];
-  const memories = (await deps.store.getMemories(tenant, ids)).filter(
-    (m) => m.level === level && maySee(m, requester) && !onlyFrom(m, options.excludeRepo),
-  );
+  // shared (cached) objects when the retriever offers them: read here, copied before they leave
+  const shared = deps.store.readMemories !== undefined;
+  const loaded = shared
+    ? await (deps.store.readMemories as NonNullable<Retriever['readMemories']>).call(deps.store, tenant, ids)
+    : await deps.store.getMemories(tenant, ids);
+  const memories = loaded.filter((m) => m.level === level && maySee(m, requester) && !onlyFrom(m, options.excludeRepo));
 
   // 3. score parts
   const lexNorm = normalizeList(lexical, fusion, 'lexical');
@@ -124,21 +119,19 @@ export async function recall(
   );
 
   // 4. relevance bar, order, diversity, top-k
-  const texts = new Map<string, Set<string>>();
   const textOf = (id: string) => {
-    let set = texts.get(id);
-    if (!set) {
-      const m = byId.get(id);
-      set = m ? adviceTerms(m) : new Set<string>();
-      texts.set(id, set);
-    }
-    return set;
+    const m = byId.get(id);
+    if (!m) return new Set<string>();
+    const known = featuresOf(m);
+    known.advice ??= adviceTerms(m);
+    return known.advice;
   };
   const kept = diversify(sortRanked(ranked.filter((r) => r.fused >= minScore)), k, (a, b) =>
     nearDuplicateTerms(textOf(a.id), textOf(b.id)),
   );
   return kept.map((r) => {
-    const memory = byId.get(r.id) as Memory;
+    const cached = byId.get(r.id) as Memory;
+    const memory = shared ? structuredClone(cached) : cached;
     return {
       memory,
       score: round(r.score),
@@ -165,10 +158,53 @@ function routinePart(routines: readonly RoutineCue[], memory: Memory, expandedSc
   return 0.8 * routineMatch(routines, memory.tags) + 0.2 * expandedScore;
 }
 
+/** The dense-vector candidates, or none without an embedder (or when embedding fails). */
+async function vectorCandidates(
+  deps: RecallDeps,
+  tenant: string,
+  task: string,
+  search: SearchOptions,
+): Promise<ScoredId[]> {
+  if (!deps.embedder) return [];
+  try {
+    const query = deps.redactor ? await deps.redactor.redact(task) : task;
+    const [embedded] = await deps.embedder.embed([query]);
+    return embedded ? await deps.store.searchVector(tenant, embedded, deps.embedder.model, search) : [];
+  } catch (error) {
+    deps.logger.warn('recall: embedding failed, ranking lexically', { error: String(error) });
+    return [];
+  }
+}
+
+interface TextFeatures {
+  /** the words lexical search sees (coverage of the task's terms) */
+  words: Set<string>;
+  /** the words that say what it advises (diversity; computed when first needed) */
+  advice?: Set<string>;
+}
+
+/**
+ * Text features per memory object. A memory's text never changes in place (a store write makes a
+ * new object), so retrievers that hand out the same objects across queries (a store's memory cache,
+ * a MemoryIndex) pay for the tokenizing once; fresh objects are simply computed again.
+ */
+const features = new WeakMap<Memory, TextFeatures>();
+
+function featuresOf(memory: Memory): TextFeatures {
+  let known = features.get(memory);
+  if (!known) {
+    known = { words: termSet(searchableText(memory)) };
+    features.set(memory, known);
+  }
+  return known;
+}
+
 function coverage(queryTerms: readonly string[], memory: Memory): number {
   if (queryTerms.length === 0) return 0;
-  const words = termSet(searchableText(memory));
-  return queryTerms.filter((t) => words.has(t)).length / queryTerms.length;
+  const { words } = featuresOf(memory);
+  let covered = 0;
+  for (const t of queryTerms) if (words.has(t)) covered += 1;
+  return covered / queryTerms.length;
 }
 
 function sameRepo(a: string, b: string): boolean {

@@ -41,6 +41,8 @@ type Row = Record<string, unknown>;
 type Queryable = pg.Pool | pg.PoolClient;
 
 const EPOCH = new Date(0).toISOString();
+/** rows per INSERT of enqueueJobs (4 parameters each, well under PostgreSQL's 65,535) */
+const JOB_BATCH_ROWS = 500;
 const COLUMNS = [...MEMORY_COLUMNS, 'tags_text'];
 const UPSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
   ON CONFLICT (tenant, id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')
@@ -315,7 +317,50 @@ export class PostgresStore implements Store {
       ]);
   }
 
+  async renameFixRepo(tenant: string, from: string, to: string): Promise<number> {
+    const [source, target] = [from.toLowerCase(), to.toLowerCase()];
+    if (source === target) return 0;
+    return this.transaction(async () => {
+      const moved = await this.query(
+        `INSERT INTO fixes (tenant, repo, ref, learned_at) SELECT tenant, $1, ref, learned_at FROM fixes
+         WHERE tenant = $2 AND repo = $3 ON CONFLICT DO NOTHING RETURNING 1 AS x`,
+        [target, tenant, source],
+      );
+      await this.query('DELETE FROM fixes WHERE tenant = $1 AND repo = $2', [tenant, source]);
+      return moved.length;
+    });
+  }
+
   // durable jobs
+
+  async enqueueJobs(jobs: { key: string; kind: string; payload: unknown; runAfter?: string }[]): Promise<boolean[]> {
+    if (jobs.length === 0) return [];
+    const now = new Date().toISOString();
+    const added = new Set<string>();
+    const insert = async (chunk: typeof jobs): Promise<void> => {
+      const params: unknown[] = [now];
+      const values = chunk.map((job) => {
+        params.push(job.key, job.kind, JSON.stringify(job.payload ?? null), iso(job.runAfter ?? EPOCH));
+        const n = params.length;
+        return `($${n - 3}, $${n - 2}, $${n - 1}, 'pending', 0, $${n}, $1, $1)`;
+      });
+      const rows = await this.query(
+        `INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
+         VALUES ${values.join(', ')} ON CONFLICT (key) DO NOTHING RETURNING key`,
+        params,
+      );
+      for (const row of rows) added.add(String(row.key));
+    };
+    // one statement is atomic by itself; a larger batch takes one transaction
+    if (jobs.length <= JOB_BATCH_ROWS) await insert(jobs);
+    else
+      await this.transaction(async () => {
+        for (let start = 0; start < jobs.length; start += JOB_BATCH_ROWS)
+          await insert(jobs.slice(start, start + JOB_BATCH_ROWS));
+      });
+    // a key repeated within the batch was added once: by its first occurrence
+    return jobs.map((job) => added.delete(job.key));
+  }
 
   async enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean> {
     const now = new Date().toISOString();

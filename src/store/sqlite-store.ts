@@ -29,6 +29,7 @@ import { SqliteConnection } from './sqlite-connection.js';
 import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
 import type { Job, MemoryFilter, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
+import { ReadCache } from './read-cache.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
 export interface SqliteStoreOptions {
@@ -70,6 +71,11 @@ export class SqliteStore implements Store {
   private readonly inTransaction = new AsyncLocalStorage<true>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly vectors: VectorCache;
+  /** parsed memories and recent full-text results for recall, kept in step by the writes below */
+  private readonly reads = new ReadCache();
+  /** PRAGMA data_version last seen: it changes when another connection (process) commits */
+  private dataVersion: number | undefined;
+  private versionCheck: Promise<void> | undefined;
   /** which query tokens to search (document frequencies, cached) */
   private readonly termStats = new TermStats({
     levelRows: async () => {
@@ -181,6 +187,7 @@ export class SqliteStore implements Store {
       } catch (error) {
         await this.db.exec('ROLLBACK').catch(() => undefined);
         this.vectors.clear();
+        this.reads.clear();
         throw error;
       }
     });
@@ -191,6 +198,7 @@ export class SqliteStore implements Store {
   async putMemory(memory: Memory): Promise<void> {
     // one statement: triggers keep the full-text tables and memory_sources in step
     await this.write(() => this.db.run(UPSERT_MEMORY, memoryToValues(memory)));
+    this.reads.invalidateMemory(memory.tenant, memory.id);
     this.termStats.noteWrite();
     this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
   }
@@ -208,6 +216,17 @@ export class SqliteStore implements Store {
     );
     const byId = new Map(rows.map((row) => [String(row.id), rowToMemory(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async poolGeneration(tenant: string): Promise<string> {
+    await this.syncWithOtherWriters();
+    return String(this.reads.generation(tenant));
+  }
+
+  async readMemories(tenant: string, ids: string[]): Promise<readonly Memory[]> {
+    if (ids.length === 0) return [];
+    await this.syncWithOtherWriters();
+    return this.reads.memories(tenant, ids, (missing) => this.getMemories(tenant, missing));
   }
 
   async listMemories(tenant: string, filter: MemoryFilter = {}): Promise<Memory[]> {
@@ -231,6 +250,7 @@ export class SqliteStore implements Store {
       this.db.run('DELETE FROM memories WHERE tenant = ? AND id = ?', [tenant, id]),
     );
     if (result.changes === 0) return false;
+    this.reads.invalidateMemory(tenant, id);
     this.termStats.noteWrite();
     this.vectors.remove(tenant, id);
     return true;
@@ -259,6 +279,17 @@ export class SqliteStore implements Store {
     const tokens = queryTokens(query);
     if (tokens.length === 0 || options.limit <= 0) return [];
     const levels = [...new Set(options.level ?? MEMORY_LEVELS)];
+    await this.syncWithOtherWriters();
+    const key = JSON.stringify([levels, options.status ?? null, options.limit, tokens]);
+    return this.reads.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
+  }
+
+  private async searchTokens(
+    tenant: string,
+    tokens: string[],
+    levels: MemoryLevel[],
+    options: SearchOptions,
+  ): Promise<ScoredId[]> {
     const hits: { id: string; rank: number }[] = [];
     for (const level of levels) {
       const table = ftsTable(level);
@@ -298,9 +329,11 @@ export class SqliteStore implements Store {
       return memory;
     });
     this.vectors.upsertVector(tenant, model, id, vector, { level: row.level, status: row.status });
+    this.reads.invalidateMemory(tenant, id);
   }
 
-  searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
+  async searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
+    await this.syncWithOtherWriters();
     return this.vectors.search(tenant, model, vector, options);
   }
 
@@ -343,7 +376,49 @@ export class SqliteStore implements Store {
     );
   }
 
+  async renameFixRepo(tenant: string, from: string, to: string): Promise<number> {
+    const [source, target] = [from.toLowerCase(), to.toLowerCase()];
+    if (source === target) return 0;
+    return this.transaction(async () => {
+      const moved = await this.db.run(
+        'INSERT OR IGNORE INTO fixes (tenant, repo, ref, learned_at) SELECT tenant, ?, ref, learned_at FROM fixes WHERE tenant = ? AND repo = ?',
+        [target, tenant, source],
+      );
+      await this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ?', [tenant, source]);
+      return moved.changes;
+    });
+  }
+
   // durable jobs
+
+  async enqueueJobs(jobs: { key: string; kind: string; payload: unknown; runAfter?: string }[]): Promise<boolean[]> {
+    if (jobs.length === 0) return [];
+    const now = new Date().toISOString();
+    const added = new Set<string>();
+    const insert = async (chunk: typeof jobs): Promise<void> => {
+      const params: SqlValue[] = [];
+      for (const job of chunk)
+        params.push(job.key, job.kind, JSON.stringify(job.payload ?? null), iso(job.runAfter ?? EPOCH), now, now);
+      const rows = await this.db.all<{ key: string }>(
+        `INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
+         VALUES ${chunk.map(() => "(?, ?, ?, 'pending', 0, ?, ?, ?)").join(', ')}
+         ON CONFLICT (key) DO NOTHING RETURNING key`,
+        params,
+      );
+      for (const row of rows) added.add(row.key);
+    };
+    if (jobs.length <= JOB_BATCH_ROWS) {
+      // one statement is atomic by itself: one round trip to the database thread, no BEGIN/COMMIT
+      await this.write(() => insert(jobs));
+    } else {
+      await this.transaction(async () => {
+        for (let start = 0; start < jobs.length; start += JOB_BATCH_ROWS)
+          await insert(jobs.slice(start, start + JOB_BATCH_ROWS));
+      });
+    }
+    // a key repeated within the batch was added once: by its first occurrence
+    return jobs.map((job) => added.delete(job.key));
+  }
 
   async enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean> {
     const now = new Date().toISOString();
@@ -469,6 +544,28 @@ export class SqliteStore implements Store {
 
   // internals
 
+  /**
+   * Another process (the CLI beside the App) may have written the pool since the caches were
+   * filled: SQLite's data_version changes when another connection commits, and then every cache
+   * is dropped. Concurrent callers share one check.
+   */
+  private syncWithOtherWriters(): Promise<void> {
+    this.versionCheck ??= this.db
+      .get<{ data_version: number }>('PRAGMA data_version')
+      .then((row) => {
+        const version = row?.data_version;
+        if (this.dataVersion !== undefined && version !== this.dataVersion) {
+          this.reads.clear();
+          this.vectors.clear();
+        }
+        this.dataVersion = version;
+      })
+      .finally(() => {
+        this.versionCheck = undefined;
+      });
+    return this.versionCheck;
+  }
+
   private async schemaVersion(): Promise<number> {
     const table = await this.db.get(
       "SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
@@ -499,6 +596,9 @@ export class SqliteStore implements Store {
     return result.changes;
   }
 }
+
+/** rows per INSERT of enqueueJobs (6 parameters each, well under SQLite's 32,766) */
+const JOB_BATCH_ROWS = 500;
 
 /** the FTS5 table of a level (a fixed name, never text from outside) */
 function ftsTable(level: string): string {

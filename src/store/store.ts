@@ -67,6 +67,17 @@ export interface Store {
   putMemory(memory: Memory): Promise<void>;
   getMemory(tenant: string, id: string): Promise<Memory | undefined>;
   getMemories(tenant: string, ids: string[]): Promise<Memory[]>;
+  /**
+   * Optional (the recall hot path): like getMemories, but the objects may come from a cache
+   * shared with other callers and are frozen; read them, copy before changing or handing them out.
+   */
+  readMemories?(tenant: string, ids: string[]): Promise<readonly Memory[]>;
+  /**
+   * Optional: a token that changes whenever anything recall reads for this tenant may have changed
+   * (memory and vector writes and deletes, rolled-back transactions, other processes' writes).
+   * A recall result computed under a token is current while the token is unchanged (result caches).
+   */
+  poolGeneration?(tenant: string): Promise<string>;
   listMemories(tenant: string, filter?: MemoryFilter): Promise<Memory[]>;
   countMemories(tenant: string, filter?: MemoryFilter): Promise<number>;
   /** removes the memory, its full-text entry and its vector; false when it did not exist */
@@ -92,10 +103,22 @@ export interface Store {
   isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean>;
   /** forgets that fixes of this repo (or one ref) were learned */
   unmarkFix(tenant: string, repo: string, ref?: string): Promise<void>;
+  /**
+   * (App core) a repository was renamed or moved within the tenant: its learned fixes now count
+   * under the new owner/name (a fix already recorded under both keeps one row). Returns how many
+   * fixes now carry the new name that did not before.
+   */
+  renameFixRepo(tenant: string, from: string, to: string): Promise<number>;
 
   // durable jobs
   /** false when a job with this key already exists (done or not) */
   enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean>;
+  /**
+   * (App core, group commit) records many jobs in one write (one multi-row insert ignoring keys
+   * that exist, in one transaction); for each job, in order, whether it was added (false for a
+   * key already recorded, or repeated earlier in the same batch).
+   */
+  enqueueJobs(jobs: { key: string; kind: string; payload: unknown; runAfter?: string }[]): Promise<boolean[]>;
   /**
    * atomically claims the next due job (pending with runAfter <= now, or leased with an expired
    * lease), leasing it until leaseUntil; increments attempts, so the returned job's attempts

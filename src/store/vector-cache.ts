@@ -3,6 +3,7 @@
  * the first search and kept in step by the store's writes. Shared by both stores.
  */
 import { InputError } from '../core/errors.js';
+import { MEMORY_LEVELS, MEMORY_STATUSES } from '../core/types.js';
 import type { MemoryLevel, MemoryStatus } from '../core/types.js';
 import { VectorIndex } from '../core/vector-index.js';
 import type { ScoredId, SearchOptions } from './store.js';
@@ -19,10 +20,29 @@ interface Meta {
   status: MemoryStatus;
 }
 
+/** a memory's level and status as its row's tag in the VectorIndex (what searches filter on) */
+function tagOf(meta: Meta): number {
+  const level = MEMORY_LEVELS.indexOf(meta.level);
+  const status = MEMORY_STATUSES.indexOf(meta.status);
+  return level < 0 || status < 0 ? 255 : level * MEMORY_STATUSES.length + status;
+}
+
+/** the tags a search with these level and status filters accepts, or undefined for all */
+function acceptedTags(levels?: readonly MemoryLevel[], statuses?: readonly MemoryStatus[]): Uint8Array | undefined {
+  if (!levels && !statuses) return undefined;
+  const table = new Uint8Array(256);
+  for (const level of levels ?? MEMORY_LEVELS)
+    for (const status of statuses ?? MEMORY_STATUSES) {
+      const tag = tagOf({ level, status });
+      if (tag !== 255) table[tag] = 1;
+    }
+  return table;
+}
+
 interface Entry {
   tenant: string;
+  /** each row tagged with its memory's level and status (tagOf) */
   index?: VectorIndex;
-  meta: Map<string, Meta>;
   ready: Promise<void>;
   /** writes that arrived while loading, applied after the load (all idempotent) */
   pending: ((entry: Entry) => void)[] | undefined;
@@ -58,16 +78,8 @@ export class VectorCache {
         `the query vector has ${query.length} dimensions but the stored vectors of model ${model} have ${index.dims}`,
       );
     }
-    const levels = options.level && new Set(options.level);
-    const statuses = options.status && new Set(options.status);
-    const accept =
-      levels || statuses
-        ? (id: string) => {
-            const meta = entry.meta.get(id);
-            return !!meta && (!levels || levels.has(meta.level)) && (!statuses || statuses.has(meta.status));
-          }
-        : undefined;
-    return index.search(query, options.limit, accept).map((hit) => ({ id: hit.id, score: hit.score }));
+    const tags = acceptedTags(options.level, options.status);
+    return index.search(query, options.limit, undefined, tags).map((hit) => ({ id: hit.id, score: hit.score }));
   }
 
   /** after a vector was stored */
@@ -77,8 +89,7 @@ export class VectorCache {
     this.apply(entry, (e) => {
       e.index ??= new VectorIndex(vector.length);
       if (vector.length !== e.index.dims) return;
-      e.index.upsert(id, vector);
-      e.meta.set(id, meta);
+      e.index.upsert(id, vector, tagOf(meta));
     });
   }
 
@@ -86,7 +97,7 @@ export class VectorCache {
   updateMeta(tenant: string, id: string, meta: Meta): void {
     for (const entry of this.tenantEntries(tenant)) {
       this.apply(entry, (e) => {
-        if (e.meta.has(id)) e.meta.set(id, meta);
+        e.index?.setTag(id, tagOf(meta));
       });
     }
   }
@@ -96,7 +107,6 @@ export class VectorCache {
     for (const entry of this.tenantEntries(tenant)) {
       this.apply(entry, (e) => {
         e.index?.remove(id);
-        e.meta.delete(id);
       });
     }
   }
@@ -119,7 +129,7 @@ export class VectorCache {
     const k = key(tenant, model);
     const entry = this.entries.get(k);
     if (entry) return entry;
-    const created: Entry = { tenant, meta: new Map(), pending: [], ready: Promise.resolve() };
+    const created: Entry = { tenant, pending: [], ready: Promise.resolve() };
     created.ready = this.load(tenant, model).then(
       (rows) => {
         const dims = rows[0]?.vector.length;
@@ -128,8 +138,7 @@ export class VectorCache {
           index.reserve(rows.length);
           for (const row of rows) {
             if (row.vector.length !== dims) continue;
-            index.upsert(row.id, row.vector);
-            created.meta.set(row.id, { level: row.level, status: row.status });
+            index.upsert(row.id, row.vector, tagOf(row));
           }
           created.index = index;
         }

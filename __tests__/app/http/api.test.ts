@@ -316,3 +316,43 @@ describe('outcomes feed back into recall', () => {
     }
   });
 });
+
+describe('recall results shared between identical requests', () => {
+  it('the same request from a public and a private repository gets each its own answer', async () => {
+    const body = { task: `${TASK} ${CANARY}`, top_k: 10, min_score: 0 };
+    const [web, core] = await Promise.all([
+      api.post('/api/v1/recall', body, { token: await acmeWebToken() }),
+      api.post('/api/v1/recall', body, { token: await acmeCoreToken() }),
+    ]);
+    expect(core.json.insights.map((i: { id: string }) => i.id)).toContain(PRIVATE_ID);
+    expect(web.text).not.toContain(CANARY);
+    const webAgain = await api.post('/api/v1/recall', body, { token: await acmeWebToken() });
+    expect(webAgain.text).not.toContain(CANARY);
+    expect(webAgain.json).toEqual(web.json);
+  });
+
+  it('concurrent identical requests all get the answer, and a write is seen by the next request', async () => {
+    const fresh = await startApi({ directory: fakeDirectory([ACME_WEB]), jwks: issuer.localJwks });
+    try {
+      await fresh.store.putMemory(insight(PUBLIC_ID, {}));
+      const ask = async (runId: string) =>
+        fresh.post('/api/v1/recall', { task: TASK }, { token: await acmeWebToken({ run_id: runId }) });
+      const answers = await Promise.all(['601', '602', '603', '604', '605'].map(ask));
+      for (const answer of answers) expect(answer.json.insights.map((i: { id: string }) => i.id)).toEqual([PUBLIC_ID]);
+
+      await fresh.store.putMemory(
+        insight('m0000000010', {
+          title: 'Apply database migrations to a fresh install in a test',
+          description:
+            'A migration that fails on a fresh install is caught by applying all of them to an empty database.',
+        }),
+      );
+      expect((await ask('606')).json.insights.map((i: { id: string }) => i.id)).toContain('m0000000010');
+
+      await fresh.store.putMemory(insight(PUBLIC_ID, { status: 'rejected' }));
+      expect((await ask('607')).json.insights.map((i: { id: string }) => i.id)).not.toContain(PUBLIC_ID);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -131,4 +131,28 @@ describe('reactions become votes', () => {
     expect(enqueued.length).toBeGreaterThan(0);
     expect(new Set(enqueued).size).toBe(1);
   });
+
+  it('three 👎 from three people and no 👍 archive the insights the comment shows, with an audit entry', async () => {
+    github()
+      .get(`/repos/${OWNER}/${REPO}/issues/comments/1001/reactions`)
+      .query(true)
+      .reply(200, [
+        { id: 11, content: '-1', user: user('ada') },
+        { id: 12, content: '-1', user: user('bob') },
+        { id: 13, content: '-1', user: user('cy') },
+      ]);
+    await sweep('archive');
+    for (const id of ['m00000000a1', 'm00000000a2']) {
+      const memory = await h.store.getMemory(TENANT, id);
+      expect(memory?.votes).toEqual({ up: 0, down: 3 });
+      expect(memory?.status).toBe('archived');
+    }
+    const audit = await h.store.listAudit(TENANT);
+    expect(
+      audit
+        .filter((a) => a.action === 'archive')
+        .map((a) => a.memoryId)
+        .sort(),
+    ).toEqual(['m00000000a1', 'm00000000a2']);
+  });
 });

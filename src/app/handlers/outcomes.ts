@@ -79,11 +79,12 @@ export function registerOutcomeHandlers(app: Probot, deps: AppDeps): void {
     const run = parsed.data.workflow_run;
     if (!outcomeOfConclusion(run.conclusion) || !(await used(repo, runRef(repo, run.id)))) return;
     const runAttempt = run.run_attempt ?? 1;
-    const added = await queue.enqueue(
-      `outcome:${runRef(repo, run.id)}:${runAttempt}`,
-      RUN_OUTCOME_JOB,
-      { repo, runId: run.id, runAttempt, conclusion: run.conclusion ?? '' },
-    );
+    const added = await queue.enqueue(`outcome:${runRef(repo, run.id)}:${runAttempt}`, RUN_OUTCOME_JOB, {
+      repo,
+      runId: run.id,
+      runAttempt,
+      conclusion: run.conclusion ?? '',
+    });
     logger.debug(added ? 'run outcome recorded for the worker' : 'run outcome already recorded', {
       repo,
       runId: run.id,

@@ -30,6 +30,7 @@ import {
 } from './oidc.js';
 import { createGitHubInstallationDirectory, type GitHubAuth } from './installation-directory.js';
 import { createRateLimiter } from './rate-limit.js';
+import { createRecallCache, recallCacheKey } from './recall-cache.js';
 
 export interface ApiOptions {
   /** resolves a run's owner and repository ids to an installation of this App (default: over `auth`) */
@@ -44,6 +45,8 @@ export interface ApiOptions {
   rateLimitPerMinute?: number;
   /** largest accepted body (default 64 KiB) */
   maxBodyBytes?: number;
+  /** recent recall results kept (default 1,000; 0 turns the cache and the sharing of identical requests off) */
+  recallCacheSize?: number;
 }
 
 export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -117,17 +120,38 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
   });
   const limit = createRateLimiter(options.rateLimitPerMinute ?? 120, 60_000, deps.clock);
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
+  // identical recalls (same requester, task and options) under the same pool generation share one result
+  const cacheSize = options.recallCacheSize ?? 1_000;
+  const results = cacheSize > 0 ? createRecallCache<RecallResponse>({ max: cacheSize, clock: deps.clock }) : undefined;
 
   async function recallRoute(run: VerifiedRun, body: unknown): Promise<RecallResponse> {
     const parsed = recallRequestSchema.safeParse(body);
     if (!parsed.success) throw new InputError(describeZodError(parsed.error));
     const requester = requesterOf(run);
-    const hits = await recall(deps, requester, parsed.data.task, {
-      k: parsed.data.top_k ?? 3,
-      level: parsed.data.level ?? 'insight',
-      ...(parsed.data.min_score !== undefined ? { minScore: parsed.data.min_score } : {}),
+    const k = parsed.data.top_k ?? 3;
+    const level = parsed.data.level ?? 'insight';
+    const minScore = parsed.data.min_score;
+    const compute = async (): Promise<RecallResponse> => {
+      const hits = await recall(deps, requester, parsed.data.task, {
+        k,
+        level,
+        ...(minScore !== undefined ? { minScore } : {}),
+      });
+      return { insights: toInjectedInsights(hits, requester, deps.settings.githubUrl) };
+    };
+    const generation = results && (await deps.store.poolGeneration?.(requester.tenant));
+    if (!results || generation === undefined) return compute();
+    const key = recallCacheKey({
+      tenant: requester.tenant,
+      repoId: requester.repoId,
+      repo: requester.repo,
+      visibility: requester.visibility,
+      task: parsed.data.task,
+      k,
+      level,
+      minScore,
     });
-    return { insights: toInjectedInsights(hits, requester, deps.settings.githubUrl) };
+    return results.get(key, generation, compute);
   }
 
   async function usageRoute(run: VerifiedRun, body: unknown): Promise<{ recorded: number }> {

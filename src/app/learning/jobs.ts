@@ -244,7 +244,11 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
           ...what,
           untrusted: trust.untrusted,
         });
-      await learn(toFix(context, { trusted: trust.trusted, appSlug: deps.settings.appSlug }), config, job.installationId);
+      await learn(
+        toFix(context, { trusted: trust.trusted, appSlug: deps.settings.appSlug }),
+        config,
+        job.installationId,
+      );
     });
   });
 

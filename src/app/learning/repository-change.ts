@@ -4,7 +4,8 @@
  * - privatized: its memories become at least as private as the repository now is;
  * - publicized: nothing widens automatically (knowledge learned while private stays private
  *   until an admin shares it wider);
- * - renamed (or moved within the organization): provenance follows the new name;
+ * - renamed (or moved within the organization): provenance and the learned-fix records follow
+ *   the new name;
  * - deleted, or transferred out of the organization: what was learned only from it is removed,
  *   and it is stripped from the provenance of merged insights (audit log: revoke-source).
  */
@@ -91,5 +92,8 @@ export async function applyRepositoryChange(deps: AppDeps, job: RepositoryChange
       await deps.store.putMemory({ ...memory, provenance, visibility, updatedAt: now.toISOString() });
     }
   });
-  deps.logger.info('memories follow the renamed repository', { ...log, memories: memories.length });
+  // the fixes learned under the old name count under the new one: an old event delivered again
+  // (GitHub answers it under the new name) is not learned a second time
+  const fixes = await deps.store.renameFixRepo(tenant, previous, job.fullName);
+  deps.logger.info('memories follow the renamed repository', { ...log, memories: memories.length, fixes });
 }

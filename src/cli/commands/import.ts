@@ -1,6 +1,8 @@
 /**
  * import: memories from an export file, all or nothing: the whole file is validated first (a bad
- * line is named and nothing is imported), then written in one transaction.
+ * line is named and nothing is imported), every memory is screened like a freshly learned one (a
+ * file may have been edited by hand: one that reads like an instruction to the agent refuses the
+ * whole import, naming its line), then written in one transaction.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -10,6 +12,7 @@ import { describeError, InputError } from '../../core/errors.js';
 import { searchableText } from '../../core/memory-index.js';
 import { parsePool } from '../../core/pool-file.js';
 import type { Memory } from '../../core/types.js';
+import { screenMemory } from '../../security/screen.js';
 import type { Embedder } from '../../services/ports.js';
 import type { Store } from '../../store/store.js';
 import type { CliContext } from '../context.js';
@@ -32,6 +35,7 @@ async function run(ctx: CliContext, file: string, raw: Record<string, unknown>):
     throw new InputError(`${opts.file}: ${(error as Error).message}; nothing was imported`);
   }
   const { header, memories } = parsed;
+  refuseUnscreened(opts.file, text, memories);
   const flag = ctx.globals.tenant?.trim().toLowerCase();
   if (flag && flag !== header.tenant) {
     throw new InputError(`${opts.file} holds the pool of ${header.tenant}, not ${flag}; nothing was imported`);
@@ -54,6 +58,33 @@ async function run(ctx: CliContext, file: string, raw: Record<string, unknown>):
   const summary = { tenant: header.tenant, imported: memories.length, replaced, embedded };
   if (opts.json) return ctx.json(summary);
   ctx.print(`imported ${memories.length} memories into ${header.tenant} (${replaced} replaced existing ones)`);
+}
+
+/** Throws, naming the line, for the first memory that fails the insight screen (every status). */
+function refuseUnscreened(file: string, text: string, memories: Memory[]): void {
+  const lines = memoryLineNumbers(text);
+  for (const [index, memory] of memories.entries()) {
+    const verdict = screenMemory(memory);
+    if (verdict.ok) continue;
+    throw new InputError(
+      `${file}: line ${lines[index] ?? '?'}: memory ${memory.id} fails the insight screen (${verdict.reason ?? 'refused'}); nothing was imported`,
+    );
+  }
+}
+
+/** The 1-based line number of each memory line (the first non-blank line is the header). */
+function memoryLineNumbers(text: string): number[] {
+  const numbers: number[] = [];
+  let header = true;
+  for (const [index, line] of text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .entries()) {
+    if (line.trim() === '') continue;
+    if (header) header = false;
+    else numbers.push(index + 1);
+  }
+  return numbers;
 }
 
 const BATCH = 96;

@@ -7,6 +7,8 @@ import { archiveStaleCommand } from './archive-stale.js';
 import { auditCommand } from './audit.js';
 import { backfillCommand } from './backfill.js';
 import type { CliCommand } from './command.js';
+import { editCommand } from './edit.js';
+import { evalCommand } from './eval.js';
 import { exportCommand } from './export.js';
 import { forgetCommand } from './forget.js';
 import { importCommand } from './import.js';
@@ -14,7 +16,9 @@ import { learnCommand } from './learn.js';
 import { listCommand } from './list.js';
 import { recallCommand } from './recall.js';
 import { rejectCommand } from './reject.js';
+import { restoreCommand } from './restore.js';
 import { serveCommand } from './serve.js';
+import { shareCommand } from './share.js';
 import { showCommand } from './show.js';
 import { statsCommand } from './stats.js';
 
@@ -26,6 +30,9 @@ export const COMMANDS: CliCommand[] = [
   approveCommand,
   rejectCommand,
   forgetCommand,
+  restoreCommand,
+  editCommand,
+  shareCommand,
   exportCommand,
   importCommand,
   statsCommand,
@@ -33,5 +40,5 @@ export const COMMANDS: CliCommand[] = [
   archiveStaleCommand,
   serveCommand,
   backfillCommand,
-  // serve, backfill (App), audit (security), eval: each adds its file and a line here
+  evalCommand,
 ];

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { createGroupCommit, type EnqueueRequest } from '../../src/app/intake.js';
+
+const job = (key: string): EnqueueRequest => ({ key, kind: 'x', payload: null });
+
+describe('group commit of webhook deliveries', () => {
+  it('writes the jobs that arrive together in one write, and answers each with its own result', async () => {
+    const writes: string[][] = [];
+    const seen = new Set<string>();
+    const commit = createGroupCommit(async (jobs) => {
+      writes.push(jobs.map((j) => j.key));
+      return jobs.map((j) => (seen.has(j.key) ? false : (seen.add(j.key), true)));
+    });
+    const results = await Promise.all(['a', 'b', 'a', 'c'].map((key) => commit.add(job(key))));
+    expect(results).toEqual([true, true, false, true]);
+    expect(writes).toEqual([['a', 'b', 'a', 'c']]);
+  });
+
+  it('collects what arrives during a write into the next single write', async () => {
+    const writes: string[][] = [];
+    let release: () => void = () => undefined;
+    const commit = createGroupCommit(async (jobs) => {
+      writes.push(jobs.map((j) => j.key));
+      if (writes.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      return jobs.map(() => true);
+    });
+    const first = commit.add(job('1'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const later = ['2', '3', '4'].map((key) => commit.add(job(key)));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(writes).toEqual([['1']]);
+    release();
+    expect(await Promise.all([first, ...later])).toEqual([true, true, true, true]);
+    expect(writes).toEqual([['1'], ['2', '3', '4']]);
+  });
+
+  it('rejects every request of a failed write, and keeps working for the next ones', async () => {
+    let fail = true;
+    const commit = createGroupCommit(async (jobs) => {
+      if (fail) throw new Error('disk full');
+      return jobs.map(() => true);
+    });
+    await expect(Promise.all([commit.add(job('a')), commit.add(job('b'))])).rejects.toThrow('disk full');
+    fail = false;
+    expect(await commit.add(job('c'))).toBe(true);
+  });
+});
+
+describe('recorded deliveries in the worker', () => {
+  it('hands a recorded delivery to the handlers, and a corrupt one is dead at once, not retried', async () => {
+    const { createHarness, loadEvent } = await import('./app-harness.js');
+    const { packBody, WEBHOOK_JOB } = await import('../../src/app/intake.js');
+    const h = await createHarness();
+    try {
+      const body = Buffer.from(JSON.stringify(loadEvent('pull_request.closed')));
+      const delivery = (id: string, packed: string) => ({
+        id,
+        name: 'pull_request',
+        body: packed,
+        encoding: 'deflate-raw-base64',
+      });
+      await h.deps.queue.enqueue('webhook:ok', WEBHOOK_JOB, delivery('ok', packBody(body)));
+      await h.deps.queue.enqueue('webhook:bad', WEBHOOK_JOB, delivery('bad', 'bm90IGRlZmxhdGVk'));
+      h.worker.register('resolve-fix', async () => undefined);
+      expect(await h.worker.drain()).toBe(3);
+      expect(await h.store.countJobs('done')).toBe(2);
+      expect(await h.store.countJobs('dead')).toBe(1);
+    } finally {
+      await h.cleanup();
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../src/cli/io.js';
+import { main } from '../../../src/cli/main.js';
+
+let tmp: string;
+beforeEach(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'mt-cli-eval-'));
+});
+afterEach(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+async function cli(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: tmp };
+  const code = await main(args, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+const fix = (repo: string, sha: string, subject: string, files: string[], primary: string) =>
+  JSON.stringify({
+    repo,
+    sha: sha.repeat(40).slice(0, 40),
+    language: 'TypeScript',
+    date: '2024-01-01T00:00:00Z',
+    subject,
+    body: '',
+    files,
+    tests_changed: true,
+    labels: { primary, secondary: 'regression-test' },
+  });
+
+describe('memory-transfer eval', () => {
+  it('runs the evaluation on a fixes file (relative to the working directory) and prints its figures', async () => {
+    await writeFile(
+      join(tmp, 'fixes.jsonl'),
+      [
+        fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
+        fix(
+          'acme/web',
+          'b',
+          'Fix crash when the form input is empty',
+          ['src/form.ts', 'test/form.test.ts'],
+          'edge-input',
+        ),
+        fix('acme/api', 'c', 'Fix dates shifted in UTC+13 time zone', ['src/dates.ts', 'test/dates.test.ts'], 'time'),
+        fix(
+          'acme/web',
+          'd',
+          'Fix time zone offset in the date picker',
+          ['src/picker.ts', 'test/picker.test.ts'],
+          'time',
+        ),
+      ].join('\n'),
+    );
+    const run = await cli('eval', 'fixes.jsonl', '--json');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ fixes: 4, precisionAt3: { weighted: expect.any(Object) } });
+  }, 60_000);
+
+  it('a missing fixes file exits 2 with the reason', async () => {
+    const run = await cli('eval', 'nowhere.jsonl');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/eval: no fixes file at .*nowhere\.jsonl/);
+  }, 60_000);
+});

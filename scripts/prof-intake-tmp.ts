@@ -1,0 +1,211 @@
+/**
+ * Webhook acknowledgement under load: 200 signed `pull_request.closed` deliveries (plus 20
+ * redeliveries) in flight at once against the real HTTP server, sent from another thread; the
+ * same burst again (new delivery ids, same fixes); then the worker drains the queue with GitHub answered by nock. Reports server-side ack
+ * p50/p99 and checks that each of the 200 fixes was learned exactly once from 440 deliveries.
+ */
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker as WorkerThread } from 'node:worker_threads';
+import nock from 'nock';
+import { pino } from 'pino';
+import { ProbotOctokit } from 'probot';
+import { startServer } from '../src/app/server.js';
+import { readServeConfig } from '../src/app/settings.js';
+import { openStore } from '../src/store/open-store.js';
+
+const DELIVERIES = 200;
+const REDELIVERIES = 20;
+const SECRET = 'bench-secret';
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+function prGraph(number: number) {
+  return {
+    data: {
+      repository: {
+        databaseId: 186853002,
+        nameWithOwner: 'Codertocat/Hello-World',
+        isPrivate: false,
+        visibility: 'PUBLIC',
+        primaryLanguage: { name: 'TypeScript' },
+        pullRequest: {
+          number,
+          url: `https://github.com/Codertocat/Hello-World/pull/${number}`,
+          title: `Fix crash ${number} when the cache file is empty`,
+          body: 'The loader crashed on an empty file; it now returns the defaults. Adds a regression test.',
+          merged: true,
+          mergedAt: '2026-01-10T10:00:00Z',
+          changedFiles: 2,
+          mergeCommit: { oid: `sha${number}` },
+          author: { login: 'Codertocat', __typename: 'User' },
+          mergedBy: { login: 'Codertocat', __typename: 'User' },
+          labels: { nodes: [{ name: 'bug' }] },
+          commits: { nodes: [{ commit: { oid: `c${number}`, message: 'fix: empty cache file', checkSuites: null } }] },
+          closingIssuesReferences: { nodes: [] },
+        },
+      },
+    },
+  };
+}
+
+function mockGitHub(): { learnRequests: () => number } {
+  nock.disableNetConnect();
+  nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
+  let graphql = 0;
+  const api = nock('https://api.github.com').persist();
+  api
+    .post(/\/app\/installations\/\d+\/access_tokens/)
+    .reply(201, { token: 'ghs_bench', expires_at: '2099-01-01T00:00:00Z' });
+  api.get(/\/contents\//).reply(404, { message: 'Not Found' });
+  api.post('/graphql').reply(200, (_uri, body) => {
+    graphql += 1;
+    return prGraph((body as { variables: { number: number } }).variables.number);
+  });
+  api
+    .get(/\/repos\/Codertocat\/Hello-World\/pulls\/\d+\/files/)
+    .query(true)
+    .reply(200, [
+      { filename: 'src/cache/load.ts', patch: '@@ -1 +1,2 @@\n+  if (!text.trim()) return defaults;' },
+      {
+        filename: 'test/cache/load.test.ts',
+        patch: "@@ -0,0 +1 @@\n+it('returns defaults for an empty file', () => {});",
+      },
+    ]);
+  api.get(/\/collaborators\/[^/]+\/permission/).reply(200, { permission: 'write' });
+  return { learnRequests: () => graphql };
+}
+
+/** Sends every delivery at once from a worker thread; resolves with each status and round trip. */
+function fireFromThread(
+  url: string,
+  deliveries: { id: string; body: string; signature: string }[],
+): Promise<{ status: number; ms: number }[]> {
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { url, deliveries } = workerData;
+    Promise.all(deliveries.map(async (d) => {
+      const t0 = performance.now();
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': d.id, 'x-hub-signature-256': d.signature }, body: d.body });
+      await response.text();
+      return { status: response.status, ms: performance.now() - t0 };
+    })).then((results) => parentPort.postMessage(results));
+  `;
+  return new Promise((resolve, reject) => {
+    const thread = new WorkerThread(code, { eval: true, workerData: { url, deliveries } });
+    thread.once('message', (results: { status: number; ms: number }[]) => {
+      resolve(results);
+      void thread.terminate();
+    });
+    thread.once('error', reject);
+  });
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'mt-bench-webhooks-'));
+  const mocks = mockGitHub();
+  const store = await openStore(join(dir, 'pool.db'));
+  const privateKey = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
+  const config = readServeConfig({
+    APP_ID: '1',
+    PRIVATE_KEY: privateKey,
+    WEBHOOK_SECRET: SECRET,
+    PORT: '0',
+    HOST: '127.0.0.1',
+  });
+  const server = await startServer({
+    config,
+    store,
+    env: {},
+    log: pino({ level: 'silent' }),
+    // GitHub is nock here: no pacing (in production Probot's throttling paces GitHub calls)
+    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+      ...options,
+      retry: { enabled: false },
+      throttle: { ...(options.throttle as object), enabled: false },
+    })),
+    worker: false,
+  });
+  try {
+    const template = JSON.parse(
+      readFileSync(
+        join(import.meta.dirname, '..', '__tests__', 'fixtures', 'events', 'pull_request.closed.json'),
+        'utf8',
+      ),
+    ) as { pull_request: { number: number; merge_commit_sha: string } };
+    const makeDeliveries = (prefix: string) =>
+      Array.from({ length: DELIVERIES + REDELIVERIES }, (_, i) => {
+        const number = (i % DELIVERIES) + 1;
+        const payload = {
+          ...template,
+          pull_request: { ...template.pull_request, number, merge_commit_sha: `sha${number}` },
+        };
+        const body = JSON.stringify(payload);
+        return {
+          id: `${prefix}-${number}`,
+          body,
+          signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+        };
+      });
+    // server side: from the request's arrival to the end of the response
+    let serverMs: number[] = [];
+    server.http?.on('request', (_req, res) => {
+      const t0 = performance.now();
+      res.on('finish', () => serverMs.push(performance.now() - t0));
+    });
+    // the load comes from another thread, so the client does not share the server's event loop
+    const burst = async (path: string, prefix: string) => {
+      serverMs = [];
+      const deliveries = makeDeliveries(prefix);
+      const started = performance.now();
+      const results = await fireFromThread(`http://127.0.0.1:${server.port}${path}`, deliveries);
+      return {
+        wallMs: performance.now() - started,
+        ack: [...serverMs].sort((a, b) => a - b),
+        roundTrip: results.map((r) => r.ms).sort((a, b) => a - b),
+        ok: results.filter((r) => r.status === 200).length,
+        sent: deliveries.length,
+      };
+    };
+    // one at a time first: the cost of one delivery without queueing behind others
+    const single: number[] = [];
+    for (const d of makeDeliveries('single').slice(0, 50)) {
+      serverMs = [];
+      const response = await fetch(`http://127.0.0.1:${server.port}${config.webhookPath}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'pull_request',
+          'x-github-delivery': d.id,
+          'x-hub-signature-256': d.signature,
+        },
+        body: d.body,
+      });
+      await response.text();
+      single.push(...serverMs);
+    }
+    single.sort((a, b) => a - b);
+    const elu0 = performance.eventLoopUtilization();
+    const intake = await burst(config.webhookPath, 'first');
+    const elu = performance.eventLoopUtilization(elu0);
+    const T = ((globalThis as any).__T as number[][]).slice(-220);
+    const t0 = Math.min(...T.map((t) => t[0]!));
+    const rows = T.map((t) => t.map((x) => x - t0)).sort((a, b) => a[0]! - b[0]!);
+    for (const r of rows.filter((_, i) => i % 20 === 0 || i === rows.length - 1)) console.log(r.map((x) => x.toFixed(1)).join('\t'));
+    const ack = intake.ack;
+    return { p50: percentile(ack, 50).toFixed(1), p99: percentile(ack, 99).toFixed(1), busyMs: elu.active.toFixed(1), wall: intake.wallMs.toFixed(0) };
+  } finally {
+    await server.stop();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const r = await run(); console.log(r); process.exit(0);

@@ -1,0 +1,55 @@
+/**
+ * eval: runs the evaluation (scripts/eval.ts: learn the eval set into a throw-away pool, then
+ * precision@3 across repositories) in a child process. It needs a checkout of the repository
+ * (the script and its eval set are not in the published package).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { InputError } from '../../core/errors.js';
+import type { CliContext } from '../context.js';
+import { parseFlags } from '../flags.js';
+import type { CliCommand } from './command.js';
+
+/** The repository root, from src/cli/commands/ or build/cli/commands/. */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+async function run(ctx: CliContext, file: string | undefined, raw: Record<string, unknown>): Promise<void> {
+  const opts = parseFlags(
+    { file: z.string().min(1).optional(), json: z.boolean().optional(), verbose: z.boolean().optional() },
+    { ...raw, file },
+  );
+  const script = resolve(ROOT, 'scripts/eval.ts');
+  if (!existsSync(script))
+    throw new InputError('eval needs a checkout of the memory-transfer repository (scripts/eval.ts)');
+  const args = [
+    '--import',
+    'tsx',
+    script,
+    ...(opts.file ? [resolve(ctx.io.cwd, opts.file)] : []),
+    ...(opts.json ? ['--json'] : []),
+    ...(opts.verbose ? ['--verbose'] : []),
+  ];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...ctx.io.env } });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => ctx.io.out(chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => ctx.io.err(chunk));
+  ctx.exitCode = await new Promise<number>((done, fail) => {
+    child.once('error', fail);
+    child.once('close', (code) => done(code ?? 1));
+  });
+}
+
+export const evalCommand: CliCommand = {
+  register(program: Command, ctx: CliContext) {
+    program
+      .command('eval')
+      .description('run the evaluation (precision@3 across repositories) on an eval set; needs a checkout')
+      .argument('[file]', 'the fixes file with labels (default ../shared/eval-dev/fixes.jsonl)')
+      .option('--json', 'print the figures as JSON')
+      .option('--verbose', 'print each query and what it recalled')
+      .action((file: string | undefined, options: Record<string, unknown>) => run(ctx, file, options));
+  },
+};
