@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePool, serializePool } from '../../src/core/pool-file.js';
 import type { Memory } from '../../src/core/types.js';
+import { HOSTILE_SAMPLES } from '../fixtures/hostile/corpus.js';
 import { harness } from './harness.js';
 
 const MIGRATION_TASK = 'The database migration fails on a fresh install';
@@ -80,5 +81,36 @@ describe('pool-file mode screens what it injects', () => {
     expect(h.failures).toEqual([]);
     expect(h.outputs.ids).not.toContain(`m${status}0001`);
     expect(h.outputs.ids).toContain('m0a00000001');
+  });
+
+  it('the hostile corpus, planted as active insights, is never injected, whatever the task', async () => {
+    const planted = (smoke: Memory[]) =>
+      HOSTILE_SAMPLES.map((sample, i) => {
+        const content = sample.text.slice(0, 2000);
+        return {
+          ...smoke[0]!,
+          id: `mcorpus${String(i).padStart(4, '0')}`,
+          title: sample.text.split('\n')[0]?.slice(0, 120) ?? sample.file,
+          content,
+          body: { level: 'insight' as const, insight: { ...baseInsight(smoke[0]!), content } },
+        };
+      });
+    for (const sample of HOSTILE_SAMPLES) {
+      const h = await harness({
+        inputs: {
+          pool: 'pool.jsonl',
+          task: sample.text.slice(0, 2000),
+          target: 'none',
+          'top-k': '10',
+          'min-score': '0',
+        },
+      });
+      await poolWith(h.workspace, planted);
+      await h.run();
+      expect(h.failures).toEqual([]);
+      const everything = JSON.stringify(h.outputs) + h.summaries.join('');
+      expect(everything, sample.file).not.toContain('mcorpus');
+      for (const marker of sample.markers) expect(everything, `${sample.file}: ${marker}`).not.toContain(marker);
+    }
   });
 });

@@ -227,7 +227,7 @@ export function createWebhookIntake(options: IntakeOptions): NodeHandler {
     if (!parsed.ok) return error(res, 400, 'the payload is not a JSON object');
     if (!options.handles(name, parsed.action)) return reply(res, 200, 'ok\n');
     try {
-      const delivery: WebhookDelivery = process.env.NODEFLATE ? ({ id, name, body, encoding: 'raw' } as never) : { id, name, body: packBody(raw), encoding: 'deflate-raw-base64' };
+      const delivery: WebhookDelivery = { id, name, body: packBody(raw), encoding: 'deflate-raw-base64' };
       const added = await options.commit.add({ key: webhookJobKey(id), kind: WEBHOOK_JOB, payload: delivery });
       options.logger.debug(added ? 'webhook recorded' : 'webhook redelivery ignored', { delivery: id, event: name });
       return reply(res, 200, 'ok\n');
