@@ -1,6 +1,10 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiHandler } from '../../src/app/http/api.js';
 import { recordInjectionUsage } from '../../src/services/usage.js';
 import { createHarness, loadEvent, type Harness } from './app-harness.js';
+import { fakeDirectory, makeIssuer } from './http/oidc-helpers.js';
 import { putInsight } from './interaction/helpers.js';
 
 const ORG = 'octo-org';
@@ -44,9 +48,57 @@ function workflowRun(runId: number, conclusion: string, attempt = 1) {
   return event;
 }
 
+/** The recall API over the harness's pool: the Action of octo-org/octo-repo reports run `runId`'s usage. */
+async function reportUsageOverHttp(runId: string, ids: string[]): Promise<unknown> {
+  const issuer = await makeIssuer();
+  const directory = fakeDirectory([
+    {
+      installationId: 1,
+      ownerId: 41548062,
+      ownerLogin: ORG,
+      repoId: 300029405,
+      fullName: REPO,
+      visibility: 'public',
+    },
+  ]);
+  const handler = createApiHandler(h.deps, { directory, jwks: issuer.localJwks });
+  const server: Server = createServer((req, res) => {
+    void handler(req, res).then((handled) => {
+      if (!handled) res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const token = await issuer.sign({
+      sub: `repo:${REPO}:ref:refs/heads/main`,
+      repository: REPO,
+      repository_id: '300029405',
+      repository_owner: ORG,
+      repository_owner_id: '41548062',
+      event_name: 'push',
+      run_id: runId,
+    });
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/usage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ ids, run_id: runId }),
+    });
+    return await response.json();
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 describe('outcomes of runs and pull requests that used injected insights', () => {
-  it('a failed run that used an insight counts one failure, and a redelivery does not count twice', async () => {
-    await injected('m0000000o01', '5001');
+  it('a failed run whose usage the recall API recorded counts one failure, and a redelivery does not count twice', async () => {
+    const memory = await putInsight(h.store, 'm0000000o01', `${ORG}/api`, 'public');
+    await h.store.deleteMemory(memory.tenant, memory.id);
+    await h.store.putMemory({
+      ...memory,
+      tenant: ORG,
+      provenance: memory.provenance.map((p) => ({ ...p, tenant: ORG })),
+    });
+    expect(await reportUsageOverHttp('5001', ['m0000000o01'])).toEqual({ recorded: 1 });
     await receive('workflow_run', workflowRun(5001, 'failure'));
     await h.worker.drain();
     expect((await h.store.getMemory(ORG, 'm0000000o01'))?.outcomes).toEqual({ success: 0, failure: 1 });

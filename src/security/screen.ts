@@ -253,6 +253,14 @@ export function screenMemory(
   memory: { title: string; description: string; content: string; body?: unknown },
   options: ScreenOptions = {},
 ): ScreenResult {
-  const body = memory.body === undefined ? '' : JSON.stringify(memory.body);
-  return screenInsightText([memory.title, memory.description, memory.content, body].join('\n'), options);
+  const texts = [memory.title, memory.description, memory.content, ...stringsOf(memory.body)];
+  return screenInsightText(texts.join('\n'), options);
+}
+
+/** Every string inside a memory body, as written (not JSON-escaped: a line break stays one). */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsOf);
+  return [];
 }
