@@ -25,6 +25,7 @@ import type { Memory } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { pick as pickFrom, random } from './seeded.js';
 
 const RUNS = Number(process.env.BENCH_ACTION_RUNS ?? 15);
 const API_INSIGHTS = Number(process.env.BENCH_API_INSIGHTS ?? 10_000);
@@ -91,7 +92,7 @@ function distinctTasks(count: number): string[] {
   const seen = new Set<string>();
   const tasks: string[] = [];
   while (tasks.length < count) {
-    const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)] as T;
+    const pick = <T>(list: T[]): T => pickFrom(list, rnd);
     let task = `The ${pick(COMPONENTS)} ${pick(SYMPTOMS)} ${pick(ROUTINES)} after the last release`;
     if (seen.has(task)) task = `${task} (case ${tasks.length})`;
     seen.add(task);
@@ -100,19 +101,9 @@ function distinctTasks(count: number): string[] {
   return tasks;
 }
 
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function insights(count: number, seed = 7): Memory[] {
   const rnd = random(seed);
-  const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)] as T;
+  const pick = <T>(list: T[]): T => pickFrom(list, rnd);
   return Array.from({ length: count }, (_, i) => {
     const routine = pick(ROUTINES);
     const check = pick(CHECKS);

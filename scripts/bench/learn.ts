@@ -9,6 +9,7 @@ import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { mineGitFixes } from '../../src/sources/git.js';
 import { buildGitRepo, type CommitSpec } from '../../__tests__/helpers/git-repo.js';
+import { pick, random } from './seeded.js';
 
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 10_000);
 const FIX_SHARE = 0.15;
@@ -44,21 +45,6 @@ const OTHER_TEMPLATES = [
   (t: string) => `docs: describe the ${t}`,
   (t: string) => `Bump lodash from 4.17.${t.length} to 4.17.21`,
 ];
-
-/** A deterministic pseudo-random generator (mulberry32), so every run builds the same history. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(items: T[], next: () => number): T {
-  return items[Math.floor(next() * items.length)] as T;
-}
 
 function sourceFile(area: string, n: number, version: number): string {
   const lines = [`// ${area} module ${n}, revision ${version}`];

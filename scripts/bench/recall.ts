@@ -18,6 +18,7 @@ import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createHashEmbedder } from './hash-embedder.js';
+import { pick, random } from './seeded.js';
 
 const SIZES = (process.env.BENCH_RECALL_SIZES ?? '10000,100000').split(',').map(Number);
 const POOL_FILE_SIZES = new Set((process.env.BENCH_POOL_FILE_SIZES ?? '10000').split(',').map(Number));
@@ -65,17 +66,6 @@ const CONTEXTS = [
 const VERBS = ['Test', 'Check', 'Verify', 'Exercise', 'Pin', 'Reproduce'];
 const LANGS = ['typescript', 'python', 'go', 'rust', 'java', 'ruby'];
 const TOOLS = ['npm', 'pytest', 'go-test', 'cargo', 'gradle', 'rspec'];
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = <T>(items: readonly T[], next: () => number): T => items[Math.floor(next() * items.length)] as T;
 
 function insight(i: number, next: () => number): Memory {
   const kind = pick(ROUTINE_KINDS, next);
