@@ -421,6 +421,32 @@ describe('review of what was learned from untrusted fixes', () => {
     expect(comments[0]).toContain(proposed[0]!.id);
   });
 
+  it('with `review_trusted: true` a trusted fix waits for review on the dashboard too', async () => {
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    const created: { body: string }[] = [];
+    const config = encodeURIComponent('.github/memory-transfer.yml');
+    const scope = github()
+      .get(`/repos/${OWNER}/${REPO}/contents/${config}`)
+      .times(2)
+      .reply(200, 'review_trusted: true\n', { 'content-type': 'text/plain; charset=utf-8' })
+      .post('/graphql')
+      .reply(200, prGraph({}))
+      .get(`/repos/${OWNER}/${REPO}/pulls/2/files`)
+      .query(true)
+      .reply(200, FILES);
+    permission(scope, 'Codertocat', 'write');
+    scope.post(`/repos/${OWNER}/${REPO}/issues`).reply(201, (_uri, body: any) => {
+      created.push(body);
+      return { number: 42, id: 1, title: body.title, body: body.body };
+    });
+    await h.worker.drain();
+    scope.done();
+    const proposed = await h.store.listMemories(TENANT, { status: ['proposed'], level: ['insight'] });
+    expect(proposed.length).toBeGreaterThan(0);
+    expect(created).toHaveLength(1);
+    expect(created[0]?.body).toContain(proposed[0]!.id);
+  });
+
   it('a trusted fix asks for no review (nothing is proposed)', async () => {
     await receive(h, 'pull_request', loadEvent('pull_request.closed'));
     const scope = learnPrCalls({});

@@ -1,6 +1,8 @@
 /**
- * Probot wiring: event → thin handler. Handlers only validate, record a durable job and return;
- * the worker does the slow work.
+ * Probot wiring: event → thin handler. The HTTP intake (src/app/intake.ts) records each verified
+ * delivery as a WEBHOOK_JOB; the worker hands it to Probot (`app.receive`) here, and the handlers
+ * only validate, record durable jobs and return; the worker does the slow work. Tests may call
+ * `probot.receive` directly: the handlers are the same.
  */
 import type { Probot } from 'probot';
 import { z } from 'zod';

@@ -399,9 +399,14 @@ export class SqliteStore implements Store {
       const params: SqlValue[] = [];
       for (const job of chunk)
         params.push(job.key, job.kind, JSON.stringify(job.payload ?? null), iso(job.runAfter ?? EPOCH), now, now);
+      // the statement has a power-of-two number of rows, padded with repeats of the last job (a
+      // repeated key is ignored), so a handful of prepared statements serve every batch size
+      const rowCount = 2 ** Math.ceil(Math.log2(chunk.length));
+      const last = params.slice(-6);
+      for (let row = chunk.length; row < rowCount; row += 1) params.push(...last);
       const rows = await this.db.all<{ key: string }>(
         `INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
-         VALUES ${chunk.map(() => "(?, ?, ?, 'pending', 0, ?, ?, ?)").join(', ')}
+         VALUES ${Array.from({ length: rowCount }, () => "(?, ?, ?, 'pending', 0, ?, ?, ?)").join(', ')}
          ON CONFLICT (key) DO NOTHING RETURNING key`,
         params,
       );
@@ -597,8 +602,8 @@ export class SqliteStore implements Store {
   }
 }
 
-/** rows per INSERT of enqueueJobs (6 parameters each, well under SQLite's 32,766) */
-const JOB_BATCH_ROWS = 500;
+/** rows per INSERT of enqueueJobs (a power of two; 6 parameters each, well under SQLite's 32,766) */
+const JOB_BATCH_ROWS = 512;
 
 /** the FTS5 table of a level (a fixed name, never text from outside) */
 function ftsTable(level: string): string {
