@@ -47,6 +47,8 @@ export interface RecallOptions {
   minScore?: number;
   /** drop memories whose every source is in this repository (for "transferred only" comments) */
   excludeRepo?: string;
+  /** keep only memories whose every source is in this repository (concrete levels, served only at home) */
+  onlyRepo?: string;
   /** how candidate lists are fused (default 'weighted'; 'rrf' kept for comparison in the eval) */
   fusion?: FusionMethod;
 }
@@ -95,7 +97,13 @@ export async function recall(
   const loaded = shared
     ? await (deps.store.readMemories as NonNullable<Retriever['readMemories']>).call(deps.store, tenant, ids)
     : await deps.store.getMemories(tenant, ids);
-  const memories = loaded.filter((m) => m.level === level && maySee(m, requester) && !onlyFrom(m, options.excludeRepo));
+  const memories = loaded.filter(
+    (m) =>
+      m.level === level &&
+      maySee(m, requester) &&
+      !onlyFrom(m, options.excludeRepo) &&
+      (options.onlyRepo === undefined || onlyFrom(m, options.onlyRepo)),
+  );
 
   // 3. score parts
   const lexNorm = normalizeList(lexical, fusion, 'lexical');

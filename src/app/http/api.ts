@@ -135,6 +135,8 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
       const hits = await recall(deps, requester, parsed.data.task, {
         k,
         level,
+        // only insights transfer; the concrete levels (raw PR text, diffs) stay in their own repository
+        ...(level !== 'insight' ? { onlyRepo: requester.repo } : {}),
         ...(minScore !== undefined ? { minScore } : {}),
       });
       return { insights: toInjectedInsights(hits, requester, deps.settings.githubUrl) };

@@ -1,7 +1,8 @@
 /**
  * InstallationDirectory over the GitHub API, resolving everything by id: the installation on the
  * account with this id, the repository with this id (its current name and visibility), and a
- * check that this installation really covers it. Results are cached (5 min, misses 30 s).
+ * check that this installation really covers it. Results are cached (5 min, misses 30 s); the list
+ * of installations is refreshed at most once per 30 s, so unknown owners cost no GitHub calls.
  */
 import { z } from 'zod';
 import { UpstreamError } from '../../core/errors.js';
@@ -57,42 +58,68 @@ export function createGitHubInstallationDirectory(auth: GitHubAuth, clock: Clock
     return value;
   }
 
+  // Every installation of the App, by account id: read as one list and refreshed at most once per
+  // MISS_TTL whatever the callers ask, so tokens from owners that never installed the App (any
+  // workflow run anywhere can mint one) cost no GitHub calls and no cache entries.
+  let installations: { byOwner: Map<number, number>; loadedAt: number } | undefined;
+  let loading: Promise<Map<number, number>> | undefined;
+
+  async function loadInstallations(): Promise<Map<number, number>> {
+    const app = await auth();
+    const byOwner = new Map<number, number>();
+    for (let page = 1; page <= 20; page += 1) {
+      const { data } = await app.request('GET /app/installations', { per_page: 100, page });
+      const list = installationsSchema.parse(data);
+      for (const installation of list) if (installation.account) byOwner.set(installation.account.id, installation.id);
+      if (list.length < 100) break;
+    }
+    return byOwner;
+  }
+
   async function installationOf(ownerId: number): Promise<number | undefined> {
-    return cached(`owner:${ownerId}`, async () => {
-      const app = await auth();
-      for (let page = 1; page <= 20; page += 1) {
-        const { data } = await app.request('GET /app/installations', { per_page: 100, page });
-        const installations = installationsSchema.parse(data);
-        const found = installations.find((i) => i.account?.id === ownerId);
-        if (found) return found.id;
-        if (installations.length < 100) break;
-      }
-      return undefined;
-    });
+    const now = clock.now().getTime();
+    const age = installations ? now - installations.loadedAt : Infinity;
+    const known = installations?.byOwner.get(ownerId);
+    if (known !== undefined && age < HIT_TTL) return known;
+    if (age < MISS_TTL) return known;
+    loading ??= loadInstallations().finally(() => (loading = undefined));
+    const byOwner = await loading;
+    installations = { byOwner, loadedAt: clock.now().getTime() };
+    return byOwner.get(ownerId);
   }
 
   return {
     async findRepository(ownerId, repoId) {
-      return cached(`repo:${ownerId}:${repoId}`, async (): Promise<InstalledRepository | undefined> => {
-        const installationId = await installationOf(ownerId);
-        if (installationId === undefined) return undefined;
-        const octokit = await auth(installationId);
-        const found = await orNotFound(() =>
-          octokit.request('GET /repositories/{repository_id}', { repository_id: repoId }),
-        );
-        if (!found) return undefined;
-        const repo = repositorySchema.parse(found.data);
-        if (repo.id !== repoId || repo.owner.id !== ownerId) return undefined;
-        // a public repository is readable by any token: confirm this installation covers it
-        const [owner, name] = repo.full_name.split('/');
-        const app = await auth();
-        const installation = await orNotFound(() =>
-          app.request('GET /repos/{owner}/{repo}/installation', { owner, repo: name }),
-        );
-        if (!installation || installationSchema.parse(installation.data).id !== installationId) return undefined;
-        const visibility: Visibility = repo.visibility ?? (repo.private ? 'private' : 'public');
-        return { installationId, ownerId, ownerLogin: repo.owner.login, repoId, fullName: repo.full_name, visibility };
-      });
+      const installationId = await installationOf(ownerId);
+      if (installationId === undefined) return undefined;
+      return cached(
+        `repo:${installationId}:${ownerId}:${repoId}`,
+        async (): Promise<InstalledRepository | undefined> => {
+          const octokit = await auth(installationId);
+          const found = await orNotFound(() =>
+            octokit.request('GET /repositories/{repository_id}', { repository_id: repoId }),
+          );
+          if (!found) return undefined;
+          const repo = repositorySchema.parse(found.data);
+          if (repo.id !== repoId || repo.owner.id !== ownerId) return undefined;
+          // a public repository is readable by any token: confirm this installation covers it
+          const [owner, name] = repo.full_name.split('/');
+          const app = await auth();
+          const installation = await orNotFound(() =>
+            app.request('GET /repos/{owner}/{repo}/installation', { owner, repo: name }),
+          );
+          if (!installation || installationSchema.parse(installation.data).id !== installationId) return undefined;
+          const visibility: Visibility = repo.visibility ?? (repo.private ? 'private' : 'public');
+          return {
+            installationId,
+            ownerId,
+            ownerLogin: repo.owner.login,
+            repoId,
+            fullName: repo.full_name,
+            visibility,
+          };
+        },
+      );
     },
     async pullRequestHeadRepoId(repo, pullNumber) {
       return cached(`pull:${repo.repoId}:${pullNumber}`, async () => {
