@@ -9,15 +9,18 @@ import type { Fix } from '../core/types.js';
 import type { Store } from '../store/store.js';
 import type { Clock, Logger } from '../services/ports.js';
 import type { GitHubClient } from './client.js';
+import { MERGED_PULL_REQUESTS_QUERY, type MergedPullRequestNode, type MergedPullRequestsQuery } from './queries.js';
 import {
-  MERGED_PULL_REQUESTS_QUERY,
-  type MergedPullRequestNode,
-  type MergedPullRequestsQuery,
-  type GraphActor,
-} from './queries.js';
-import { decideFix, textAuthors, toFix, visibilityOf, type PullRequestContext } from './gather-fix.js';
+  actor,
+  closedIssuesOf,
+  decideFix,
+  textAuthors,
+  toFix,
+  visibilityOf,
+  type PullRequestContext,
+} from './gather-fix.js';
 import { judgeTrust } from './trust.js';
-import type { Actor, FixSkipReason } from '../core/fix-detection.js';
+import type { FixSkipReason } from '../core/fix-detection.js';
 
 export interface BackfillDeps {
   store: Store;
@@ -87,10 +90,6 @@ export async function readBackfillCursor(store: Store, owner: string, repo: stri
   }
 }
 
-function actor(node: GraphActor | null): Actor | undefined {
-  return node ? { login: node.login, type: node.__typename === 'Bot' ? 'Bot' : 'User' } : undefined;
-}
-
 function contextOf(
   owner: string,
   repo: string,
@@ -115,14 +114,7 @@ function contextOf(
     author: actor(pr.author) ?? { login: 'ghost' },
     mergedBy: actor(pr.mergedBy),
     commitMessages: [],
-    closedIssues: pr.closingIssuesReferences.nodes.map((issue) => ({
-      number: issue.number,
-      url: issue.url,
-      title: issue.title,
-      body: issue.body ?? '',
-      labels: issue.labels.nodes.map((l) => l.name),
-      author: actor(issue.author),
-    })),
+    closedIssues: closedIssuesOf(pr),
     files,
     changedFiles: Math.max(pr.changedFiles, files.length),
     change: '',

@@ -10,7 +10,7 @@ import { tenantOf } from '../core/ids.js';
 import { isTestPath } from '../core/test-paths.js';
 import { isBot, type Actor } from '../core/fix-detection.js';
 import type { GitHubClient } from './client.js';
-import { PULL_REQUEST_QUERY, type PullRequestQuery, type GraphActor } from './queries.js';
+import { PULL_REQUEST_QUERY, type PullRequestQuery, type GraphActor, type GraphIssue } from './queries.js';
 
 export interface GatherLimits {
   /** changed paths read (default 300) */
@@ -72,9 +72,22 @@ export interface PullRequestContext {
   failedChecks: FailedCheck[];
 }
 
-function actor(node: GraphActor | null | undefined): Actor | undefined {
+/** A GraphQL author as fix detection sees it (a Bot or a user). */
+export function actor(node: GraphActor | null | undefined): Actor | undefined {
   if (!node) return undefined;
   return { login: node.login, type: node.__typename === 'Bot' ? 'Bot' : 'User' };
+}
+
+/** The issues a PR closes, from its GraphQL closing references. */
+export function closedIssuesOf(pr: { closingIssuesReferences: { nodes: GraphIssue[] } }) {
+  return pr.closingIssuesReferences.nodes.map((issue) => ({
+    number: issue.number,
+    url: issue.url,
+    title: issue.title,
+    body: issue.body ?? '',
+    labels: issue.labels.nodes.map((l) => l.name),
+    author: actor(issue.author),
+  }));
 }
 
 export function visibilityOf(repository: {
@@ -133,14 +146,7 @@ export async function gatherPullRequest(
     author: actor(pr.author) ?? { login: 'ghost' },
     mergedBy: actor(pr.mergedBy),
     commitMessages: pr.commits.nodes.map((n) => n.commit.message),
-    closedIssues: pr.closingIssuesReferences.nodes.map((issue) => ({
-      number: issue.number,
-      url: issue.url,
-      title: issue.title,
-      body: issue.body ?? '',
-      labels: issue.labels.nodes.map((l) => l.name),
-      author: actor(issue.author),
-    })),
+    closedIssues: closedIssuesOf(pr),
     files,
     changedFiles,
     change,

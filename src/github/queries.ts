@@ -17,7 +17,7 @@ interface GraphRepository {
   primaryLanguage: { name: string } | null;
 }
 
-interface GraphIssue {
+export interface GraphIssue {
   number: number;
   url: string;
   title: string;
