@@ -13,6 +13,33 @@ export interface Migration {
   postgres: string;
 }
 
+/**
+ * One contentless FTS5 table per memory level, kept in step with `memories` by triggers (the same
+ * SQL for each level, written once here).
+ */
+const FTS_LEVELS = ['insight', 'workflow', 'summary', 'trajectory'] as const;
+const FTS_TABLES = FTS_LEVELS.map(
+  (level) => `CREATE VIRTUAL TABLE fts_${level} USING fts5 (
+  title, description, content, tags,
+  content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+);`,
+).join('\n');
+const FTS_TRIGGERS = FTS_LEVELS.map(
+  (level) => `CREATE TRIGGER fts_${level}_insert AFTER INSERT ON memories WHEN NEW.level = '${level}' BEGIN
+  INSERT INTO fts_${level} (rowid, title, description, content, tags) VALUES (NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags);
+END;
+CREATE TRIGGER fts_${level}_update AFTER UPDATE ON memories
+  WHEN (OLD.level = '${level}' OR NEW.level = '${level}') AND (OLD.level IS NOT NEW.level OR OLD.title IS NOT NEW.title
+    OR OLD.description IS NOT NEW.description OR OLD.content IS NOT NEW.content OR OLD.tags IS NOT NEW.tags) BEGIN
+  DELETE FROM fts_${level} WHERE rowid = OLD.seq AND OLD.level = '${level}';
+  INSERT INTO fts_${level} (rowid, title, description, content, tags)
+    SELECT NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags WHERE NEW.level = '${level}';
+END;
+CREATE TRIGGER fts_${level}_delete AFTER DELETE ON memories WHEN OLD.level = '${level}' BEGIN
+  DELETE FROM fts_${level} WHERE rowid = OLD.seq;
+END;`,
+).join('\n');
+
 const SQLITE_V1 = `
 CREATE TABLE memories (
   seq INTEGER PRIMARY KEY,
@@ -50,22 +77,7 @@ CREATE TABLE memory_sources (
   PRIMARY KEY (seq, repo)
 ) WITHOUT ROWID;
 CREATE INDEX memory_sources_repo ON memory_sources (repo, seq);
-CREATE VIRTUAL TABLE fts_insight USING fts5 (
-  title, description, content, tags,
-  content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE VIRTUAL TABLE fts_workflow USING fts5 (
-  title, description, content, tags,
-  content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE VIRTUAL TABLE fts_summary USING fts5 (
-  title, description, content, tags,
-  content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE VIRTUAL TABLE fts_trajectory USING fts5 (
-  title, description, content, tags,
-  content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
-);
+${FTS_TABLES}
 -- the full-text tables and memory_sources follow the memories rows through triggers, inside the
 -- same statement (tags are indexed as their JSON text: the tokenizer splits "lang:typescript")
 CREATE TRIGGER memory_sources_insert AFTER INSERT ON memories BEGIN
@@ -77,58 +89,7 @@ CREATE TRIGGER memory_sources_update AFTER UPDATE OF provenance ON memories WHEN
   INSERT OR IGNORE INTO memory_sources (seq, repo)
     SELECT DISTINCT NEW.seq, lower(json_extract(value, '$.repo')) FROM json_each(NEW.provenance) WHERE json_extract(value, '$.repo') IS NOT NULL;
 END;
-CREATE TRIGGER fts_insight_insert AFTER INSERT ON memories WHEN NEW.level = 'insight' BEGIN
-  INSERT INTO fts_insight (rowid, title, description, content, tags) VALUES (NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags);
-END;
-CREATE TRIGGER fts_insight_update AFTER UPDATE ON memories
-  WHEN (OLD.level = 'insight' OR NEW.level = 'insight') AND (OLD.level IS NOT NEW.level OR OLD.title IS NOT NEW.title
-    OR OLD.description IS NOT NEW.description OR OLD.content IS NOT NEW.content OR OLD.tags IS NOT NEW.tags) BEGIN
-  DELETE FROM fts_insight WHERE rowid = OLD.seq AND OLD.level = 'insight';
-  INSERT INTO fts_insight (rowid, title, description, content, tags)
-    SELECT NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags WHERE NEW.level = 'insight';
-END;
-CREATE TRIGGER fts_insight_delete AFTER DELETE ON memories WHEN OLD.level = 'insight' BEGIN
-  DELETE FROM fts_insight WHERE rowid = OLD.seq;
-END;
-CREATE TRIGGER fts_workflow_insert AFTER INSERT ON memories WHEN NEW.level = 'workflow' BEGIN
-  INSERT INTO fts_workflow (rowid, title, description, content, tags) VALUES (NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags);
-END;
-CREATE TRIGGER fts_workflow_update AFTER UPDATE ON memories
-  WHEN (OLD.level = 'workflow' OR NEW.level = 'workflow') AND (OLD.level IS NOT NEW.level OR OLD.title IS NOT NEW.title
-    OR OLD.description IS NOT NEW.description OR OLD.content IS NOT NEW.content OR OLD.tags IS NOT NEW.tags) BEGIN
-  DELETE FROM fts_workflow WHERE rowid = OLD.seq AND OLD.level = 'workflow';
-  INSERT INTO fts_workflow (rowid, title, description, content, tags)
-    SELECT NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags WHERE NEW.level = 'workflow';
-END;
-CREATE TRIGGER fts_workflow_delete AFTER DELETE ON memories WHEN OLD.level = 'workflow' BEGIN
-  DELETE FROM fts_workflow WHERE rowid = OLD.seq;
-END;
-CREATE TRIGGER fts_summary_insert AFTER INSERT ON memories WHEN NEW.level = 'summary' BEGIN
-  INSERT INTO fts_summary (rowid, title, description, content, tags) VALUES (NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags);
-END;
-CREATE TRIGGER fts_summary_update AFTER UPDATE ON memories
-  WHEN (OLD.level = 'summary' OR NEW.level = 'summary') AND (OLD.level IS NOT NEW.level OR OLD.title IS NOT NEW.title
-    OR OLD.description IS NOT NEW.description OR OLD.content IS NOT NEW.content OR OLD.tags IS NOT NEW.tags) BEGIN
-  DELETE FROM fts_summary WHERE rowid = OLD.seq AND OLD.level = 'summary';
-  INSERT INTO fts_summary (rowid, title, description, content, tags)
-    SELECT NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags WHERE NEW.level = 'summary';
-END;
-CREATE TRIGGER fts_summary_delete AFTER DELETE ON memories WHEN OLD.level = 'summary' BEGIN
-  DELETE FROM fts_summary WHERE rowid = OLD.seq;
-END;
-CREATE TRIGGER fts_trajectory_insert AFTER INSERT ON memories WHEN NEW.level = 'trajectory' BEGIN
-  INSERT INTO fts_trajectory (rowid, title, description, content, tags) VALUES (NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags);
-END;
-CREATE TRIGGER fts_trajectory_update AFTER UPDATE ON memories
-  WHEN (OLD.level = 'trajectory' OR NEW.level = 'trajectory') AND (OLD.level IS NOT NEW.level OR OLD.title IS NOT NEW.title
-    OR OLD.description IS NOT NEW.description OR OLD.content IS NOT NEW.content OR OLD.tags IS NOT NEW.tags) BEGIN
-  DELETE FROM fts_trajectory WHERE rowid = OLD.seq AND OLD.level = 'trajectory';
-  INSERT INTO fts_trajectory (rowid, title, description, content, tags)
-    SELECT NEW.seq, NEW.title, NEW.description, NEW.content, NEW.tags WHERE NEW.level = 'trajectory';
-END;
-CREATE TRIGGER fts_trajectory_delete AFTER DELETE ON memories WHEN OLD.level = 'trajectory' BEGIN
-  DELETE FROM fts_trajectory WHERE rowid = OLD.seq;
-END;
+${FTS_TRIGGERS}
 CREATE TABLE vectors (
   seq INTEGER NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
   model TEXT NOT NULL,
