@@ -85,16 +85,17 @@ export class SqliteStore implements Store {
       return new Map(rows.map((r) => [r.level, r.n]));
     },
     tokenRows: async (level, tokens, cap) => {
+      if (tokens.length === 0) return [];
       const table = ftsTable(level);
-      const counts: number[] = [];
-      for (const token of tokens) {
-        const row = await this.db.get<{ n: number }>(
-          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
-          [fts5Query([token]), cap],
-        );
-        counts.push(row?.n ?? 0);
-      }
-      return counts;
+      // one statement for every token (one round trip), each count stopping at the cap
+      const columns = tokens.map(
+        (_, i) => `(SELECT COUNT(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)) AS c${i}`,
+      );
+      const row = await this.db.get<Record<string, number>>(
+        `SELECT ${columns.join(', ')}`,
+        tokens.flatMap((token) => [fts5Query([token]), cap]),
+      );
+      return tokens.map((_, i) => Number(row?.[`c${i}`] ?? 0));
     },
   });
 
