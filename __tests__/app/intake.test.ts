@@ -1,5 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createGroupCommit, type EnqueueRequest } from '../../src/app/intake.js';
+import { actionOf, createGroupCommit, type EnqueueRequest, signatureMatches } from '../../src/app/intake.js';
 
 const job = (key: string): EnqueueRequest => ({ key, kind: 'x', payload: null });
 
@@ -43,6 +44,39 @@ describe('group commit of webhook deliveries', () => {
     await expect(Promise.all([commit.add(job('a')), commit.add(job('b'))])).rejects.toThrow('disk full');
     fail = false;
     expect(await commit.add(job('c'))).toBe(true);
+  });
+});
+
+describe('webhook signature and action', () => {
+  const sign = (secret: string, raw: Buffer) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+  it('accepts the signature of the exact bytes received, even bytes that are not UTF-8', () => {
+    const raw = Buffer.concat([
+      Buffer.from('{"action":"closed","title":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]);
+    expect(signatureMatches('s3cret', raw, sign('s3cret', raw))).toBe(true);
+  });
+
+  it('refuses a changed byte, another secret, a truncated or sha1 signature', () => {
+    const raw = Buffer.from('{"action":"closed"}');
+    const good = sign('s3cret', raw);
+    expect(signatureMatches('s3cret', Buffer.from('{"action":"opened"}'), good)).toBe(false);
+    expect(signatureMatches('other', raw, good)).toBe(false);
+    expect(signatureMatches('s3cret', raw, good.slice(0, -1))).toBe(false);
+    expect(signatureMatches('s3cret', raw, `sha1=${createHmac('sha1', 's3cret').update(raw).digest('hex')}`)).toBe(
+      false,
+    );
+    expect(signatureMatches('s3cret', raw, '')).toBe(false);
+  });
+
+  it('reads the action wherever it is in the object, and refuses what is not a JSON object', () => {
+    expect(actionOf('{"action":"closed","number":1}')).toEqual({ ok: true, action: 'closed' });
+    expect(actionOf('{"number":1,"action":"reopened"}')).toEqual({ ok: true, action: 'reopened' });
+    expect(actionOf('{"zen":"Keep it logically awesome."}')).toEqual({ ok: true });
+    expect(actionOf('[1,2]')).toEqual({ ok: false });
+    expect(actionOf('{"action":')).toEqual({ ok: false });
   });
 });
 

@@ -9,6 +9,7 @@
  */
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker as WorkerThread } from 'node:worker_threads';
@@ -112,6 +113,13 @@ export async function run(): Promise<Record<string, string | number>> {
   const dir = mkdtempSync(join(tmpdir(), 'mt-bench-webhooks-'));
   const mocks = mockGitHub();
   const store = await openStore(join(dir, 'pool.db'));
+  // what group commit made of the burst: the size of each store write (measurement only)
+  let batches: number[] = [];
+  const enqueueJobs = store.enqueueJobs.bind(store);
+  store.enqueueJobs = (jobs) => {
+    batches.push(jobs.length);
+    return enqueueJobs(jobs);
+  };
   const privateKey = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
@@ -167,10 +175,17 @@ export async function run(): Promise<Record<string, string | number>> {
     // the load comes from another thread, so the client does not share the server's event loop
     const burst = async (path: string, prefix: string) => {
       serverMs = [];
+      batches = [];
       const deliveries = makeDeliveries(prefix);
+      // the longest stretch the server's event loop could not turn (no answer goes out meanwhile)
+      const loop = monitorEventLoopDelay({ resolution: 1 });
+      loop.enable();
       const started = performance.now();
       const results = await fireFromThread(`http://127.0.0.1:${server.port}${path}`, deliveries);
+      loop.disable();
       return {
+        writes: [...batches],
+        longestTurnMs: loop.max / 1e6,
         wallMs: performance.now() - started,
         ack: [...serverMs].sort((a, b) => a - b),
         roundTrip: results.map((r) => r.ms).sort((a, b) => a - b),
@@ -224,6 +239,8 @@ export async function run(): Promise<Record<string, string | number>> {
       'ack max (server)': `${(ack[ack.length - 1] ?? 0).toFixed(1)} ms`,
       'round trip p50 / p99 (client thread)': `${percentile(roundTrip, 50).toFixed(1)} / ${percentile(roundTrip, 99).toFixed(1)} ms`,
       'burst wall time': `${burstMs.toFixed(0)} ms`,
+      'store writes in the burst (jobs each)': `${intake.writes.length} (${intake.writes.join(', ')})`,
+      'longest event-loop turn in the burst': `${intake.longestTurnMs.toFixed(1)} ms`,
       'jobs recorded (50 single + 200 burst)': queued,
       'second burst (new ids, same fixes): ack p50 / p99': `${percentile(again.ack, 50).toFixed(1)} / ${percentile(again.ack, 99).toFixed(1)} ms (${again.ok}/${again.sent} ok)`,
       'drain time (worker, 4 at a time)': `${(drainMs / 1000).toFixed(1)} s`,
