@@ -166,7 +166,9 @@ export class VectorIndex {
       let high = low;
       do cumulative += counts[++high] as number;
       while (high < this.dims && cumulative < want);
-      for (let i = from; i < cumulative; i++) {
+      // the last band may hold far more rows than are wanted (coarse codes tie a lot): rows of
+      // one band are equally close by the prefilter, so rescoring stops at the limit
+      for (let i = from; i < cumulative && taken < limit; i++) {
         const row = order[i] as number;
         if (acceptTags && !acceptTags[this.tags[row] as number]) continue;
         const id = this.ids[row] as string;
