@@ -9,24 +9,13 @@ import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { mineGitFixes } from '../../src/sources/git.js';
 import { buildGitRepo, type CommitSpec } from '../../__tests__/helpers/git-repo.js';
-import { pick, random } from './seeded.js';
+import { BUG_SUBJECTS, pick, random } from './seeded.js';
 
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 10_000);
 const FIX_SHARE = 0.15;
 
 const AREAS = ['api', 'billing', 'auth', 'parser', 'cache', 'queue', 'export', 'search', 'users', 'config'];
-const THINGS = [
-  'request body',
-  'invoice date',
-  'session token',
-  'CSV header',
-  'cache key',
-  'retry delay',
-  'page cursor',
-  'locale string',
-  'file path',
-  'config value',
-];
+const THINGS = BUG_SUBJECTS;
 const FIX_TEMPLATES = [
   (t: string) => `Fix crash when the ${t} is empty`,
   (t: string) => `fix: handle a missing ${t}`,

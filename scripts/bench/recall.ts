@@ -18,7 +18,7 @@ import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createHashEmbedder } from './hash-embedder.js';
-import { pick, random } from './seeded.js';
+import { BUG_SUBJECTS, pick, random } from './seeded.js';
 
 const SIZES = (process.env.BENCH_RECALL_SIZES ?? '10000,100000').split(',').map(Number);
 const POOL_FILE_SIZES = new Set((process.env.BENCH_POOL_FILE_SIZES ?? '10000').split(',').map(Number));
@@ -28,16 +28,7 @@ const TENANT = 'bench';
 const POOL_VERSION = 1;
 
 const SUBJECTS = [
-  'request body',
-  'invoice date',
-  'session token',
-  'CSV header',
-  'cache key',
-  'retry delay',
-  'page cursor',
-  'locale string',
-  'file path',
-  'config value',
+  ...BUG_SUBJECTS,
   'webhook payload',
   'migration script',
   'search query',

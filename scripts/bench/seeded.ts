@@ -15,3 +15,17 @@ export function random(seed: number): () => number {
 export function pick<T>(items: readonly T[], next: () => number): T {
   return items[Math.floor(next() * items.length)] as T;
 }
+
+/** Things a bug report is about, shared by the generated git history and the generated insights. */
+export const BUG_SUBJECTS = [
+  'request body',
+  'invoice date',
+  'session token',
+  'CSV header',
+  'cache key',
+  'retry delay',
+  'page cursor',
+  'locale string',
+  'file path',
+  'config value',
+];
