@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**', '.memory-transfer/**'] },
+  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**', '.memory-transfer/**', '.scratch/**'] },
   js.configs.recommended,
   { languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,

@@ -81,24 +81,45 @@ describe('webhook signature and action', () => {
 });
 
 describe('recorded deliveries in the worker', () => {
-  it('hands a recorded delivery to the handlers, and a corrupt one is dead at once, not retried', async () => {
+  it('hands a recorded delivery (raw body, or deflated by an earlier version) to the handlers; a corrupt one is dead at once', async () => {
     const { createHarness, loadEvent } = await import('./app-harness.js');
-    const { packBody, WEBHOOK_JOB } = await import('../../src/app/intake.js');
+    const { WEBHOOK_JOB } = await import('../../src/app/intake.js');
+    const { deflateRawSync } = await import('node:zlib');
     const h = await createHarness();
     try {
-      const body = Buffer.from(JSON.stringify(loadEvent('pull_request.closed')));
-      const delivery = (id: string, packed: string) => ({
-        id,
-        name: 'pull_request',
-        body: packed,
-        encoding: 'deflate-raw-base64',
+      const event = loadEvent('pull_request.closed') as { pull_request: { number: number } };
+      const bodyOf = (number: number) =>
+        Buffer.from(JSON.stringify({ ...event, pull_request: { ...event.pull_request, number } }));
+      const record = (id: string, body?: Buffer) =>
+        h.store.enqueueJob({
+          key: `webhook:${id}`,
+          kind: WEBHOOK_JOB,
+          payload: { id, name: 'pull_request', encoding: 'job-body' },
+          ...(body ? { body } : {}),
+        });
+      await record('raw', bodyOf(1));
+      await h.store.enqueueJob({
+        key: 'webhook:legacy',
+        kind: WEBHOOK_JOB,
+        payload: {
+          id: 'legacy',
+          name: 'pull_request',
+          encoding: 'deflate-raw-base64',
+          body: deflateRawSync(bodyOf(2)).toString('base64'),
+        },
       });
-      await h.deps.queue.enqueue('webhook:ok', WEBHOOK_JOB, delivery('ok', packBody(body)));
-      await h.deps.queue.enqueue('webhook:bad', WEBHOOK_JOB, delivery('bad', 'bm90IGRlZmxhdGVk'));
-      h.worker.register('resolve-fix', async () => undefined);
-      expect(await h.worker.drain()).toBe(3);
-      expect(await h.store.countJobs('done')).toBe(2);
-      expect(await h.store.countJobs('dead')).toBe(1);
+      await record('not-json', Buffer.from('{"action":"closed", cut off'));
+      await record('no-body');
+      const fixes: unknown[] = [];
+      h.worker.register('resolve-fix', async (payload) => {
+        fixes.push(payload);
+      });
+      // 4 deliveries + one fix job from each of the 2 readable ones
+      expect(await h.worker.drain()).toBe(6);
+      expect(fixes).toHaveLength(2);
+      expect(fixes.map((fix) => (fix as { number: number }).number).sort()).toEqual([1, 2]);
+      expect(await h.store.countJobs('done')).toBe(4);
+      expect(await h.store.countJobs('dead')).toBe(2);
     } finally {
       await h.cleanup();
     }

@@ -563,6 +563,26 @@ export function runStoreContract(
         expect((await store.claimJob(t(31), t(40)))?.key).toBe('b');
       });
 
+      it('keeps the raw bytes recorded with a job exactly, in a single insert and in a batch', async () => {
+        const store = await fresh();
+        // bytes that are not UTF-8, a NUL, and a body larger than one page
+        const body = Buffer.concat([Buffer.from([0xff, 0x00, 0xfe, 0x80]), Buffer.alloc(70_000, 0x7b)]);
+        await store.enqueueJob({ key: 'one', kind: 'x', payload: { n: 1 }, body });
+        await store.enqueueJobs([
+          { key: 'two', kind: 'x', payload: { n: 2 }, body: new Uint8Array([1, 2, 3]) },
+          { key: 'three', kind: 'x', payload: { n: 3 } },
+        ]);
+        const jobs = [
+          await store.claimJob(t(0), t(5)),
+          await store.claimJob(t(0), t(5)),
+          await store.claimJob(t(0), t(5)),
+        ];
+        expect(jobs.map((j) => j?.key)).toEqual(['one', 'two', 'three']);
+        expect(jobs[0]?.body?.equals(body)).toBe(true);
+        expect([...(jobs[1]?.body ?? [])]).toEqual([1, 2, 3]);
+        expect(jobs[2]?.body).toBeUndefined();
+      });
+
       it('records a batch larger than one statement takes', async () => {
         const store = await fresh();
         const jobs = Array.from({ length: 1_203 }, (_, i) => ({ key: `bulk-${i}`, kind: 'x', payload: i }));

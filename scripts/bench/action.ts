@@ -15,7 +15,6 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { dirname, join, resolve } from 'node:path';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createApiHandler } from '../../src/app/http/api.js';
@@ -25,6 +24,7 @@ import type { Memory } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { load as loadTest, percentile } from './load.js';
 import { pick as pickFrom, random } from './seeded.js';
 
 const RUNS = Number(process.env.BENCH_ACTION_RUNS ?? 15);
@@ -146,58 +146,6 @@ export function insights(count: number, seed = 7): Memory[] {
   });
 }
 
-/**
- * The load generator runs in a worker thread (plain JS, global fetch), so the client's own work
- * is not counted as the server's latency on a small machine.
- */
-const LOAD_GENERATOR = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { url, tokens, tasks, concurrency, authOnly } = workerData;
-async function call(i) {
-  const started = performance.now();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer ' + tokens[i] },
-    // authOnly: an empty task passes the token checks, then fails validation (400) before recall
-    body: JSON.stringify({ task: authOnly ? '' : tasks[i % tasks.length], top_k: 3 }),
-  });
-  await response.text();
-  if (response.status !== (authOnly ? 400 : 200)) throw new Error('recall answered ' + response.status);
-  return performance.now() - started;
-}
-(async () => {
-  const latencies = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < tokens.length) latencies.push(await call(next++));
-  }));
-  parentPort.postMessage({ latencies: latencies.sort((a, b) => a - b), elapsed: performance.now() - started });
-})().catch((error) => parentPort.postMessage({ error: String(error) }));
-`;
-
-function loadInWorker(data: {
-  url: string;
-  tokens: string[];
-  tasks: string[];
-  concurrency: number;
-  authOnly: boolean;
-}): Promise<{ latencies: number[]; elapsed: number }> {
-  return new Promise((done, fail) => {
-    const worker = new Worker(LOAD_GENERATOR, { eval: true, workerData: data });
-    worker.once('message', (message: { latencies: number[]; elapsed: number; error?: string }) => {
-      void worker.terminate();
-      if (message.error) fail(new Error(message.error));
-      else done(message);
-    });
-    worker.once('error', fail);
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
 async function coldStart(dir: string): Promise<{ median: number; p95: number; count: number }> {
   await writeFile(
     join(dir, 'pool.jsonl'),
@@ -271,7 +219,7 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
   );
   const server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/recall`;
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const sign = (i: number) =>
     new SignJWT({
       aud: 'memory-transfer',
@@ -287,8 +235,22 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
       .setExpirationTime('10m')
       .sign(privateKey);
   const tokens = await Promise.all(Array.from({ length: API_REQUESTS }, (_, i) => sign(i)));
-  const load = (requests: number, concurrency: number, authOnly: boolean, tasks = TASKS) =>
-    loadInWorker({ url, tokens: tokens.slice(0, requests), tasks, concurrency, authOnly });
+  const load = async (requests: number, concurrency: number, authOnly: boolean, tasks = TASKS) => {
+    const run = await loadTest(
+      origin,
+      tokens.slice(0, requests).map((token, i) => ({
+        path: '/api/v1/recall',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        // authOnly: an empty task passes the token checks, then fails validation (400) before recall
+        body: JSON.stringify({ task: authOnly ? '' : tasks[i % tasks.length], top_k: 3 }),
+      })),
+      concurrency,
+    );
+    const expected = authOnly ? 400 : 200;
+    if (run.errors > 0 || run.statuses[expected] !== requests)
+      throw new Error(`recall API answered ${JSON.stringify(run.statuses)} (${run.errors} errors)`);
+    return run;
+  };
   // every run asks tasks the previous runs did not (a task seen before would be answered from the cache)
   const fresh = distinctTasks(20 + 100 + 200 + API_REQUESTS);
   await load(20, 1, false, fresh.slice(0, 20)); // warm the store's caches and the connection pool

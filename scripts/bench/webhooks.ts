@@ -12,21 +12,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker as WorkerThread } from 'node:worker_threads';
 import nock from 'nock';
 import { pino } from 'pino';
 import { ProbotOctokit } from 'probot';
 import { startServer } from '../../src/app/server.js';
 import { readServeConfig } from '../../src/app/settings.js';
 import { openStore } from '../../src/store/open-store.js';
+import { load, percentile } from './load.js';
 
 const DELIVERIES = 200;
 const REDELIVERIES = 20;
 const SECRET = 'bench-secret';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
 
 function prGraph(number: number) {
   return {
@@ -84,41 +80,18 @@ function mockGitHub(): { learnRequests: () => number } {
   return { learnRequests: () => graphql };
 }
 
-/** Sends every delivery at once from a worker thread; resolves with each status and round trip. */
-function fireFromThread(
-  url: string,
-  deliveries: { id: string; body: string; signature: string }[],
-): Promise<{ status: number; ms: number }[]> {
-  const code = `
-    const { parentPort, workerData } = require('node:worker_threads');
-    const { url, deliveries } = workerData;
-    Promise.all(deliveries.map(async (d) => {
-      const t0 = performance.now();
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': d.id, 'x-hub-signature-256': d.signature }, body: d.body });
-      await response.text();
-      return { status: response.status, ms: performance.now() - t0 };
-    })).then((results) => parentPort.postMessage(results));
-  `;
-  return new Promise((resolve, reject) => {
-    const thread = new WorkerThread(code, { eval: true, workerData: { url, deliveries } });
-    thread.once('message', (results: { status: number; ms: number }[]) => {
-      resolve(results);
-      void thread.terminate();
-    });
-    thread.once('error', reject);
-  });
-}
-
 export async function run(): Promise<Record<string, string | number>> {
   const dir = mkdtempSync(join(tmpdir(), 'mt-bench-webhooks-'));
   const mocks = mockGitHub();
   const store = await openStore(join(dir, 'pool.db'));
   // what group commit made of the burst: the size of each store write (measurement only)
-  let batches: number[] = [];
+  let batches: string[] = [];
   const enqueueJobs = store.enqueueJobs.bind(store);
-  store.enqueueJobs = (jobs) => {
-    batches.push(jobs.length);
-    return enqueueJobs(jobs);
+  store.enqueueJobs = async (jobs) => {
+    const t0 = performance.now();
+    const added = await enqueueJobs(jobs);
+    batches.push(`${jobs.length} in ${(performance.now() - t0).toFixed(1)} ms`);
+    return added;
   };
   const privateKey = generateKeyPairSync('rsa', {
     modulusLength: 2048,
@@ -181,15 +154,29 @@ export async function run(): Promise<Record<string, string | number>> {
       const loop = monitorEventLoopDelay({ resolution: 1 });
       loop.enable();
       const started = performance.now();
-      const results = await fireFromThread(`http://127.0.0.1:${server.port}${path}`, deliveries);
+      // every delivery on its own connection, all in flight at once (as GitHub's senders would be)
+      const results = await load(
+        `http://127.0.0.1:${server.port}`,
+        deliveries.map((d) => ({
+          path,
+          headers: {
+            'content-type': 'application/json',
+            'x-github-event': 'pull_request',
+            'x-github-delivery': d.id,
+            'x-hub-signature-256': d.signature,
+          },
+          body: d.body,
+        })),
+        deliveries.length,
+      );
       loop.disable();
       return {
         writes: [...batches],
         longestTurnMs: loop.max / 1e6,
         wallMs: performance.now() - started,
         ack: [...serverMs].sort((a, b) => a - b),
-        roundTrip: results.map((r) => r.ms).sort((a, b) => a - b),
-        ok: results.filter((r) => r.status === 200).length,
+        roundTrip: results.latencies,
+        ok: results.statuses[200] ?? 0,
         sent: deliveries.length,
       };
     };
@@ -239,7 +226,7 @@ export async function run(): Promise<Record<string, string | number>> {
       'ack max (server)': `${(ack[ack.length - 1] ?? 0).toFixed(1)} ms`,
       'round trip p50 / p99 (client thread)': `${percentile(roundTrip, 50).toFixed(1)} / ${percentile(roundTrip, 99).toFixed(1)} ms`,
       'burst wall time': `${burstMs.toFixed(0)} ms`,
-      'store writes in the burst (jobs each)': `${intake.writes.length} (${intake.writes.join(', ')})`,
+      'store writes in the burst (jobs each, time)': `${intake.writes.length} (${intake.writes.join(', ')})`,
       'longest event-loop turn in the burst': `${intake.longestTurnMs.toFixed(1)} ms`,
       'jobs recorded (50 single + 200 burst)': queued,
       'second burst (new ids, same fixes): ack p50 / p99': `${percentile(again.ack, 50).toFixed(1)} / ${percentile(again.ack, 99).toFixed(1)} ms (${again.ok}/${again.sent} ok)`,

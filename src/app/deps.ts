@@ -6,7 +6,11 @@ import type { Store } from '../store/store.js';
 import type { Abstractor, Clock, Embedder, Logger, Redactor } from '../services/ports.js';
 
 /** A durable job handler: runs in the worker, may throw to be retried with backoff. */
-export type JobHandler = (payload: unknown, job: { id: number; key: string; attempts: number }) => Promise<void>;
+/** `job.body` holds the raw bytes recorded with the job, if any (a webhook delivery's body). */
+export type JobHandler = (
+  payload: unknown,
+  job: { id: number; key: string; attempts: number; body?: Buffer },
+) => Promise<void>;
 
 export interface JobQueue {
   /** records the job durably; false when a job with this key was already recorded (dedupe) */

@@ -6,7 +6,7 @@
  */
 import type { Probot } from 'probot';
 import { z } from 'zod';
-import { unpackBody, WEBHOOK_JOB } from './intake.js';
+import { unpackLegacyBody, WEBHOOK_JOB } from './intake.js';
 import { PermanentJobError } from './worker.js';
 import type { AppDeps } from './deps.js';
 import { registerLearningHandlers } from './handlers/learning.js';
@@ -33,25 +33,32 @@ function trackHandledEvents(app: Probot): HandledEvents {
   };
 }
 
-const WebhookDeliveryJob = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  body: z.string(),
-  encoding: z.literal('deflate-raw-base64'),
-});
+const WebhookDeliveryJob = z.discriminatedUnion('encoding', [
+  z.object({ id: z.string().min(1), name: z.string().min(1), encoding: z.literal('job-body') }),
+  // recorded by versions before the body became the job's raw bytes
+  z.object({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    encoding: z.literal('deflate-raw-base64'),
+    body: z.string(),
+  }),
+]);
 
 /** `onHandled` receives which deliveries the App handles, once its handlers are registered (the intake uses it). */
 export function createApp(deps: AppDeps, onHandled?: (events: HandledEvents) => void) {
   return (app: Probot): void => {
     const handled = trackHandledEvents(app);
     // a delivery recorded by the intake (src/app/intake.ts), verified there: run the handlers
-    deps.queue.register(WEBHOOK_JOB, async (raw) => {
+    deps.queue.register(WEBHOOK_JOB, async (raw, job) => {
       const parsed = WebhookDeliveryJob.safeParse(raw);
       if (!parsed.success) throw new PermanentJobError('webhook delivery: the recorded job is malformed');
       const { id, name } = parsed.data;
       let payload: unknown;
       try {
-        payload = JSON.parse(unpackBody(parsed.data));
+        const delivery = parsed.data;
+        if (delivery.encoding === 'deflate-raw-base64') payload = JSON.parse(unpackLegacyBody(delivery.body));
+        else if (job.body) payload = JSON.parse(job.body.toString('utf8'));
+        else throw new Error('no body');
       } catch {
         throw new PermanentJobError(`webhook delivery ${id}: the recorded body does not read back as JSON`);
       }

@@ -6,7 +6,7 @@
  * handlers must be idempotent (learn is, by natural key).
  */
 import { describeError, UpstreamError } from '../core/errors.js';
-import type { Job, Store } from '../store/store.js';
+import type { Job, NewJob, Store } from '../store/store.js';
 import type { Clock, Logger } from '../services/ports.js';
 import type { JobHandler, JobQueue } from './deps.js';
 
@@ -42,7 +42,7 @@ export interface Worker extends JobQueue {
   /** claims and runs due jobs until none is due; returns how many ran (tests, CLI, bench) */
   drain(): Promise<number>;
   /** records many jobs in one store write (group commit); for each, whether it was new */
-  enqueueMany(jobs: { key: string; kind: string; payload: unknown }[]): Promise<boolean[]>;
+  enqueueMany(jobs: NewJob[]): Promise<boolean[]>;
   /** the delay before retry number `attempts` (1-based) */
   backoff(attempts: number): number;
   /** removes finished jobs older than the retention; returns how many */
@@ -88,7 +88,12 @@ export function createWorker(options: WorkerOptions): Worker {
     const attempt = Math.max(1, job.attempts);
     try {
       if (!handler) throw new PermanentJobError(`no handler for job kind "${job.kind}"`);
-      await handler(job.payload, { id: job.id, key: job.key, attempts: attempt });
+      await handler(job.payload, {
+        id: job.id,
+        key: job.key,
+        attempts: attempt,
+        ...(job.body ? { body: job.body } : {}),
+      });
       await store.completeJob(job.id);
       logger.debug('job done', { id: job.id, key: job.key, kind: job.kind });
     } catch (error) {

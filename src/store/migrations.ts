@@ -250,6 +250,12 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: SQLITE_V1,
     postgres: POSTGRES_V1,
   },
+  {
+    version: 2,
+    description: 'jobs carry raw bytes (a webhook delivery as received), stored as they are',
+    sqlite: 'ALTER TABLE jobs ADD COLUMN body BLOB;',
+    postgres: 'ALTER TABLE jobs ADD COLUMN body BYTEA;',
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -19,6 +19,7 @@ import {
   memoryRepos,
   memoryToValues,
   rowToAudit,
+  jobBody,
   rowToJob,
   rowToMemory,
   rowToUsage,
@@ -26,7 +27,7 @@ import {
   tagsText,
 } from './rows.js';
 import { TermStats } from './term-stats.js';
-import type { Job, MemoryFilter, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
+import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
 export interface PostgresStoreOptions {
@@ -41,7 +42,7 @@ type Row = Record<string, unknown>;
 type Queryable = pg.Pool | pg.PoolClient;
 
 const EPOCH = new Date(0).toISOString();
-/** rows per INSERT of enqueueJobs (4 parameters each, well under PostgreSQL's 65,535) */
+/** rows per INSERT of enqueueJobs (5 parameters each, well under PostgreSQL's 65,535) */
 const JOB_BATCH_ROWS = 500;
 const COLUMNS = [...MEMORY_COLUMNS, 'tags_text'];
 const UPSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
@@ -333,19 +334,19 @@ export class PostgresStore implements Store {
 
   // durable jobs
 
-  async enqueueJobs(jobs: { key: string; kind: string; payload: unknown; runAfter?: string }[]): Promise<boolean[]> {
+  async enqueueJobs(jobs: NewJob[]): Promise<boolean[]> {
     if (jobs.length === 0) return [];
     const now = new Date().toISOString();
     const added = new Set<string>();
     const insert = async (chunk: typeof jobs): Promise<void> => {
       const params: unknown[] = [now];
       const values = chunk.map((job) => {
-        params.push(job.key, job.kind, JSON.stringify(job.payload ?? null), iso(job.runAfter ?? EPOCH));
+        params.push(job.key, job.kind, JSON.stringify(job.payload ?? null), jobBody(job), iso(job.runAfter ?? EPOCH));
         const n = params.length;
-        return `($${n - 3}, $${n - 2}, $${n - 1}, 'pending', 0, $${n}, $1, $1)`;
+        return `($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, 'pending', 0, $${n}, $1, $1)`;
       });
       const rows = await this.query(
-        `INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
+        `INSERT INTO jobs (key, kind, payload, body, state, attempts, run_after, created_at, updated_at)
          VALUES ${values.join(', ')} ON CONFLICT (key) DO NOTHING RETURNING key`,
         params,
       );
@@ -362,12 +363,12 @@ export class PostgresStore implements Store {
     return jobs.map((job) => added.delete(job.key));
   }
 
-  async enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean> {
+  async enqueueJob(job: NewJob): Promise<boolean> {
     const now = new Date().toISOString();
     const rows = await this.query(
-      `INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
-       VALUES ($1, $2, $3, 'pending', 0, $4, $5, $5) ON CONFLICT (key) DO NOTHING RETURNING id`,
-      [job.key, job.kind, JSON.stringify(job.payload ?? null), iso(job.runAfter ?? EPOCH), now],
+      `INSERT INTO jobs (key, kind, payload, body, state, attempts, run_after, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $6, $6) ON CONFLICT (key) DO NOTHING RETURNING id`,
+      [job.key, job.kind, JSON.stringify(job.payload ?? null), jobBody(job), iso(job.runAfter ?? EPOCH), now],
     );
     return rows.length > 0;
   }
@@ -378,7 +379,7 @@ export class PostgresStore implements Store {
       `UPDATE jobs SET state = 'running', lease_until = $1, attempts = attempts + 1, updated_at = $2
        WHERE id = (SELECT id FROM jobs WHERE (state = 'pending' AND run_after <= $2) OR (state = 'running' AND lease_until <= $2)
                    ORDER BY run_after, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, key, kind, payload, attempts, run_after, last_error`,
+       RETURNING id, key, kind, payload, body, attempts, run_after, last_error`,
       [iso(leaseUntil), at],
     );
     return rows[0] && rowToJob(rows[0]);

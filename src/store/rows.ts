@@ -5,7 +5,7 @@
 import { StoreError } from '../core/errors.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../core/types.js';
 import type { AuditEntry, Memory, MemoryBody, Provenance } from '../core/types.js';
-import type { Job, PoolStats, UsageRecord } from './store.js';
+import type { Job, NewJob, PoolStats, UsageRecord } from './store.js';
 
 type Row = Record<string, unknown>;
 
@@ -114,6 +114,12 @@ export function iso(time: string): string {
   return date.toISOString();
 }
 
+/** a job's raw bytes as a query parameter (BLOB / BYTEA; null when it has none) */
+export function jobBody(job: NewJob): Buffer | null {
+  if (!job.body) return null;
+  return Buffer.isBuffer(job.body) ? job.body : Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+}
+
 export function rowToJob(row: Row): Job {
   const job: Job = {
     id: Number(row.id),
@@ -124,6 +130,7 @@ export function rowToJob(row: Row): Job {
     runAfter: String(row.run_after),
   };
   if (row.last_error != null) job.lastError = String(row.last_error);
+  if (row.body != null) job.body = Buffer.isBuffer(row.body) ? row.body : Buffer.from(row.body as Uint8Array);
   return job;
 }
 

@@ -19,6 +19,7 @@ import {
   MEMORY_COLUMNS,
   memoryToValues,
   rowToAudit,
+  jobBody,
   rowToJob,
   rowToMemory,
   rowToUsage,
@@ -26,14 +27,19 @@ import {
 } from './rows.js';
 import { runMigrations, SCHEMA_VERSION } from './migrations.js';
 import { SqliteConnection } from './sqlite-connection.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
-import type { Job, MemoryFilter, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
+import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { ReadCache } from './read-cache.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
 export interface SqliteStoreOptions {
   logger?: Logger;
+  /** checkpoint the WAL from a second connection on a timer (default true for a pool file) */
+  backgroundCheckpoint?: boolean;
+  /** how often that checkpoint runs (default 1 s) */
+  checkpointEveryMs?: number;
   /** how long a write waits for another process's lock before StoreError('locked'); default 5000 */
   busyTimeoutMs?: number;
 }
@@ -76,6 +82,8 @@ export class SqliteStore implements Store {
   /** PRAGMA data_version last seen: it changes when another connection (process) commits */
   private dataVersion: number | undefined;
   private versionCheck: Promise<void> | undefined;
+  /** checkpoints the WAL from a second connection, off every commit's path (file pools only) */
+  private checkpointer: WalCheckpointer | undefined;
   /** which query tokens to search (document frequencies, cached) */
   private readonly termStats = new TermStats({
     levelRows: async () => {
@@ -126,7 +134,16 @@ export class SqliteStore implements Store {
       await db.close().catch(() => undefined);
       throw error;
     }
-    return new SqliteStore(db, path, options.logger ?? silentLogger);
+    const logger = options.logger ?? silentLogger;
+    const store = new SqliteStore(db, path, logger);
+    if (path !== ':memory:' && !path.startsWith('file:') && options.backgroundCheckpoint !== false) {
+      // a commit that crosses SQLite's auto-checkpoint threshold would copy the whole WAL into the
+      // database and fsync it before answering (tens of ms on a webhook burst): checkpoints run
+      // from a second connection on a timer instead, without blocking readers or writers
+      await db.exec('PRAGMA wal_autocheckpoint = 0;');
+      store.checkpointer = new WalCheckpointer(path, logger, options.checkpointEveryMs ?? 1_000);
+    }
+    return store;
   }
 
   async migrate(): Promise<void> {
@@ -174,6 +191,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.queue;
+    await this.checkpointer?.close();
     await this.db.close();
   }
 
@@ -392,22 +410,30 @@ export class SqliteStore implements Store {
 
   // durable jobs
 
-  async enqueueJobs(jobs: { key: string; kind: string; payload: unknown; runAfter?: string }[]): Promise<boolean[]> {
+  async enqueueJobs(jobs: NewJob[]): Promise<boolean[]> {
     if (jobs.length === 0) return [];
     const now = new Date().toISOString();
     const added = new Set<string>();
     const insert = async (chunk: typeof jobs): Promise<void> => {
       const params: SqlValue[] = [];
       for (const job of chunk)
-        params.push(job.key, job.kind, JSON.stringify(job.payload ?? null), iso(job.runAfter ?? EPOCH), now, now);
+        params.push(
+          job.key,
+          job.kind,
+          JSON.stringify(job.payload ?? null),
+          jobBody(job),
+          iso(job.runAfter ?? EPOCH),
+          now,
+          now,
+        );
       // the statement has a power-of-two number of rows, padded with repeats of the last job (a
       // repeated key is ignored), so a handful of prepared statements serve every batch size
       const rowCount = 2 ** Math.ceil(Math.log2(chunk.length));
-      const last = params.slice(-6);
+      const last = params.slice(-JOB_COLUMNS);
       for (let row = chunk.length; row < rowCount; row += 1) params.push(...last);
       const rows = await this.db.all<{ key: string }>(
-        `INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
-         VALUES ${Array.from({ length: rowCount }, () => "(?, ?, ?, 'pending', 0, ?, ?, ?)").join(', ')}
+        `INSERT INTO jobs (key, kind, payload, body, state, attempts, run_after, created_at, updated_at)
+         VALUES ${Array.from({ length: rowCount }, () => "(?, ?, ?, ?, 'pending', 0, ?, ?, ?)").join(', ')}
          ON CONFLICT (key) DO NOTHING RETURNING key`,
         params,
       );
@@ -426,13 +452,13 @@ export class SqliteStore implements Store {
     return jobs.map((job) => added.delete(job.key));
   }
 
-  async enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean> {
+  async enqueueJob(job: NewJob): Promise<boolean> {
     const now = new Date().toISOString();
     const result = await this.write(() =>
       this.db.run(
-        `INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
-         VALUES (?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-        [job.key, job.kind, JSON.stringify(job.payload ?? null), iso(job.runAfter ?? EPOCH), now, now],
+        `INSERT INTO jobs (key, kind, payload, body, state, attempts, run_after, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+        [job.key, job.kind, JSON.stringify(job.payload ?? null), jobBody(job), iso(job.runAfter ?? EPOCH), now, now],
       ),
     );
     return result.changes > 0;
@@ -445,7 +471,7 @@ export class SqliteStore implements Store {
         `UPDATE jobs SET state = 'running', lease_until = ?, attempts = attempts + 1, updated_at = ?
          WHERE id = (SELECT id FROM jobs WHERE (state = 'pending' AND run_after <= ?) OR (state = 'running' AND lease_until <= ?)
                      ORDER BY run_after, id LIMIT 1)
-         RETURNING id, key, kind, payload, attempts, run_after, last_error`,
+         RETURNING id, key, kind, payload, body, attempts, run_after, last_error`,
         [iso(leaseUntil), at, at, at],
       ),
     );
@@ -603,7 +629,9 @@ export class SqliteStore implements Store {
   }
 }
 
-/** rows per INSERT of enqueueJobs (a power of two; 6 parameters each, well under SQLite's 32,766) */
+/** parameters per row of a jobs INSERT */
+const JOB_COLUMNS = 7;
+/** rows per INSERT of enqueueJobs (a power of two; 7 parameters each, well under SQLite's 32,766) */
 const JOB_BATCH_ROWS = 512;
 
 /** the FTS5 table of a level (a fixed name, never text from outside) */

@@ -36,6 +36,17 @@ export interface Job {
   /** ISO time before which the job is not claimed */
   runAfter: string;
   lastError?: string;
+  /** raw bytes recorded with the job (a webhook delivery's body), as they were given */
+  body?: Buffer;
+}
+
+/** A job to record: `payload` is stored as JSON, `body` (optional) as raw bytes, never re-encoded. */
+export interface NewJob {
+  key: string;
+  kind: string;
+  payload: unknown;
+  runAfter?: string;
+  body?: Uint8Array;
 }
 
 export interface UsageRecord {
@@ -112,13 +123,13 @@ export interface Store {
 
   // durable jobs
   /** false when a job with this key already exists (done or not) */
-  enqueueJob(job: { key: string; kind: string; payload: unknown; runAfter?: string }): Promise<boolean>;
+  enqueueJob(job: NewJob): Promise<boolean>;
   /**
    * (App core, group commit) records many jobs in one write (one multi-row insert ignoring keys
    * that exist, in one transaction); for each job, in order, whether it was added (false for a
    * key already recorded, or repeated earlier in the same batch).
    */
-  enqueueJobs(jobs: { key: string; kind: string; payload: unknown; runAfter?: string }[]): Promise<boolean[]>;
+  enqueueJobs(jobs: NewJob[]): Promise<boolean[]>;
   /**
    * atomically claims the next due job (pending with runAfter <= now, or leased with an expired
    * lease), leasing it until leaseUntil; increments attempts, so the returned job's attempts

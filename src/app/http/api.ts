@@ -83,15 +83,21 @@ async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown
   if (Number.isFinite(declared) && declared > maxBytes) {
     throw new HttpError(413, 'too-large', `the body is larger than ${maxBytes} bytes`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new HttpError(413, 'too-large', `the body is larger than ${maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
-  }
+  const raw = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.removeAllListeners('data');
+        reject(new HttpError(413, 'too-large', `the body is larger than ${maxBytes} bytes`));
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     throw new HttpError(400, 'bad-input', 'body: not valid JSON');
   }
