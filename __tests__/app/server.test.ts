@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startServer, type RunningServer } from '../../src/app/server.js';
@@ -185,6 +186,21 @@ describe('serve settings', () => {
     expect(() => readServeConfig({ ...env, INSTALL_BACKFILL_LIMIT: '-1' })).toThrow(/^INSTALL_BACKFILL_LIMIT: /);
     expect(() => readServeConfig({ ...env, PRIVATE_KEY: 'not a key' })).toThrow(/^PRIVATE_KEY: /);
     expect(() => readServeConfig({ APP_ID: '1', WEBHOOK_SECRET })).toThrow(/^PRIVATE_KEY: is not set/);
+  });
+
+  it('runs one HTTP process per core up to 4 by default, and one wherever several would be wrong', () => {
+    const cores = Math.min(4, availableParallelism());
+    expect(readServeConfig(env).processes).toBe(cores);
+    expect(readServeConfig({ ...env, MEMORY_TRANSFER_PROCESSES: '3' }).processes).toBe(3);
+    expect(readServeConfig(env, { processes: 1 }).processes).toBe(1);
+    // each process would have its own in-memory pool, or relay every delivery
+    expect(readServeConfig(env, { db: ':memory:' }).processes).toBe(1);
+    expect(readServeConfig({ ...env, WEBHOOK_PROXY_URL: 'https://smee.io/abc' }).processes).toBe(1);
+    expect(readServeConfig(env, { dev: true }).processes).toBe(1);
+    expect(() => readServeConfig(env, { db: ':memory:', processes: 2 })).toThrow(
+      /^MEMORY_TRANSFER_PROCESSES: must be 1 with an in-memory pool/,
+    );
+    expect(() => readServeConfig({ ...env, MEMORY_TRANSFER_PROCESSES: '0' })).toThrow(/^MEMORY_TRANSFER_PROCESSES: /);
   });
 
   it('without App credentials is in set-up mode (no secret needed yet)', () => {

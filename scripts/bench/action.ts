@@ -11,6 +11,7 @@
  *   BENCH_ACTION_RUNS=0 skips the cold start runs.
  */
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,7 @@ import type { Memory } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { BENCH_PROCESSES, startBenchCluster } from './cluster.js';
 import { load as loadTest, percentile } from './load.js';
 import { pick as pickFrom, random } from './seeded.js';
 
@@ -182,14 +184,68 @@ async function coldStart(dir: string): Promise<{ median: number; p95: number; co
   return { median: percentile(times, 50), p95: percentile(times, 95), count: count / RUNS };
 }
 
+const ms = (sorted: number[], p: number) => percentile(sorted, p).toFixed(1);
+
+/** The recall API under load at `origin`: one at a time, then 50 concurrent three ways. */
+async function measureApi(
+  origin: string,
+  tokens: string[],
+  label: string,
+  serverTimes?: () => Promise<number[]>,
+): Promise<Record<string, string>> {
+  const load = async (requests: number, concurrency: number, authOnly: boolean, tasks = TASKS) => {
+    const run = await loadTest(
+      origin,
+      tokens.slice(0, requests).map((token, i) => ({
+        path: '/api/v1/recall',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        // authOnly: an empty task passes the token checks, then fails validation (400) before recall
+        body: JSON.stringify({ task: authOnly ? '' : tasks[i % tasks.length], top_k: 3 }),
+      })),
+      concurrency,
+    );
+    const expected = authOnly ? 400 : 200;
+    if (run.errors > 0 || run.statuses[expected] !== requests)
+      throw new Error(`recall API answered ${JSON.stringify(run.statuses)} (${run.errors} errors)`);
+    return run;
+  };
+  // every run asks tasks the previous runs did not (a task seen before would be answered from the cache)
+  const fresh = distinctTasks(40 + 100 + 200 + API_REQUESTS);
+  await load(40, 2, false, fresh.slice(0, 40)); // warm each process's caches and code
+  await load(API_REQUESTS, CONCURRENCY, true);
+  const serial = (await load(100, 1, false, fresh.slice(40, 140))).latencies;
+  const concurrently = (authOnly: boolean, tasks?: string[]) => load(API_REQUESTS, CONCURRENCY, authOnly, tasks);
+  const auth = await concurrently(true);
+  await serverTimes?.();
+  const repeated = await concurrently(false);
+  const repeatedServer = await serverTimes?.();
+  const distinct200 = await concurrently(false, fresh.slice(140, 340));
+  const allDistinct = await concurrently(false, fresh.slice(340));
+  const rate = (run: { elapsed: number }) => ((API_REQUESTS / run.elapsed) * 1000).toFixed(0);
+  const line = (run: { latencies: number[]; elapsed: number }) =>
+    `${ms(run.latencies, 50)} / ${ms(run.latencies, 95)} ms (${rate(run)} req/s)`;
+  return {
+    [`${label}: one at a time, new tasks, p50 / p95`]: `${ms(serial, 50)} / ${ms(serial, 95)} ms`,
+    [`${label}: 50 concurrent, 6 repeated tasks, p50 / p95 (budget 30)`]: line(repeated),
+    ...(repeatedServer
+      ? { [`${label}: the same, server side, p50 / p95`]: `${ms(repeatedServer, 50)} / ${ms(repeatedServer, 95)} ms` }
+      : {}),
+    [`${label}: 50 concurrent, 200 distinct tasks x5, p50 / p95`]: line(distinct200),
+    [`${label}: 50 concurrent, ${API_REQUESTS} distinct tasks, p50 / p95`]: line(allDistinct),
+    [`${label}: 50 concurrent, token check + validation only, p50 / p95`]: line(auth),
+  };
+}
+
 async function recallApi(dir: string): Promise<Record<string, string | number>> {
-  const store = await SqliteStore.open(join(dir, 'pool.db'));
+  const poolPath = join(dir, 'pool.db');
+  const store = await SqliteStore.open(poolPath);
   await store.migrate();
   await store.transaction(async () => {
     for (const memory of insights(API_INSIGHTS, 11)) await store.putMemory(memory);
   });
   const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' }] });
+  const keys = { keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' }] };
+  const jwks = createLocalJWKSet(keys);
   const repo: InstalledRepository = {
     installationId: 1,
     ownerId: 100,
@@ -198,6 +254,27 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
     fullName: 'acme/web',
     visibility: 'public',
   };
+  const sign = (i: number) =>
+    new SignJWT({
+      aud: 'memory-transfer',
+      repository_id: '4242',
+      repository_owner_id: '100',
+      repository_visibility: 'public',
+      event_name: 'issues',
+      run_id: String(1000 + i),
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
+      .setIssuer(GITHUB_OIDC_ISSUER)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(privateKey);
+  const tokens = await Promise.all(Array.from({ length: API_REQUESTS }, (_, i) => sign(i)));
+  const figures: Record<string, string | number> = {
+    'recall API insights': API_INSIGHTS,
+    'recall API requests per run': API_REQUESTS,
+  };
+
+  // one process: the API handler alone on a Node HTTP server
   const handler = createApiHandler(
     {
       store,
@@ -219,71 +296,40 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
   );
   const server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const sign = (i: number) =>
-    new SignJWT({
-      aud: 'memory-transfer',
-      repository_id: '4242',
-      repository_owner_id: '100',
-      repository_visibility: 'public',
-      event_name: 'issues',
-      run_id: String(1000 + i),
-    })
-      .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
-      .setIssuer(GITHUB_OIDC_ISSUER)
-      .setIssuedAt()
-      .setExpirationTime('10m')
-      .sign(privateKey);
-  const tokens = await Promise.all(Array.from({ length: API_REQUESTS }, (_, i) => sign(i)));
-  const load = async (requests: number, concurrency: number, authOnly: boolean, tasks = TASKS) => {
-    const run = await loadTest(
-      origin,
-      tokens.slice(0, requests).map((token, i) => ({
-        path: '/api/v1/recall',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        // authOnly: an empty task passes the token checks, then fails validation (400) before recall
-        body: JSON.stringify({ task: authOnly ? '' : tasks[i % tasks.length], top_k: 3 }),
-      })),
-      concurrency,
-    );
-    const expected = authOnly ? 400 : 200;
-    if (run.errors > 0 || run.statuses[expected] !== requests)
-      throw new Error(`recall API answered ${JSON.stringify(run.statuses)} (${run.errors} errors)`);
-    return run;
-  };
-  // every run asks tasks the previous runs did not (a task seen before would be answered from the cache)
-  const fresh = distinctTasks(20 + 100 + 200 + API_REQUESTS);
-  await load(20, 1, false, fresh.slice(0, 20)); // warm the store's caches and the connection pool
-  const serial = (await load(100, 1, false, fresh.slice(20, 120))).latencies;
-  const concurrently = (authOnly: boolean, tasks?: string[]) => load(API_REQUESTS, CONCURRENCY, authOnly, tasks);
-  const auth = await concurrently(true);
-  const repeated = await concurrently(false);
-  const distinct200 = await concurrently(false, fresh.slice(120, 320));
-  const allDistinct = await concurrently(false, fresh.slice(320));
+  Object.assign(
+    figures,
+    await measureApi(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, tokens, '1 process'),
+  );
   await new Promise<void>((done) => server.close(() => done()));
   await store.close();
-  const rate = (run: { elapsed: number }) => ((API_REQUESTS / run.elapsed) * 1000).toFixed(0);
-  return {
-    'recall API insights': API_INSIGHTS,
-    'recall API requests (50 concurrent)': API_REQUESTS,
-    'recall API one at a time, new tasks, p50 ms': percentile(serial, 50).toFixed(1),
-    'recall API one at a time, new tasks, p95 ms': percentile(serial, 95).toFixed(1),
-    'recall API, 6 repeated tasks, p50 ms': percentile(repeated.latencies, 50).toFixed(1),
-    'recall API, 6 repeated tasks, p95 ms (budget 30)': percentile(repeated.latencies, 95).toFixed(1),
-    'recall API, 6 repeated tasks, req/s': rate(repeated),
-    'recall API, 200 distinct tasks x5, p50 ms': percentile(distinct200.latencies, 50).toFixed(1),
-    'recall API, 200 distinct tasks x5, p95 ms': percentile(distinct200.latencies, 95).toFixed(1),
-    'recall API, 200 distinct tasks x5, req/s': rate(distinct200),
-    [`recall API, ${API_REQUESTS} distinct tasks (no repeats), p50 ms`]: percentile(allDistinct.latencies, 50).toFixed(
-      1,
-    ),
-    [`recall API, ${API_REQUESTS} distinct tasks (no repeats), p95 ms`]: percentile(allDistinct.latencies, 95).toFixed(
-      1,
-    ),
-    [`recall API, ${API_REQUESTS} distinct tasks (no repeats), req/s`]: rate(allDistinct),
-    'auth + validation only (no recall), 50 concurrent, p95 ms': percentile(auth.latencies, 95).toFixed(1),
-    'auth + validation only throughput req/s': rate(auth),
-  };
+
+  // serve --processes N: the App's own HTTP processes on the same pool
+  const appKey = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
+  const cluster = await startBenchCluster({
+    APP_ID: '1',
+    PRIVATE_KEY: appKey,
+    WEBHOOK_SECRET: 'bench-secret',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    MEMORY_TRANSFER_DB: poolPath,
+    BENCH_JWKS: JSON.stringify(keys),
+    BENCH_REPO: JSON.stringify(repo),
+  });
+  try {
+    Object.assign(
+      figures,
+      await measureApi(`http://127.0.0.1:${cluster.port}`, tokens, `${BENCH_PROCESSES} processes`, () =>
+        cluster.serverTimes(),
+      ),
+    );
+  } finally {
+    await cluster.stop();
+  }
+  return figures;
 }
 
 export async function run(): Promise<Record<string, string | number>> {

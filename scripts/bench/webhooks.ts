@@ -9,7 +9,6 @@
  */
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
@@ -18,7 +17,9 @@ import { ProbotOctokit } from 'probot';
 import { startServer } from '../../src/app/server.js';
 import { readServeConfig } from '../../src/app/settings.js';
 import { openStore } from '../../src/store/open-store.js';
-import { load, percentile } from './load.js';
+import { BENCH_PROCESSES, startBenchCluster } from './cluster.js';
+import { burst as sendAtOnce, percentile } from './load.js';
+import { timeRequests } from './server-times.js';
 
 const DELIVERIES = 200;
 const REDELIVERIES = 20;
@@ -80,34 +81,69 @@ function mockGitHub(): { learnRequests: () => number } {
   return { learnRequests: () => graphql };
 }
 
+interface Delivery {
+  id: string;
+  body: string;
+  signature: string;
+}
+
+function makeDeliveries(prefix: string): Delivery[] {
+  const template = JSON.parse(
+    readFileSync(
+      join(import.meta.dirname, '..', '..', '__tests__', 'fixtures', 'events', 'pull_request.closed.json'),
+      'utf8',
+    ),
+  ) as { pull_request: { number: number; merge_commit_sha: string } };
+  return Array.from({ length: DELIVERIES + REDELIVERIES }, (_, i) => {
+    const number = (i % DELIVERIES) + 1;
+    const payload = {
+      ...template,
+      pull_request: { ...template.pull_request, number, merge_commit_sha: `sha${number}` },
+    };
+    const body = JSON.stringify(payload);
+    return {
+      id: `${prefix}-${number}`,
+      body,
+      signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+    };
+  });
+}
+
+/** Every delivery on its own connection, all in flight at once (as GitHub's senders would be). */
+async function burst(port: number, path: string, deliveries: Delivery[]) {
+  const results = await sendAtOnce(
+    `http://127.0.0.1:${port}`,
+    deliveries.map((d) => ({
+      path,
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': d.id,
+        'x-hub-signature-256': d.signature,
+      },
+      body: d.body,
+    })),
+  );
+  return {
+    roundTrip: results.latencies,
+    ok: results.statuses[200] ?? 0,
+    sent: deliveries.length,
+    wallMs: results.elapsed,
+  };
+}
+
+const ms = (sorted: number[], p: number) => percentile(sorted, p).toFixed(1);
+
 export async function run(): Promise<Record<string, string | number>> {
   const dir = mkdtempSync(join(tmpdir(), 'mt-bench-webhooks-'));
   const mocks = mockGitHub();
-  const store = await openStore(join(dir, 'pool.db'));
-  // what group commit made of the burst: the size of each store write (measurement only)
-  let batches: string[] = [];
-  const enqueueJobs = store.enqueueJobs.bind(store);
-  store.enqueueJobs = async (jobs) => {
-    const t0 = performance.now();
-    const added = await enqueueJobs(jobs);
-    batches.push(`${jobs.length} in ${(performance.now() - t0).toFixed(1)} ms`);
-    return added;
-  };
   const privateKey = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   }).privateKey;
-  const config = readServeConfig({
-    APP_ID: '1',
-    PRIVATE_KEY: privateKey,
-    WEBHOOK_SECRET: SECRET,
-    PORT: '0',
-    HOST: '127.0.0.1',
-  });
-  const server = await startServer({
-    config,
-    store,
+  const env = { APP_ID: '1', PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1' };
+  const serverOptions = {
     env: {},
     log: pino({ level: 'silent' }),
     // GitHub is nock here: no pacing (in production Probot's throttling paces GitHub calls)
@@ -117,128 +153,86 @@ export async function run(): Promise<Record<string, string | number>> {
       throttle: { ...(options.throttle as object), enabled: false },
     })),
     worker: false,
-  });
+  } as const;
+  const figures: Record<string, string | number> = {
+    'deliveries in flight': `${DELIVERIES} + ${REDELIVERIES} redeliveries`,
+  };
   try {
-    const template = JSON.parse(
-      readFileSync(
-        join(import.meta.dirname, '..', '..', '__tests__', 'fixtures', 'events', 'pull_request.closed.json'),
-        'utf8',
-      ),
-    ) as { pull_request: { number: number; merge_commit_sha: string } };
-    const makeDeliveries = (prefix: string) =>
-      Array.from({ length: DELIVERIES + REDELIVERIES }, (_, i) => {
-        const number = (i % DELIVERIES) + 1;
-        const payload = {
-          ...template,
-          pull_request: { ...template.pull_request, number, merge_commit_sha: `sha${number}` },
-        };
-        const body = JSON.stringify(payload);
-        return {
-          id: `${prefix}-${number}`,
-          body,
-          signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
-        };
-      });
-    // server side: from the request's arrival to the end of the response
-    let serverMs: number[] = [];
-    server.http?.on('request', (_req, res) => {
-      const t0 = performance.now();
-      res.on('finish', () => serverMs.push(performance.now() - t0));
-    });
-    // the load comes from another thread, so the client does not share the server's event loop
-    const burst = async (path: string, prefix: string) => {
-      serverMs = [];
-      batches = [];
-      const deliveries = makeDeliveries(prefix);
-      // the longest stretch the server's event loop could not turn (no answer goes out meanwhile)
-      const loop = monitorEventLoopDelay({ resolution: 1 });
-      loop.enable();
-      const started = performance.now();
-      // every delivery on its own connection, all in flight at once (as GitHub's senders would be)
-      const results = await load(
-        `http://127.0.0.1:${server.port}`,
-        deliveries.map((d) => ({
-          path,
-          headers: {
-            'content-type': 'application/json',
-            'x-github-event': 'pull_request',
-            'x-github-delivery': d.id,
-            'x-hub-signature-256': d.signature,
-          },
-          body: d.body,
-        })),
-        deliveries.length,
-      );
-      loop.disable();
-      return {
-        writes: [...batches],
-        longestTurnMs: loop.max / 1e6,
-        wallMs: performance.now() - started,
-        ack: [...serverMs].sort((a, b) => a - b),
-        roundTrip: results.latencies,
-        ok: results.statuses[200] ?? 0,
-        sent: deliveries.length,
-      };
-    };
-    // one at a time first: the cost of one delivery without queueing behind others
-    const single: number[] = [];
-    for (const d of makeDeliveries('single').slice(0, 50)) {
-      serverMs = [];
-      const response = await fetch(`http://127.0.0.1:${server.port}${config.webhookPath}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-github-event': 'pull_request',
-          'x-github-delivery': d.id,
-          'x-hub-signature-256': d.signature,
-        },
-        body: d.body,
-      });
-      await response.text();
-      single.push(...serverMs);
+    // 1. one process (serve --processes 1): the intake on the same event loop as everything else
+    {
+      const store = await openStore(join(dir, 'single.db'));
+      const config = readServeConfig({ ...env, MEMORY_TRANSFER_PROCESSES: '1' });
+      const server = await startServer({ ...serverOptions, config, store });
+      const serverMs: number[] = [];
+      timeRequests(server.http, serverMs);
+      for (const d of makeDeliveries('single').slice(0, 50)) await burst(server.port, config.webhookPath, [d]);
+      const single = serverMs.splice(0).sort((a, b) => a - b);
+      const first = await burst(server.port, config.webhookPath, makeDeliveries('first'));
+      const ack = [...serverMs].sort((a, b) => a - b);
+      figures['one delivery at a time: ack p50 / p99'] = `${ms(single, 50)} / ${ms(single, 99)} ms`;
+      figures['1 process: burst ack p50 / p99 (server)'] =
+        `${ms(ack, 50)} / ${ms(ack, 99)} ms (${first.ok}/${first.sent} ok)`;
+      figures['1 process: burst round trip p50 / p99 (client)'] =
+        `${ms(first.roundTrip, 50)} / ${ms(first.roundTrip, 99)} ms`;
+      await server.stop();
+      await store.close();
     }
-    single.sort((a, b) => a - b);
-    const intake = await burst(config.webhookPath, 'first');
-    const queued = await store.countJobs('pending');
-    // the same 200 fixes again with new delivery ids (as a second event for each fix would)
-    const again = await burst(config.webhookPath, 'again');
-    const ack = intake.ack;
-    const roundTrip = intake.roundTrip;
-    const ok = intake.ok;
-    const burstMs = intake.wallMs;
-    const drainStart = performance.now();
-    server.worker?.start();
-    while ((await store.countJobs('pending')) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    const drainMs = performance.now() - drainStart;
 
-    const memories = await store.listMemories('codertocat', { limit: 100_000 });
-    const learned = new Set<string>();
-    for (let n = 1; n <= DELIVERIES; n += 1)
-      if (await store.isFixLearned('codertocat', 'Codertocat/Hello-World', String(n))) learned.add(String(n));
-    const refsPerMemory = memories.flatMap((m) => m.provenance.map((p) => `${m.id}:${p.ref}`));
-    const twice = refsPerMemory.length - new Set(refsPerMemory).size;
-    return {
-      'one delivery at a time: ack p50 / p99': `${percentile(single, 50).toFixed(1)} / ${percentile(single, 99).toFixed(1)} ms`,
-      'deliveries in flight': `${DELIVERIES} + ${REDELIVERIES} redeliveries`,
-      'acknowledged 200': `${ok}/${intake.sent}`,
-      'ack p50 (server)': `${percentile(ack, 50).toFixed(1)} ms`,
-      'ack p99 (server)': `${percentile(ack, 99).toFixed(1)} ms`,
-      'ack max (server)': `${(ack[ack.length - 1] ?? 0).toFixed(1)} ms`,
-      'round trip p50 / p99 (client thread)': `${percentile(roundTrip, 50).toFixed(1)} / ${percentile(roundTrip, 99).toFixed(1)} ms`,
-      'burst wall time': `${burstMs.toFixed(0)} ms`,
-      'store writes in the burst (jobs each, time)': `${intake.writes.length} (${intake.writes.join(', ')})`,
-      'longest event-loop turn in the burst': `${intake.longestTurnMs.toFixed(1)} ms`,
-      'jobs recorded (50 single + 200 burst)': queued,
-      'second burst (new ids, same fixes): ack p50 / p99': `${percentile(again.ack, 50).toFixed(1)} / ${percentile(again.ack, 99).toFixed(1)} ms (${again.ok}/${again.sent} ok)`,
-      'drain time (worker, 4 at a time)': `${(drainMs / 1000).toFixed(1)} s`,
-      'fixes learned (from 490 deliveries of 200 fixes)': `${learned.size}/${DELIVERIES}`,
-      'PR gathers (GraphQL)': mocks.learnRequests(),
-      'processed twice': twice,
-      'dead jobs': await store.countJobs('dead'),
-    };
+    // 2. serve --processes N: HTTP processes forked, this process runs the job worker
+    const poolPath = join(dir, 'pool.db');
+    const store = await openStore(poolPath);
+    const config = readServeConfig({
+      ...env,
+      MEMORY_TRANSFER_PROCESSES: String(BENCH_PROCESSES),
+      MEMORY_TRANSFER_DB: poolPath,
+    });
+    const jobs = await startServer({ ...serverOptions, config, store, role: 'jobs' });
+    const http = await startBenchCluster(
+      { ...env, MEMORY_TRANSFER_DB: poolPath },
+      { ...(jobs.recordJobs ? { recordJobs: jobs.recordJobs } : {}) },
+    );
+    try {
+      // warm each process's code paths (not measured)
+      await burst(http.port, config.webhookPath, makeDeliveries('warm').slice(0, 40));
+      await http.serverTimes();
+      const first = await burst(http.port, config.webhookPath, makeDeliveries('first'));
+      const ack = await http.serverTimes();
+      const queued = await store.countJobs('pending');
+      // the same 200 fixes again with new delivery ids (as a second event for each fix would)
+      const again = await burst(http.port, config.webhookPath, makeDeliveries('again'));
+      const againAck = await http.serverTimes();
+      const drainStart = performance.now();
+      jobs.worker?.start();
+      while ((await store.countJobs('pending')) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      const drainMs = performance.now() - drainStart;
+
+      const memories = await store.listMemories('codertocat', { limit: 100_000 });
+      const learned = new Set<string>();
+      for (let n = 1; n <= DELIVERIES; n += 1)
+        if (await store.isFixLearned('codertocat', 'Codertocat/Hello-World', String(n))) learned.add(String(n));
+      const refsPerMemory = memories.flatMap((m) => m.provenance.map((p) => `${m.id}:${p.ref}`));
+      Object.assign(figures, {
+        [`${BENCH_PROCESSES} HTTP processes: acknowledged`]: `${first.ok}/${first.sent}`,
+        [`${BENCH_PROCESSES} HTTP processes: burst ack p50 (server)`]: `${ms(ack, 50)} ms`,
+        [`${BENCH_PROCESSES} HTTP processes: burst ack p99 (server)`]: `${ms(ack, 99)} ms`,
+        [`${BENCH_PROCESSES} HTTP processes: burst ack max (server)`]: `${(ack[ack.length - 1] ?? 0).toFixed(1)} ms`,
+        [`${BENCH_PROCESSES} HTTP processes: round trip p50 / p99 (client)`]: `${ms(first.roundTrip, 50)} / ${ms(first.roundTrip, 99)} ms`,
+        [`${BENCH_PROCESSES} HTTP processes: burst wall time`]: `${first.wallMs.toFixed(0)} ms`,
+        'jobs recorded (40 warm-up + 200 burst)': queued,
+        'second burst (new ids, same fixes): ack p50 / p99': `${ms(againAck, 50)} / ${ms(againAck, 99)} ms (${again.ok}/${again.sent} ok)`,
+        'drain time (worker, 4 at a time)': `${(drainMs / 1000).toFixed(1)} s`,
+        'fixes learned (from 480 deliveries of 200 fixes)': `${learned.size}/${DELIVERIES}`,
+        'PR gathers (GraphQL)': mocks.learnRequests(),
+        'processed twice': refsPerMemory.length - new Set(refsPerMemory).size,
+        'dead jobs': await store.countJobs('dead'),
+      });
+      return figures;
+    } finally {
+      await http.stop();
+      await jobs.stop();
+      await store.close();
+    }
   } finally {
-    await server.stop();
-    await store.close();
     nock.cleanAll();
     nock.restore();
     rmSync(dir, { recursive: true, force: true });

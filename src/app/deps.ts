@@ -28,6 +28,8 @@ export interface AppSettings {
   installBackfillLimit: number;
   /** how often the staleness sweep runs (default daily; 0 turns it off) */
   stalenessSweepMs?: number;
+  /** false: this process schedules no periodic sweep (the HTTP children of a clustered serve) */
+  sweeps?: boolean;
 }
 
 export interface AppDeps {

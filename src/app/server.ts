@@ -31,7 +31,7 @@ import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { AppDeps } from './deps.js';
 import { createApp, type HandledEvents } from './index.js';
-import { createGroupCommit, createWebhookIntake } from './intake.js';
+import { createGroupCommit, createWebhookIntake, type EnqueueBatch } from './intake.js';
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
 import { createApiHandler, type ApiOptions } from './http/api.js';
@@ -56,7 +56,20 @@ export interface StartServerOptions {
   api?: Partial<ApiOptions>;
   /** start the job worker (default true); worker options override the settings */
   worker?: boolean | Partial<Omit<WorkerOptions, 'store' | 'logger' | 'clock'>>;
+  /**
+   * what this process does (default 'all'). In a clustered `serve` (src/app/cluster.ts) the
+   * primary is 'jobs' (the worker and the periodic sweeps, no HTTP) and each child is 'http'
+   * (webhook intake, /healthz, recall API: it records jobs and never runs them).
+   */
+  role?: ServerRole;
+  /**
+   * how the webhook intake records a batch of deliveries (default: into this process's store
+   * through the worker). A clustered child sends them to the primary, the pool's one writer.
+   */
+  recordJobs?: EnqueueBatch;
 }
+
+export type ServerRole = 'all' | 'http' | 'jobs';
 
 export interface RunningServer {
   port: number;
@@ -67,6 +80,12 @@ export interface RunningServer {
   worker?: Worker;
   /** the Node HTTP server (benchmarks time requests on it) */
   http?: HttpServer;
+  /**
+   * records a batch of jobs in this process's pool through one group commit shared by every
+   * caller (the primary of a clustered serve records its children's webhook deliveries with it);
+   * absent in set-up mode
+   */
+  recordJobs?: EnqueueBatch;
   /** stops the HTTP server, then the worker (graceful), then closes a pool it opened */
   stop(): Promise<void>;
 }
@@ -89,30 +108,36 @@ const healthz: NodeHandler = (req, res) => {
 };
 
 /**
- * Puts `handler` in front of Probot's request listener: the webhook intake answers its path
- * before Probot's per-request logging and routing run (Probot's own webhook middleware, at the
- * same path, never sees a delivery, so it cannot run handlers before the delivery is recorded).
+ * Puts `handlers` (tried in order) in front of Probot's request listener: the webhook intake, the
+ * health check and the recall API answer their paths before Probot's per-request logging
+ * (pino-http, a child logger per request) and routing run. Probot's own webhook middleware, at the
+ * same path as the intake, never sees a delivery, so it cannot run handlers before the delivery
+ * is recorded. Whatever none of them takes goes on to Probot (its static files, /ping, 404).
  */
-function putInFront(http: HttpServer, handler: NodeHandler): void {
+function putInFront(http: HttpServer, handlers: NodeHandler[]): void {
   const others = http.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   http.removeAllListeners('request');
-  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const handled = handler(req, res);
-    if (handled === true) return;
-    const rest = (): void => {
-      for (const listener of others) listener.call(http, req, res);
-    };
-    if (handled === false) rest();
-    else
+  const rest = (req: IncomingMessage, res: ServerResponse): void => {
+    for (const listener of others) listener.call(http, req, res);
+  };
+  const tryFrom = (index: number, req: IncomingMessage, res: ServerResponse): void => {
+    for (let i = index; i < handlers.length; i += 1) {
+      const handled = (handlers[i] as NodeHandler)(req, res);
+      if (handled === true) return;
+      if (handled === false) continue;
       handled.then(
         (done) => {
-          if (!done) rest();
+          if (!done) tryFrom(i + 1, req, res);
         },
         () => {
           if (!res.headersSent) res.writeHead(500).end();
         },
       );
-  });
+      return;
+    }
+    rest(req, res);
+  };
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => tryFrom(0, req, res));
 }
 
 /** The folder of the installed package (where app.yml lives). */
@@ -157,6 +182,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const ownsStore = !options.store;
   const store = options.store ?? (await openStore(config.poolLocation, logger));
   const llm = llmConfigFromEnv(env);
+  const role = options.role ?? 'all';
   const workerOptions = typeof options.worker === 'object' ? options.worker : {};
   const worker = createWorker({
     store,
@@ -176,16 +202,47 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     logger,
     clock,
     queue: worker,
-    settings: config.settings,
+    // the periodic sweeps are scheduled by one process only
+    settings: role === 'http' ? { ...config.settings, sweeps: false } : config.settings,
   };
+  const probotOptions = {
+    appId: config.credentials.appId,
+    privateKey: config.credentials.privateKey,
+    secret: config.webhookSecret,
+    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    ...(options.Octokit ? { Octokit: options.Octokit } : {}),
+  };
+  const runWorker = role !== 'http' && options.worker !== false;
+  const localCommit = createGroupCommit((jobs) => worker.enqueueMany(jobs));
+  const recordJobs: EnqueueBatch = (jobs) => Promise.all(jobs.map((job) => localCommit.add(job)));
+  const stopAll = async (stopHttp: () => Promise<void>) => {
+    await stopHttp();
+    await worker.stop();
+    if (ownsStore) await store.close();
+  };
+  if (role === 'jobs') {
+    // no HTTP: Probot only to run the recorded deliveries through the handlers
+    const probot = new Probot({ ...probotOptions, log });
+    await probot.load(createApp(deps));
+    if (runWorker) worker.start();
+    logger.info('memory-transfer job worker is running');
+    let stopped = false;
+    return {
+      port: 0,
+      url: '',
+      setup: false,
+      deps,
+      worker,
+      recordJobs,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await stopAll(async () => undefined);
+      },
+    };
+  }
   const server = new Server({
-    Probot: Probot.defaults({
-      appId: config.credentials.appId,
-      privateKey: config.credentials.privateKey,
-      secret: config.webhookSecret,
-      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-      ...(options.Octokit ? { Octokit: options.Octokit } : {}),
-    }),
+    Probot: Probot.defaults(probotOptions),
     webhookPath: config.webhookPath,
     port: config.port,
     host: config.host,
@@ -203,18 +260,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     path: config.webhookPath,
     secret: config.webhookSecret,
     handles: (name, action) => handled?.handles(name, action) ?? false,
-    commit: createGroupCommit((jobs) => worker.enqueueMany(jobs)),
+    commit: options.recordJobs ? createGroupCommit(options.recordJobs) : localCommit,
     logger,
   });
-  server.addHandler(healthz);
   const auth = (installationId?: number) => (probot as Probot).auth(installationId);
   const audience = env.MEMORY_TRANSFER_AUDIENCE?.trim();
-  server.addHandler(createApiHandler(deps, { auth, ...(audience ? { audience } : {}), ...options.api }));
+  const api = createApiHandler(deps, { auth, ...(audience ? { audience } : {}), ...options.api });
   const http = await server.start();
-  putInFront(http, intake);
+  putInFront(http, [intake, healthz, api]);
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  if (options.worker !== false) worker.start();
+  if (runWorker) worker.start();
   logger.info('memory-transfer App is listening', { port, webhooks: config.webhookPath });
   let stopped = false;
   return {
@@ -224,12 +280,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     deps,
     worker,
     http,
+    recordJobs,
     async stop() {
       if (stopped) return;
       stopped = true;
-      await server.stop();
-      await worker.stop();
-      if (ownsStore) await store.close();
+      await stopAll(() => server.stop());
     },
   };
 }

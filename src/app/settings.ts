@@ -4,6 +4,7 @@
  * set-up flow); a missing or default WEBHOOK_SECRET is refused unless in development mode.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import { defaultPoolLocation } from '../store/open-store.js';
@@ -15,6 +16,8 @@ export interface ServeFlags {
   host?: string;
   /** the pool location (--db) */
   db?: string;
+  /** HTTP processes (--processes) */
+  processes?: number;
 }
 
 export interface AppCredentials {
@@ -38,6 +41,12 @@ export interface ServeConfig {
   poolLocation: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
   worker: { concurrency: number; leaseMs: number; maxAttempts: number };
+  /**
+   * HTTP processes sharing the port (src/app/cluster.ts); 1 runs everything in one process.
+   * Default: one per CPU core up to 4, except in development, behind a webhook relay, or on an
+   * in-memory pool, where it is 1.
+   */
+  processes: number;
 }
 
 /** Probot's well-known placeholder secret: never accepted outside development. */
@@ -72,6 +81,7 @@ const EnvSchema = z.object({
   JOB_MAX_ATTEMPTS: intFrom(1, 50).default(6),
   MEMORY_TRANSFER_DEV: truthy,
   WEBHOOK_PROXY_URL: z.url().optional(),
+  MEMORY_TRANSFER_PROCESSES: intFrom(1, 64).optional(),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 });
 
@@ -132,6 +142,14 @@ export function readServeConfig(rawEnv: Record<string, string | undefined>, flag
     throw new InputError('APP_ID: is not set (a private key is): set it to the App ID shown on the App settings page');
   }
   const gheHost = env.GHE_HOST;
+  const poolLocation = flags.db?.trim() || defaultPoolLocation(rawEnv);
+  const processes = flags.processes ?? env.MEMORY_TRANSFER_PROCESSES;
+  const single = dev || env.WEBHOOK_PROXY_URL !== undefined || poolLocation === ':memory:';
+  if (processes !== undefined && processes > 1 && single) {
+    throw new InputError(
+      `MEMORY_TRANSFER_PROCESSES: must be 1 ${dev ? 'in development mode' : poolLocation === ':memory:' ? 'with an in-memory pool (each process would have its own)' : 'with WEBHOOK_PROXY_URL (each process would relay every delivery)'}`,
+    );
+  }
   return {
     settings: {
       appSlug: env.APP_SLUG,
@@ -146,7 +164,8 @@ export function readServeConfig(rawEnv: Record<string, string | undefined>, flag
     webhookPath: WEBHOOK_PATH,
     ...(gheHost ? { baseUrl: `${env.GHE_PROTOCOL}://${gheHost}/api/v3` } : {}),
     ...(env.WEBHOOK_PROXY_URL ? { webhookProxyUrl: env.WEBHOOK_PROXY_URL } : {}),
-    poolLocation: flags.db?.trim() || defaultPoolLocation(rawEnv),
+    poolLocation,
+    processes: processes ?? (single ? 1 : Math.min(4, availableParallelism())),
     logLevel: env.LOG_LEVEL,
     worker: {
       concurrency: env.WORKER_CONCURRENCY,

@@ -202,7 +202,7 @@ export function registerInteractionHandlers(app: Probot, deps: AppDeps, options:
   });
 
   const interval = options.sweepIntervalMs ?? undefined;
-  if (interval !== 0) {
+  if (interval !== 0 && deps.settings.sweeps !== false) {
     scheduleReactionSweeps(
       queue,
       deps.clock,

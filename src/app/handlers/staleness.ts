@@ -78,7 +78,7 @@ export function registerStalenessHandlers(app: Probot, deps: AppDeps, options: S
     await runStalenessSweep(deps, auth, parsed.data.tenant);
   });
   const intervalMs = options.intervalMs ?? STALENESS_INTERVAL_MS;
-  if (intervalMs <= 0) return;
+  if (intervalMs <= 0 || deps.settings.sweeps === false) return;
   const timer = setInterval(() => {
     enqueueStalenessSweeps(deps, intervalMs).catch((error: unknown) =>
       deps.logger.warn('could not enqueue the staleness sweeps', { error: describeError(error) }),

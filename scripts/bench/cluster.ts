@@ -1,0 +1,65 @@
+/**
+ * The App's HTTP side as `serve --processes N` runs it, for the benchmarks: N forked processes
+ * (scripts/bench/http-child.ts) sharing one port, started with src/app/cluster.ts; the bench's
+ * own process is the primary (it runs the job worker when it wants one).
+ */
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { startHttpChildren } from '../../src/app/cluster.js';
+import type { EnqueueBatch } from '../../src/app/intake.js';
+import { silentLogger } from '../../src/services/ports.js';
+
+/** HTTP processes the benches run: BENCH_PROCESSES, else what `serve` defaults to (one per core, up to 4). */
+export const BENCH_PROCESSES = Number(process.env.BENCH_PROCESSES ?? Math.min(4, availableParallelism()));
+
+export interface BenchCluster {
+  port: number;
+  /** the server-side time of every request since the last call, ascending */
+  serverTimes(): Promise<number[]>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchCluster(
+  env: Record<string, string>,
+  options: { processes?: number; recordJobs?: EnqueueBatch } = {},
+): Promise<BenchCluster> {
+  const children = await startHttpChildren({
+    processes: options.processes ?? BENCH_PROCESSES,
+    logger: silentLogger,
+    exec: join(import.meta.dirname, 'http-child.ts'),
+    args: [],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CHILD_PROF
+        ? ['--cpu-prof', '--cpu-prof-interval', '250', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`]
+        : []),
+    ],
+    env: { ...env, LOG_LEVEL: 'silent' },
+    // the recall API bench records nothing
+    recordJobs: options.recordJobs ?? (async (jobs) => jobs.map(() => false)),
+  });
+  return {
+    port: children.port,
+    async serverTimes() {
+      const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+      const lists = await Promise.all(
+        workers.map(
+          (worker) =>
+            new Promise<number[]>((resolve) => {
+              const onMessage = (message: { type?: string; times?: number[] }) => {
+                if (message?.type !== 'bench:times') return;
+                worker.off('message', onMessage);
+                resolve(message.times ?? []);
+              };
+              worker.on('message', onMessage);
+              worker.send({ type: 'bench:times' });
+            }),
+        ),
+      );
+      return lists.flat().sort((a, b) => a - b);
+    },
+    stop: () => children.stop(),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * An HTTP process of the benchmarks' clustered server (forked by scripts/bench/cluster.ts): the
+ * App's own `startServer({ role: 'http' })`, as `serve --processes N` runs it, configured from the
+ * environment the bench passes. For the recall API it takes a local key set (BENCH_JWKS) and an
+ * installation directory that knows one repository (BENCH_REPO): no GitHub. It times each
+ * request on the server (scripts/bench/server-times.ts) and hands the times to the bench on request.
+ */
+import { createLocalJWKSet, type JSONWebKeySet } from 'jose';
+import { pino } from 'pino';
+import { recordJobsInPrimary, reportListening, reportStartFailure, untilChildStops } from '../../src/app/cluster.js';
+import type { InstalledRepository } from '../../src/app/http/oidc.js';
+import { startServer } from '../../src/app/server.js';
+import { readServeConfig } from '../../src/app/settings.js';
+import { describeError } from '../../src/core/errors.js';
+import { timeRequests } from './server-times.js';
+
+const env = process.env;
+const repo = env.BENCH_REPO ? (JSON.parse(env.BENCH_REPO) as InstalledRepository) : undefined;
+const times: number[] = [];
+try {
+  const server = await startServer({
+    config: readServeConfig(env),
+    env: {},
+    role: 'http',
+    log: pino({ level: 'silent' }),
+    recordJobs: recordJobsInPrimary(),
+    api: {
+      ...(env.BENCH_JWKS ? { jwks: createLocalJWKSet(JSON.parse(env.BENCH_JWKS) as JSONWebKeySet) } : {}),
+      ...(repo
+        ? {
+            directory: {
+              findRepository: async (ownerId, repoId) =>
+                ownerId === repo.ownerId && repoId === repo.repoId ? repo : undefined,
+              pullRequestHeadRepoId: async () => undefined,
+            },
+          }
+        : {}),
+      rateLimitPerMinute: 1_000_000,
+    },
+  });
+  timeRequests(server.http, times);
+  process.on('message', (message: { type?: string }) => {
+    if (message?.type !== 'bench:times') return;
+    process.send?.({ type: 'bench:times', times: times.splice(0) });
+  });
+  reportListening(server.port);
+  await untilChildStops();
+  await server.stop();
+} catch (error) {
+  reportStartFailure(describeError(error));
+  process.exitCode = 1;
+}
