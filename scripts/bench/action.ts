@@ -13,17 +13,12 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { createApiHandler } from '../../src/app/http/api.js';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { GITHUB_OIDC_ISSUER, type InstalledRepository } from '../../src/app/http/oidc.js';
 import { serializePool } from '../../src/core/pool-file.js';
 import type { Memory } from '../../src/core/types.js';
-import { createRedactor } from '../../src/security/redact.js';
-import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { BENCH_PROCESSES, startBenchCluster } from './cluster.js';
 import { load as loadTest, percentile } from './load.js';
@@ -245,7 +240,6 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
   });
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const keys = { keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' }] };
-  const jwks = createLocalJWKSet(keys);
   const repo: InstalledRepository = {
     installationId: 1,
     ownerId: 100,
@@ -274,33 +268,6 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
     'recall API requests per run': API_REQUESTS,
   };
 
-  // one process: the API handler alone on a Node HTTP server
-  const handler = createApiHandler(
-    {
-      store,
-      abstractor: { abstract: async () => ({ memories: [], model: 'none' }) },
-      redactor: createRedactor(),
-      logger: silentLogger,
-      clock: systemClock,
-      queue: { enqueue: async () => true, register: () => undefined },
-      settings: { appSlug: 'memory-transfer', githubUrl: 'https://github.com', installBackfillLimit: 0 },
-    },
-    {
-      directory: {
-        findRepository: async (o, r) => (o === 100 && r === 4242 ? repo : undefined),
-        pullRequestHeadRepoId: async () => undefined,
-      },
-      jwks,
-      rateLimitPerMinute: 1_000_000,
-    },
-  );
-  const server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  Object.assign(
-    figures,
-    await measureApi(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, tokens, '1 process'),
-  );
-  await new Promise<void>((done) => server.close(() => done()));
   await store.close();
 
   // serve --processes N: the App's own HTTP processes on the same pool
@@ -309,7 +276,7 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   }).privateKey;
-  const cluster = await startBenchCluster({
+  const env = {
     APP_ID: '1',
     PRIVATE_KEY: appKey,
     WEBHOOK_SECRET: 'bench-secret',
@@ -318,16 +285,24 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
     MEMORY_TRANSFER_DB: poolPath,
     BENCH_JWKS: JSON.stringify(keys),
     BENCH_REPO: JSON.stringify(repo),
-  });
-  try {
-    Object.assign(
-      figures,
-      await measureApi(`http://127.0.0.1:${cluster.port}`, tokens, `${BENCH_PROCESSES} processes`, () =>
-        cluster.serverTimes(),
-      ),
-    );
-  } finally {
-    await cluster.stop();
+  };
+  // one HTTP process: on two cores the load generator takes the other one; then what serve
+  // runs by default (one per core)
+  for (const processes of [...new Set([1, BENCH_PROCESSES])]) {
+    const cluster = await startBenchCluster(env, { processes });
+    try {
+      Object.assign(
+        figures,
+        await measureApi(
+          `http://127.0.0.1:${cluster.port}`,
+          tokens,
+          `${processes} HTTP process${processes > 1 ? 'es' : ''}`,
+          () => cluster.serverTimes(),
+        ),
+      );
+    } finally {
+      await cluster.stop();
+    }
   }
   return figures;
 }

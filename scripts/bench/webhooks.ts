@@ -181,6 +181,15 @@ export async function run(): Promise<Record<string, string | number>> {
     // 2. serve --processes N: HTTP processes forked, this process runs the job worker
     const poolPath = join(dir, 'pool.db');
     const store = await openStore(poolPath);
+    // what group commit made of a burst: each write to the pool (measurement only)
+    let writes: string[] = [];
+    const enqueueJobs = store.enqueueJobs.bind(store);
+    store.enqueueJobs = async (jobs) => {
+      const t0 = performance.now();
+      const added = await enqueueJobs(jobs);
+      writes.push(`${jobs.length} in ${(performance.now() - t0).toFixed(0)} ms`);
+      return added;
+    };
     const config = readServeConfig({
       ...env,
       MEMORY_TRANSFER_PROCESSES: String(BENCH_PROCESSES),
@@ -195,7 +204,9 @@ export async function run(): Promise<Record<string, string | number>> {
       // warm each process's code paths (not measured)
       await burst(http.port, config.webhookPath, makeDeliveries('warm').slice(0, 40));
       await http.serverTimes();
+      writes = [];
       const first = await burst(http.port, config.webhookPath, makeDeliveries('first'));
+      const firstWrites = writes;
       const ack = await http.serverTimes();
       const queued = await store.countJobs('pending');
       // the same 200 fixes again with new delivery ids (as a second event for each fix would)
@@ -218,6 +229,7 @@ export async function run(): Promise<Record<string, string | number>> {
         [`${BENCH_PROCESSES} HTTP processes: burst ack max (server)`]: `${(ack[ack.length - 1] ?? 0).toFixed(1)} ms`,
         [`${BENCH_PROCESSES} HTTP processes: round trip p50 / p99 (client)`]: `${ms(first.roundTrip, 50)} / ${ms(first.roundTrip, 99)} ms`,
         [`${BENCH_PROCESSES} HTTP processes: burst wall time`]: `${first.wallMs.toFixed(0)} ms`,
+        'pool writes in the burst (jobs, time each)': `${firstWrites.length}: ${firstWrites.join(', ')}`,
         'jobs recorded (40 warm-up + 200 burst)': queued,
         'second burst (new ids, same fixes): ack p50 / p99': `${ms(againAck, 50)} / ${ms(againAck, 99)} ms (${again.ok}/${again.sent} ok)`,
         'drain time (worker, 4 at a time)': `${(drainMs / 1000).toFixed(1)} s`,
