@@ -186,7 +186,7 @@ async function measureApi(
   origin: string,
   tokens: string[],
   label: string,
-  serverTimes?: () => Promise<number[]>,
+  serverTimes?: () => Promise<number[] & { cpuMs?: number }>,
 ): Promise<Record<string, string>> {
   const load = async (requests: number, concurrency: number, authOnly: boolean, tasks = TASKS) => {
     const run = await loadTest(
@@ -223,7 +223,10 @@ async function measureApi(
     [`${label}: one at a time, new tasks, p50 / p95`]: `${ms(serial, 50)} / ${ms(serial, 95)} ms`,
     [`${label}: 50 concurrent, 6 repeated tasks, p50 / p95 (budget 30)`]: line(repeated),
     ...(repeatedServer
-      ? { [`${label}: the same, server side, p50 / p95`]: `${ms(repeatedServer, 50)} / ${ms(repeatedServer, 95)} ms` }
+      ? {
+          [`${label}: the same, server side, p50 / p95`]: `${ms(repeatedServer, 50)} / ${ms(repeatedServer, 95)} ms`,
+          [`${label}: the same, server CPU per request`]: `${(((repeatedServer.cpuMs ?? NaN) / API_REQUESTS) * 1000).toFixed(0)} µs`,
+        }
       : {}),
     [`${label}: 50 concurrent, 200 distinct tasks x5, p50 / p95`]: line(distinct200),
     [`${label}: 50 concurrent, ${API_REQUESTS} distinct tasks, p50 / p95`]: line(allDistinct),

@@ -15,8 +15,8 @@ export const BENCH_PROCESSES = Number(process.env.BENCH_PROCESSES ?? Math.min(4,
 
 export interface BenchCluster {
   port: number;
-  /** the server-side time of every request since the last call, ascending */
-  serverTimes(): Promise<number[]>;
+  /** the server-side time of every request since the last call, ascending, and the CPU time the processes used (ms) */
+  serverTimes(): Promise<number[] & { cpuMs?: number }>;
   stop(): Promise<void>;
 }
 
@@ -47,18 +47,20 @@ export async function startBenchCluster(
       const lists = await Promise.all(
         workers.map(
           (worker) =>
-            new Promise<number[]>((resolve) => {
-              const onMessage = (message: { type?: string; times?: number[] }) => {
+            new Promise<{ times: number[]; cpuMs: number }>((resolve) => {
+              const onMessage = (message: { type?: string; times?: number[]; cpuMs?: number }) => {
                 if (message?.type !== 'bench:times') return;
                 worker.off('message', onMessage);
-                resolve(message.times ?? []);
+                resolve({ times: message.times ?? [], cpuMs: message.cpuMs ?? 0 });
               };
               worker.on('message', onMessage);
               worker.send({ type: 'bench:times' });
             }),
         ),
       );
-      return lists.flat().sort((a, b) => a - b);
+      const times: number[] & { cpuMs?: number } = lists.flatMap((l) => l.times).sort((a, b) => a - b);
+      times.cpuMs = lists.reduce((sum, l) => sum + l.cpuMs, 0);
+      return times;
     },
     stop: () => children.stop(),
   };

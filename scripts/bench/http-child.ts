@@ -3,7 +3,8 @@
  * App's own `startServer({ role: 'http' })`, as `serve --processes N` runs it, configured from the
  * environment the bench passes. For the recall API it takes a local key set (BENCH_JWKS) and an
  * installation directory that knows one repository (BENCH_REPO): no GitHub. It times each
- * request on the server (scripts/bench/server-times.ts) and hands the times to the bench on request.
+ * request on the server (scripts/bench/server-times.ts) and hands the times, and the CPU time it
+ * used meanwhile, to the bench on request.
  */
 import { createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { pino } from 'pino';
@@ -39,9 +40,12 @@ try {
     },
   });
   timeRequests(server.http, times);
+  let cpu = process.cpuUsage();
   process.on('message', (message: { type?: string }) => {
     if (message?.type !== 'bench:times') return;
-    process.send?.({ type: 'bench:times', times: times.splice(0) });
+    const used = process.cpuUsage(cpu);
+    cpu = process.cpuUsage();
+    process.send?.({ type: 'bench:times', times: times.splice(0), cpuMs: (used.user + used.system) / 1000 });
   });
   reportListening(server.port);
   await untilChildStops();
