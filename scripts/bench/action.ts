@@ -21,7 +21,7 @@ import { serializePool } from '../../src/core/pool-file.js';
 import type { Memory } from '../../src/core/types.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { BENCH_PROCESSES, startBenchCluster } from './cluster.js';
-import { load as loadTest, percentile } from './load.js';
+import { againstNoopServer, load as loadTest, percentile } from './load.js';
 import { pick as pickFrom, random } from './seeded.js';
 
 const RUNS = Number(process.env.BENCH_ACTION_RUNS ?? 15);
@@ -270,6 +270,20 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
     'recall API insights': API_INSIGHTS,
     'recall API requests per run': API_REQUESTS,
   };
+  // the floor: the same 50-connection load against a server that answers at once
+  const floor = await againstNoopServer((origin) =>
+    loadTest(
+      origin,
+      tokens.map((token) => ({
+        path: '/api/v1/recall',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ task: TASKS[0], top_k: 3 }),
+      })),
+      CONCURRENCY,
+    ),
+  );
+  figures['floor: a server that answers at once, 50 concurrent, p50 / p95'] =
+    `${ms(floor.latencies, 50)} / ${ms(floor.latencies, 95)} ms`;
 
   await store.close();
 

@@ -6,6 +6,8 @@
  *   last one is answered (closed loop); latency from writing a request to the end of its answer.
  * - burst(): every request on a connection of its own, all at once (webhook senders).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 
 export interface LoadRequest {
@@ -161,4 +163,22 @@ export function burst(origin: string, requests: LoadRequest[]): Promise<LoadResu
 /** The value at percentile p of an ascending list. */
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+/**
+ * The floor of a figure on this machine: the same requests against a Node HTTP server (on this
+ * thread) that reads each body and answers at once, with the same load generator.
+ */
+export async function againstNoopServer<T>(send: (origin: string) => Promise<T>): Promise<T> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }

@@ -18,7 +18,7 @@ import { startServer } from '../../src/app/server.js';
 import { readServeConfig } from '../../src/app/settings.js';
 import { openStore } from '../../src/store/open-store.js';
 import { BENCH_PROCESSES, startBenchCluster } from './cluster.js';
-import { burst as sendAtOnce, percentile } from './load.js';
+import { againstNoopServer, burst as sendAtOnce, percentile } from './load.js';
 import { timeRequests } from './server-times.js';
 
 const DELIVERIES = 200;
@@ -157,6 +157,19 @@ export async function run(): Promise<Record<string, string | number>> {
   const figures: Record<string, string | number> = {
     'deliveries in flight': `${DELIVERIES} + ${REDELIVERIES} redeliveries`,
   };
+  // the floor: the same burst against a server that reads each body and answers at once
+  const floor = await againstNoopServer((origin) =>
+    sendAtOnce(
+      origin,
+      makeDeliveries('floor').map((d) => ({
+        path: '/',
+        headers: { 'content-type': 'application/json' },
+        body: d.body,
+      })),
+    ),
+  );
+  figures['floor: the burst against a server that answers at once, round trip p50 / p99'] =
+    `${ms(floor.latencies, 50)} / ${ms(floor.latencies, 99)} ms`;
   try {
     // 1. one process (serve --processes 1): the intake on the same event loop as everything else
     {
