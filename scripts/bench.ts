@@ -3,6 +3,9 @@
  * `npm run bench -- <name> [<name>…]` runs the named ones. A section is scripts/bench/<name>.ts
  * exporting `run(): Promise<Record<string, string | number>>`; add yours to SECTIONS below.
  */
+import { spawnSync } from 'node:child_process';
+import { availableParallelism, cpus } from 'node:os';
+
 type Figures = Record<string, string | number>;
 type Section = () => Promise<{ run(): Promise<Figures> }>;
 
@@ -34,7 +37,19 @@ if (unknown.length > 0) {
   console.error(`bench: unknown section ${unknown.join(', ')} (sections: ${Object.keys(SECTIONS).join(', ')})`);
   process.exit(2);
 }
-console.log(`memory-transfer bench · node ${process.version} · ${process.platform}/${process.arch}`);
+/** How fast this machine is today: figures from different machines compare only through it. */
+function machine(): string {
+  const starts: number[] = [];
+  for (let i = 0; i < 7; i += 1) {
+    const started = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    starts.push(performance.now() - started);
+  }
+  starts.sort((a, b) => a - b);
+  return `${cpus()[0]?.model ?? 'cpu'} ×${availableParallelism()} · bare \`node -e 0\` ${starts[3]?.toFixed(0)} ms`;
+}
+
+console.log(`memory-transfer bench · node ${process.version} · ${process.platform}/${process.arch} · ${machine()}`);
 let ok = true;
 for (const name of wanted.length > 0 ? wanted : Object.keys(SECTIONS)) {
   ok = (await runSection(name, SECTIONS[name] as Section)) && ok;
