@@ -136,6 +136,39 @@ describe('the App server over real HTTP', () => {
     expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
   });
 
+  it('as an HTTP process, records through its writer and answers 503 when the writer cannot store', async () => {
+    const recorded: string[] = [];
+    let writerUp = true;
+    const http = await startServer({
+      config: readServeConfig(env),
+      store,
+      log: silentPino,
+      Octokit: TestOctokit,
+      env: {},
+      role: 'http',
+      recordJobs: async (jobs) => {
+        if (!writerUp) throw new Error('the primary process is gone');
+        recorded.push(...jobs.map((job) => job.key));
+        return jobs.map(() => true);
+      },
+    });
+    try {
+      const body = JSON.stringify(loadEvent('pull_request.closed'));
+      const ok = await post(http, body, { 'x-github-delivery': 'via-writer', 'x-hub-signature-256': sign(body) });
+      expect(ok.status).toBe(200);
+      expect(recorded).toEqual(['webhook:via-writer']);
+      writerUp = false;
+      const failed = await post(http, body, { 'x-github-delivery': 'writer-down', 'x-hub-signature-256': sign(body) });
+      expect(failed.status).toBe(503);
+      expect(await failed.json()).toEqual({ error: 'could not record the delivery; retry later' });
+      // an HTTP process neither writes jobs itself nor runs them
+      expect(await store.countJobs('pending')).toBe(0);
+      expect(recorded).toEqual(['webhook:via-writer']);
+    } finally {
+      await http.stop();
+    }
+  });
+
   it('does not record an event it has no handler for', async () => {
     const event = loadEvent('pull_request.closed');
     event.action = 'labeled';

@@ -244,7 +244,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const server = new Server({
     Probot: Probot.defaults(probotOptions),
     webhookPath: config.webhookPath,
-    port: config.port,
+    // Probot reads a port of 0 as "unset" (3000); the string "0" asks the system for a free port
+    port: config.port === 0 ? ('0' as unknown as number) : config.port,
     host: config.host,
     log,
     // development relay (smee.io)
