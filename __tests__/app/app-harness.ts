@@ -79,6 +79,12 @@ export interface Harness {
   worker: Worker;
   deps: AppDeps;
   logs: { level: string; message: string; fields?: Record<string, unknown> }[];
+  /**
+   * moves the harness clock forward (without options.clock): a failed job is retried a minute
+   * later, so a test advances the clock rather than sleeping, and one drain never re-runs a job
+   * that just failed, however slow the machine
+   */
+  advance: (ms: number) => void;
   cleanup: () => Promise<void>;
 }
 
@@ -98,8 +104,9 @@ export async function createHarness(
   const store = options.store ?? pool!.store;
   const logs: Harness['logs'] = [];
   const logger = recordingLogger(logs);
-  const clock = options.clock ?? { now: () => new Date() };
-  const worker = createWorker({ store, logger, clock, backoffMs: 1, maxBackoffMs: 1 });
+  let skew = 0;
+  const clock = options.clock ?? { now: () => new Date(Date.now() + skew) };
+  const worker = createWorker({ store, logger, clock, backoffMs: 60_000, maxBackoffMs: 60_000 });
   const deps: AppDeps = {
     store,
     abstractor: createRulesAbstractor(),
@@ -117,7 +124,17 @@ export async function createHarness(
     log: silentPino,
   });
   await probot.load(createApp(deps));
-  return { probot, store, worker, deps, logs, cleanup: async () => pool?.cleanup() };
+  return {
+    probot,
+    store,
+    worker,
+    deps,
+    logs,
+    advance: (ms) => {
+      skew += ms;
+    },
+    cleanup: async () => pool?.cleanup(),
+  };
 }
 
 /** nock scope of api.github.com with the installation token already answered. */

@@ -322,13 +322,13 @@ describe('learning from fix events', () => {
     let scope = noConfig(nock('https://api.github.com'), OWNER, REPO)
       .post('/graphql')
       .reply(403, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '1' });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    h.advance(60_000);
     await h.worker.drain();
     scope.done();
     scope = noConfig(nock('https://api.github.com'), OWNER, REPO).post('/graphql').reply(200, prGraph({}));
     scope = scope.get(`/repos/${OWNER}/${REPO}/pulls/2/files`).query(true).reply(200, FILES);
     scope = permission(scope, 'Codertocat', 'write');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    h.advance(60_000);
     await h.worker.drain();
     scope.done();
     expect((await h.store.listMemories(TENANT)).length).toBeGreaterThan(0);
