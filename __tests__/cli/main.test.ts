@@ -2,10 +2,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
-import { main } from '../../src/cli/main.js';
 import { buildGitRepo } from '../helpers/git-repo.js';
 import type { CommitSpec } from '../helpers/git-repo.js';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
 
 let tmp: string;
 let db: string;
@@ -18,20 +17,8 @@ afterEach(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI in-process with a clean environment (offline: no API key). */
-async function cli(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: tmp };
-  const code = await main(args, io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const cli = (...args: string[]): Promise<CliRun> => runCli(args, tmp);
 
 const API_HISTORY: CommitSpec[] = [
   { message: 'Initial service', files: { 'src/server.ts': 'export {}\n' } },
@@ -49,7 +36,7 @@ const API_HISTORY: CommitSpec[] = [
   { message: 'Add an export endpoint', files: { 'src/export.ts': 'export {}\n' } },
 ];
 
-async function learnApi(): Promise<Run> {
+async function learnApi(): Promise<CliRun> {
   const dir = join(tmp, 'api');
   await mkdir(dir);
   buildGitRepo(dir, API_HISTORY);

@@ -21,7 +21,7 @@ import { serializePool } from '../../src/core/pool-file.js';
 import type { Memory } from '../../src/core/types.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { BENCH_PROCESSES, startBenchCluster } from './cluster.js';
-import { againstNoopServer, load as loadTest, percentile } from './load.js';
+import { againstNoopServer, load as loadTest, ms, percentile } from './load.js';
 import { pick as pickFrom, random } from './seeded.js';
 
 const RUNS = Number(process.env.BENCH_ACTION_RUNS ?? 15);
@@ -178,8 +178,6 @@ async function coldStart(dir: string): Promise<{ median: number; p95: number; co
   times.sort((a, b) => a - b);
   return { median: percentile(times, 50), p95: percentile(times, 95), count: count / RUNS };
 }
-
-const ms = (sorted: number[], p: number) => percentile(sorted, p).toFixed(1);
 
 /** The recall API under load at `origin`: one at a time, then 50 concurrent three ways. */
 async function measureApi(

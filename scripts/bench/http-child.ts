@@ -8,23 +8,29 @@
  */
 import { createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { pino } from 'pino';
-import { recordJobsInPrimary, reportListening, reportStartFailure, untilChildStops } from '../../src/app/cluster.js';
+import { serveHttpChild } from '../../src/app/cluster.js';
 import type { InstalledRepository } from '../../src/app/http/oidc.js';
 import { startServer } from '../../src/app/server.js';
 import { readServeConfig } from '../../src/app/settings.js';
-import { describeError } from '../../src/core/errors.js';
 import { timeRequests } from './server-times.js';
 
 const env = process.env;
 const repo = env.BENCH_REPO ? (JSON.parse(env.BENCH_REPO) as InstalledRepository) : undefined;
 const times: number[] = [];
-try {
+let cpu = process.cpuUsage();
+process.on('message', (message: { type?: string }) => {
+  if (message?.type !== 'bench:times') return;
+  const used = process.cpuUsage(cpu);
+  cpu = process.cpuUsage();
+  process.send?.({ type: 'bench:times', times: times.splice(0), cpuMs: (used.user + used.system) / 1000 });
+});
+await serveHttpChild(async (recordJobs) => {
   const server = await startServer({
     config: readServeConfig(env),
     env: {},
     role: 'http',
     log: pino({ level: 'silent' }),
-    recordJobs: recordJobsInPrimary(),
+    recordJobs,
     api: {
       ...(env.BENCH_JWKS ? { jwks: createLocalJWKSet(JSON.parse(env.BENCH_JWKS) as JSONWebKeySet) } : {}),
       ...(repo
@@ -40,17 +46,5 @@ try {
     },
   });
   timeRequests(server.http, times);
-  let cpu = process.cpuUsage();
-  process.on('message', (message: { type?: string }) => {
-    if (message?.type !== 'bench:times') return;
-    const used = process.cpuUsage(cpu);
-    cpu = process.cpuUsage();
-    process.send?.({ type: 'bench:times', times: times.splice(0), cpuMs: (used.user + used.system) / 1000 });
-  });
-  reportListening(server.port);
-  await untilChildStops();
-  await server.stop();
-} catch (error) {
-  reportStartFailure(describeError(error));
-  process.exitCode = 1;
-}
+  return server;
+});

@@ -34,14 +34,7 @@ export interface LoadResult {
 const GENERATOR = `
 const { parentPort } = require('node:worker_threads');
 const net = require('node:net');
-parentPort.on('message', ({ host, port, requests, connections }) => {
-  const payloads = requests.map((r) => {
-    const body = Buffer.from(r.body || '');
-    let head = (r.method || 'POST') + ' ' + r.path + ' HTTP/1.1\\r\\nhost: ' + host + ':' + port + '\\r\\n';
-    for (const [name, value] of Object.entries(r.headers)) head += name + ': ' + value + '\\r\\n';
-    head += 'content-length: ' + body.length + '\\r\\n\\r\\n';
-    return Buffer.concat([Buffer.from(head), body]);
-  });
+parentPort.on('message', ({ host, port, payloads, connections }) => {
   const latencies = [];
   const statuses = {};
   let next = 0;
@@ -87,6 +80,16 @@ parentPort.on('message', ({ host, port, requests, connections }) => {
 });
 `;
 
+/** A request's bytes on the wire, built once before the clock starts. */
+function requestBytes(r: LoadRequest, host: string, port: string, close: boolean): Buffer {
+  const body = Buffer.from(r.body ?? '');
+  let head = `${r.method ?? 'POST'} ${r.path} HTTP/1.1\r\nhost: ${host}:${port}\r\n`;
+  if (close) head += 'connection: close\r\n';
+  for (const [name, value] of Object.entries(r.headers)) head += `${name}: ${value}\r\n`;
+  head += `content-length: ${body.length}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
 let generator: Worker | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -110,7 +113,8 @@ export function load(origin: string, requests: LoadRequest[], connections: numbe
           thread.off('error', onError);
           resolve(message);
         });
-        thread.postMessage({ host: hostname, port: Number(port), requests, connections });
+        const payloads = requests.map((r) => requestBytes(r, hostname, port, false));
+        thread.postMessage({ host: hostname, port: Number(port), payloads, connections });
       }),
   );
   queue = run.catch(() => undefined);
@@ -120,17 +124,13 @@ export function load(origin: string, requests: LoadRequest[], connections: numbe
 const BURST = `
 const { parentPort, workerData } = require('node:worker_threads');
 const net = require('node:net');
-const { host, port, requests } = workerData;
+const { host, port, payloads } = workerData;
 const started = performance.now();
-Promise.all(requests.map((r) => new Promise((resolve) => {
+Promise.all(payloads.map((payload) => new Promise((resolve) => {
   const t0 = performance.now();
-  const head = [r.method || 'POST', ' ', r.path, ' HTTP/1.1\\r\\nhost: ', host, ':', port, '\\r\\nconnection: close\\r\\n'];
-  for (const [name, value] of Object.entries(r.headers)) head.push(name, ': ', value, '\\r\\n');
-  const body = Buffer.from(r.body || '');
-  head.push('content-length: ', String(body.length), '\\r\\n\\r\\n');
   const socket = net.connect(port, host);
   socket.setNoDelay(true);
-  socket.write(Buffer.concat([Buffer.from(head.join('')), body]));
+  socket.write(payload);
   let first = '';
   socket.on('data', (chunk) => { if (first.length < 16) first += chunk.toString('latin1', 0, 16); });
   socket.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
@@ -151,7 +151,8 @@ Promise.all(requests.map((r) => new Promise((resolve) => {
 export function burst(origin: string, requests: LoadRequest[]): Promise<LoadResult> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(BURST, { eval: true, workerData: { host: hostname, port: Number(port), requests } });
+    const payloads = requests.map((r) => requestBytes(r, hostname, port, true));
+    const worker = new Worker(BURST, { eval: true, workerData: { host: hostname, port: Number(port), payloads } });
     worker.once('message', (message: LoadResult) => {
       void worker.terminate();
       resolve(message);
@@ -159,6 +160,9 @@ export function burst(origin: string, requests: LoadRequest[]): Promise<LoadResu
     worker.once('error', reject);
   });
 }
+
+/** percentile p of an ascending list, as milliseconds with one decimal */
+export const ms = (sorted: number[], p: number): string => percentile(sorted, p).toFixed(1);
 
 /** The value at percentile p of an ascending list. */
 export function percentile(sorted: number[], p: number): number {

@@ -18,7 +18,7 @@ import { startServer } from '../../src/app/server.js';
 import { readServeConfig } from '../../src/app/settings.js';
 import { openStore } from '../../src/store/open-store.js';
 import { BENCH_PROCESSES, startBenchCluster } from './cluster.js';
-import { againstNoopServer, burst as sendAtOnce, percentile } from './load.js';
+import { againstNoopServer, burst as sendAtOnce, ms } from './load.js';
 import { timeRequests } from './server-times.js';
 
 const DELIVERIES = 200;
@@ -131,8 +131,6 @@ async function burst(port: number, path: string, deliveries: Delivery[]) {
     wallMs: results.elapsed,
   };
 }
-
-const ms = (sorted: number[], p: number) => percentile(sorted, p).toFixed(1);
 
 export async function run(): Promise<Record<string, string | number>> {
   const dir = mkdtempSync(join(tmpdir(), 'mt-bench-webhooks-'));

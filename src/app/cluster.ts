@@ -169,7 +169,7 @@ export function isHttpChild(): boolean {
 }
 
 /** Child side: records a batch of jobs through the primary (rejects if it cannot, or is gone). */
-export function recordJobsInPrimary(): EnqueueBatch {
+function recordJobsInPrimary(): EnqueueBatch {
   let next = 0;
   const waiting = new Map<number, { resolve: (added: boolean[]) => void; reject: (error: Error) => void }>();
   process.on('message', (message: PrimaryMessage) => {
@@ -199,21 +199,28 @@ export function recordJobsInPrimary(): EnqueueBatch {
     });
 }
 
-/** Child side: reports that it listens on `port`. */
-export function reportListening(port: number): void {
-  process.send?.({ type: LISTENING, port });
-}
-
-/** Child side: reports that it could not start (the primary gives up rather than restart it in a loop). */
-export function reportStartFailure(message: string): void {
-  process.send?.({ type: FAILED, message });
-}
-
 /**
- * Child side: resolves when the child should stop: the primary disconnected it, or it got
- * SIGINT / SIGTERM itself.
+ * Child side, the whole life of an HTTP process: starts it with `start` (given how to record jobs
+ * through the primary), tells the primary it listens (or why it could not start: the primary then
+ * gives up rather than restart it in a loop), and stops it when the child should stop.
  */
-export function untilChildStops(): Promise<void> {
+export async function serveHttpChild(
+  start: (recordJobs: EnqueueBatch) => Promise<{ port: number; stop(): Promise<void> }>,
+): Promise<void> {
+  let server: { port: number; stop(): Promise<void> };
+  try {
+    server = await start(recordJobsInPrimary());
+  } catch (error) {
+    process.send?.({ type: FAILED, message: describeError(error) } satisfies ChildMessage);
+    throw error;
+  }
+  process.send?.({ type: LISTENING, port: server.port } satisfies ChildMessage);
+  await untilChildStops();
+  await server.stop();
+}
+
+/** Child side: resolves when the child should stop: the primary disconnected it, or it got SIGINT / SIGTERM itself. */
+function untilChildStops(): Promise<void> {
   return new Promise((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

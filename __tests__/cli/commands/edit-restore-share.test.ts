@@ -2,10 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../src/cli/io.js';
-import { main } from '../../../src/cli/main.js';
 import { openStore } from '../../../src/store/open-store.js';
 import { sampleMemory } from '../../helpers/sample-memory.js';
+import { runCli, type CliRun } from '../../helpers/run-cli.js';
 
 let tmp: string;
 let db: string;
@@ -22,13 +21,7 @@ afterEach(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: tmp };
-  const code = await main([...args, '--db', db], io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const cli = (...args: string[]): Promise<CliRun> => runCli([...args, '--db', db], tmp);
 
 async function show(id: string) {
   return JSON.parse((await cli('show', id, '--json')).stdout) as Record<string, unknown>;

@@ -2,8 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../src/cli/io.js';
-import { main } from '../../../src/cli/main.js';
+import { runCli, type CliRun } from '../../helpers/run-cli.js';
 
 let tmp: string;
 beforeEach(async () => {
@@ -13,13 +12,7 @@ afterEach(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: tmp };
-  const code = await main(args, io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const cli = (...args: string[]): Promise<CliRun> => runCli(args, tmp);
 
 const fix = (repo: string, sha: string, subject: string, files: string[], primary: string) =>
   JSON.stringify({

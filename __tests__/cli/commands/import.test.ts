@@ -2,10 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../src/cli/io.js';
-import { main } from '../../../src/cli/main.js';
 import { serializePool } from '../../../src/core/pool-file.js';
 import { sampleMemory } from '../../helpers/sample-memory.js';
+import { runCli, type CliRun } from '../../helpers/run-cli.js';
 
 let tmp: string;
 let db: string;
@@ -17,13 +16,7 @@ afterEach(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: tmp };
-  const code = await main([...args, '--db', db], io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const cli = (...args: string[]): Promise<CliRun> => runCli([...args, '--db', db], tmp);
 
 const HEADER = { tenant: 'acme', exportedAt: '2025-06-01T00:00:00.000Z' };
 

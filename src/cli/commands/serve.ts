@@ -6,18 +6,9 @@
  */
 import type { Command } from 'commander';
 import { z } from 'zod';
-import {
-  isHttpChild,
-  recordJobsInPrimary,
-  reportListening,
-  reportStartFailure,
-  startHttpChildren,
-  untilChildStops,
-  type HttpChildren,
-} from '../../app/cluster.js';
-import { startServer, type RunningServer } from '../../app/server.js';
+import { isHttpChild, serveHttpChild, startHttpChildren, type HttpChildren } from '../../app/cluster.js';
+import { startServer } from '../../app/server.js';
 import { readServeConfig, type ServeConfig } from '../../app/settings.js';
-import { describeError } from '../../core/errors.js';
 import { silentLogger } from '../../services/ports.js';
 import type { CliContext } from '../context.js';
 import { parseFlags } from '../flags.js';
@@ -52,16 +43,7 @@ function untilSignal(): Promise<void> {
 
 /** A forked HTTP process: intake, /healthz and the recall API; the primary runs the jobs. */
 async function serveAsChild(ctx: CliContext, config: ServeConfig): Promise<void> {
-  let server: RunningServer;
-  try {
-    server = await startServer({ config, env: ctx.io.env, role: 'http', recordJobs: recordJobsInPrimary() });
-  } catch (error) {
-    reportStartFailure(describeError(error));
-    throw error;
-  }
-  reportListening(server.port);
-  await untilChildStops();
-  await server.stop();
+  await serveHttpChild((recordJobs) => startServer({ config, env: ctx.io.env, role: 'http', recordJobs }));
   exitSoon();
 }
 
