@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startServer, type RunningServer } from '../../src/app/server.js';
-import { readServeConfig } from '../../src/app/settings.js';
+import { defaultProcesses, readServeConfig } from '../../src/app/settings.js';
 import type { Store } from '../../src/store/store.js';
 import { TestOctokit, WEBHOOK_SECRET, loadEvent, sign, silentPino, tempPool, testPrivateKey } from './app-harness.js';
 
@@ -221,9 +221,9 @@ describe('serve settings', () => {
     expect(() => readServeConfig({ APP_ID: '1', WEBHOOK_SECRET })).toThrow(/^PRIVATE_KEY: is not set/);
   });
 
-  it('runs one HTTP process per core up to 4 by default, and one wherever several would be wrong', () => {
-    const cores = Math.min(4, availableParallelism());
-    expect(readServeConfig(env).processes).toBe(cores);
+  it('runs one HTTP process per core beyond the first, up to 4, and one wherever several would be wrong', () => {
+    expect([1, 2, 3, 4, 5, 8, 64].map(defaultProcesses)).toEqual([1, 1, 2, 3, 4, 4, 4]);
+    expect(readServeConfig(env).processes).toBe(defaultProcesses(availableParallelism()));
     expect(readServeConfig({ ...env, MEMORY_TRANSFER_PROCESSES: '3' }).processes).toBe(3);
     expect(readServeConfig(env, { processes: 1 }).processes).toBe(1);
     // each process would have its own in-memory pool, or relay every delivery

@@ -219,7 +219,7 @@ async function measureApi(
     `${ms(run.latencies, 50)} / ${ms(run.latencies, 95)} ms (${rate(run)} req/s)`;
   return {
     [`${label}: one at a time, new tasks, p50 / p95`]: `${ms(serial, 50)} / ${ms(serial, 95)} ms`,
-    [`${label}: 50 concurrent, 6 repeated tasks, p50 / p95 (budget 30)`]: line(repeated),
+    [`${label}: 50 concurrent, 6 repeated tasks (a CI matrix: the recall cache answers), p50 / p95`]: line(repeated),
     ...(repeatedServer
       ? {
           [`${label}: the same, server side, p50 / p95`]: `${ms(repeatedServer, 50)} / ${ms(repeatedServer, 95)} ms`,
@@ -227,7 +227,7 @@ async function measureApi(
         }
       : {}),
     [`${label}: 50 concurrent, 200 distinct tasks x5, p50 / p95`]: line(distinct200),
-    [`${label}: 50 concurrent, ${API_REQUESTS} distinct tasks, p50 / p95`]: line(allDistinct),
+    [`${label}: 50 concurrent, ${API_REQUESTS} distinct tasks, p50 / p95 (budget 30)`]: line(allDistinct),
     [`${label}: 50 concurrent, token check + validation only, p50 / p95`]: line(auth),
   };
 }
@@ -269,7 +269,7 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
     'recall API requests per run': API_REQUESTS,
   };
   // the floor: the same 50-connection load against a server that answers at once
-  const floor = await againstNoopServer((origin) =>
+  const [floor] = await againstNoopServer((origin) =>
     loadTest(
       origin,
       tokens.map((token) => ({
@@ -301,8 +301,7 @@ async function recallApi(dir: string): Promise<Record<string, string | number>> 
     BENCH_JWKS: JSON.stringify(keys),
     BENCH_REPO: JSON.stringify(repo),
   };
-  // one HTTP process: on two cores the load generator takes the other one; then what serve
-  // runs by default (one per core)
+  // one HTTP process: on two cores the load generator takes the other one; then BENCH_PROCESSES
   for (const processes of [...new Set([1, BENCH_PROCESSES])]) {
     const cluster = await startBenchCluster(env, { processes });
     try {

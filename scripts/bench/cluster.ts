@@ -8,10 +8,13 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { startHttpChildren } from '../../src/app/cluster.js';
 import type { EnqueueBatch } from '../../src/app/intake.js';
+import { defaultProcesses } from '../../src/app/settings.js';
 import { silentLogger } from '../../src/services/ports.js';
 
-/** HTTP processes the benches run: BENCH_PROCESSES, else what `serve` defaults to (one per core, up to 4). */
-export const BENCH_PROCESSES = Number(process.env.BENCH_PROCESSES ?? Math.min(4, availableParallelism()));
+/** HTTP processes the benches' clusters run: BENCH_PROCESSES, else what `serve` forks on this machine, at least 2. */
+export const BENCH_PROCESSES = Number(
+  process.env.BENCH_PROCESSES ?? Math.max(2, defaultProcesses(availableParallelism())),
+);
 
 export interface BenchCluster {
   port: number;

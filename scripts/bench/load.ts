@@ -9,6 +9,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
+import { SENT_HEADER, timeRequests } from './server-times.js';
 
 export interface LoadRequest {
   method?: string;
@@ -80,10 +81,17 @@ parentPort.on('message', ({ host, port, payloads, connections }) => {
 });
 `;
 
-/** A request's bytes on the wire, built once before the clock starts. */
-function requestBytes(r: LoadRequest, host: string, port: string, close: boolean): Buffer {
+const SENT_STAMP_WIDTH = 24;
+
+/**
+ * A request's bytes on the wire, built once before the clock starts. With `stamp`, the first
+ * header is SENT_HEADER with room for the send time, written in place just before sending.
+ */
+function requestBytes(r: LoadRequest, host: string, port: string, close: boolean, stamp = false): Buffer {
   const body = Buffer.from(r.body ?? '');
-  let head = `${r.method ?? 'POST'} ${r.path} HTTP/1.1\r\nhost: ${host}:${port}\r\n`;
+  let head = `${r.method ?? 'POST'} ${r.path} HTTP/1.1\r\n`;
+  if (stamp) head += `${SENT_HEADER}: ${' '.repeat(SENT_STAMP_WIDTH)}\r\n`;
+  head += `host: ${host}:${port}\r\n`;
   if (close) head += 'connection: close\r\n';
   for (const [name, value] of Object.entries(r.headers)) head += `${name}: ${value}\r\n`;
   head += `content-length: ${body.length}\r\n\r\n`;
@@ -124,13 +132,18 @@ export function load(origin: string, requests: LoadRequest[], connections: numbe
 const BURST = `
 const { parentPort, workerData } = require('node:worker_threads');
 const net = require('node:net');
-const { host, port, payloads } = workerData;
+const { host, port, payloads, stampPrefix, stampWidth } = workerData;
 const started = performance.now();
-Promise.all(payloads.map((payload) => new Promise((resolve) => {
+Promise.all(payloads.map((bytes) => new Promise((resolve) => {
+  const payload = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const t0 = performance.now();
   const socket = net.connect(port, host);
   socket.setNoDelay(true);
-  socket.write(payload);
+  const stampAt = payload.indexOf(stampPrefix) + stampPrefix.length;
+  socket.once('connect', () => {
+    payload.write(String(performance.timeOrigin + performance.now()).padEnd(stampWidth).slice(0, stampWidth), stampAt, 'latin1');
+    socket.write(payload);
+  });
   let first = '';
   socket.on('data', (chunk) => { if (first.length < 16) first += chunk.toString('latin1', 0, 16); });
   socket.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
@@ -145,14 +158,22 @@ Promise.all(payloads.map((payload) => new Promise((resolve) => {
 /**
  * Opens one connection per request and sends them all at once (Connection: close, as a webhook
  * sender does); each latency runs from opening the connection to the end of the answer, so it
- * counts accepting the connection too. Plain sockets in a worker thread: microseconds of client
- * work per request.
+ * counts accepting the connection too. Each request carries the moment it was written
+ * (SENT_HEADER), for the server to time it from there (server-times.ts). Plain sockets in a worker
+ * thread: microseconds of client work per request.
  */
 export function burst(origin: string, requests: LoadRequest[]): Promise<LoadResult> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
-    const payloads = requests.map((r) => requestBytes(r, hostname, port, true));
-    const worker = new Worker(BURST, { eval: true, workerData: { host: hostname, port: Number(port), payloads } });
+    const payloads = requests.map((r) => requestBytes(r, hostname, port, true, true));
+    const workerData = {
+      host: hostname,
+      port: Number(port),
+      payloads,
+      stampPrefix: `\r\n${SENT_HEADER}: `,
+      stampWidth: SENT_STAMP_WIDTH,
+    };
+    const worker = new Worker(BURST, { eval: true, workerData });
     worker.once('message', (message: LoadResult) => {
       void worker.terminate();
       resolve(message);
@@ -171,16 +192,20 @@ export function percentile(sorted: number[], p: number): number {
 
 /**
  * The floor of a figure on this machine: the same requests against a Node HTTP server (on this
- * thread) that reads each body and answers at once, with the same load generator.
+ * thread) that reads each body and answers at once, with the same load generator. Resolves with
+ * what `send` resolved with and the server-side times (server-times.ts), ascending.
  */
-export async function againstNoopServer<T>(send: (origin: string) => Promise<T>): Promise<T> {
+export async function againstNoopServer<T>(send: (origin: string) => Promise<T>): Promise<[T, number[]]> {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 }).end('{}'));
   });
+  const serverMs: number[] = [];
+  timeRequests(server, serverMs);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    return await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const result = await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return [result, serverMs.sort((a, b) => a - b)];
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -43,8 +43,8 @@ export interface ServeConfig {
   worker: { concurrency: number; leaseMs: number; maxAttempts: number };
   /**
    * HTTP processes sharing the port (src/app/cluster.ts); 1 runs everything in one process.
-   * Default: one per CPU core up to 4, except in development, behind a webhook relay, or on an
-   * in-memory pool, where it is 1.
+   * Default: `defaultProcesses(cores)`, and 1 in development, behind a webhook relay, or on an
+   * in-memory pool.
    */
   processes: number;
 }
@@ -165,7 +165,7 @@ export function readServeConfig(rawEnv: Record<string, string | undefined>, flag
     ...(gheHost ? { baseUrl: `${env.GHE_PROTOCOL}://${gheHost}/api/v3` } : {}),
     ...(env.WEBHOOK_PROXY_URL ? { webhookProxyUrl: env.WEBHOOK_PROXY_URL } : {}),
     poolLocation,
-    processes: processes ?? (single ? 1 : Math.min(4, availableParallelism())),
+    processes: processes ?? (single ? 1 : defaultProcesses(availableParallelism())),
     logLevel: env.LOG_LEVEL,
     worker: {
       concurrency: env.WORKER_CONCURRENCY,
@@ -173,4 +173,14 @@ export function readServeConfig(rawEnv: Record<string, string | undefined>, flag
       maxAttempts: env.JOB_MAX_ATTEMPTS,
     },
   };
+}
+
+/**
+ * HTTP processes `serve` runs unless told: one per core beyond the one the primary (the pool's
+ * writer and the job worker) needs, up to 4; on two cores or fewer, one process doing everything.
+ * Measured on two cores (docs/quality.md): every child there shares a core with the primary and a
+ * delivery waits for the hand-off of its connection, so one process acknowledges a burst sooner.
+ */
+export function defaultProcesses(cores: number): number {
+  return cores <= 2 ? 1 : Math.min(4, cores - 1);
 }

@@ -1,7 +1,7 @@
 /**
  * serve: runs the GitHub App (webhooks, /healthz, the recall API, the job worker) until SIGINT
  * or SIGTERM, then stops gracefully. Settings come from the environment (docs/app-setup.md).
- * With more than one process (--processes, default one per core up to 4) this process runs the
+ * With more than one process (--processes; default one per core beyond the first, up to 4) this process runs the
  * job worker and forks the HTTP processes, which run this same command (src/app/cluster.ts).
  */
 import type { Command } from 'commander';
@@ -111,7 +111,7 @@ export const serveCommand: CliCommand = {
       .option('--dev', 'development only: accept the default webhook secret "development"')
       .option(
         '--processes <n>',
-        'HTTP processes sharing the port (default: $MEMORY_TRANSFER_PROCESSES, else one per CPU core up to 4; 1 in --dev)',
+        'HTTP processes sharing the port (default: $MEMORY_TRANSFER_PROCESSES, else one per CPU core beyond the first, up to 4; 1 on two cores and in --dev)',
       )
       .action((options: Record<string, unknown>) => serve(ctx, options));
   },
