@@ -279,6 +279,30 @@ export async function vote(
   });
 }
 
+/**
+ * A person takes back their 👍 or 👎 (they removed the reaction): their vote on the memory goes,
+ * if it is still that one (voting the other way since has moved it already). Then the feedback rule
+ * runs. Nothing happens to a memory that is gone.
+ */
+export async function withdrawVote(
+  store: Store,
+  tenant: string,
+  id: string,
+  direction: 'up' | 'down',
+  by: Actor,
+): Promise<Memory | undefined> {
+  return store.transaction(async () => {
+    const memory = await store.getMemory(tenant, id);
+    if (!memory) return undefined;
+    const key = voteKey(tenant, id, by.actor);
+    if ((await store.getState(key)) !== direction) return memory;
+    const votes = { ...memory.votes, [direction]: Math.max(0, memory.votes[direction] - 1) };
+    await store.putMemory({ ...memory, votes, updatedAt: iso(by.now) });
+    await store.setState(key, 'withdrawn');
+    return applyFeedback(store, tenant, id, { ...(by.now ? { now: by.now } : {}) });
+  });
+}
+
 /** The outcome of a run that used the memory; then the feedback rule runs. */
 export async function recordOutcome(
   store: Store,

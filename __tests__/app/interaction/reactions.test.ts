@@ -114,6 +114,70 @@ describe('reactions become votes', () => {
     expect(await votes('m00000000a1')).toEqual({ up: 1, down: 0 });
   });
 
+  it('takes the votes of a removed 👍/👎 back from the insights it voted on, and counts it again if it comes back', async () => {
+    const reactions = `/repos/${OWNER}/${REPO}/issues/comments/1001/reactions`;
+    const scope = github()
+      .get(reactions)
+      .query(true)
+      .reply(200, [
+        { id: 21, content: '+1', user: user('ada') },
+        { id: 22, content: '-1', user: user('bob') },
+      ])
+      // ada removed her 👍; bob's 👎 stays
+      .get(reactions)
+      .query(true)
+      .reply(200, [{ id: 22, content: '-1', user: user('bob') }])
+      // ada reacts 👍 again: a new reaction, a new vote
+      .get(reactions)
+      .query(true)
+      .reply(200, [
+        { id: 22, content: '-1', user: user('bob') },
+        { id: 23, content: '+1', user: user('ada') },
+      ]);
+    await sweep('w1');
+    expect(await votes('m00000000a1')).toEqual({ up: 1, down: 1 });
+    await sweep('w2');
+    expect(await votes('m00000000a1')).toEqual({ up: 0, down: 1 });
+    expect(await votes('m00000000a2')).toEqual({ up: 0, down: 1 });
+    await sweep('w3');
+    expect(scope.isDone()).toBe(true);
+    expect(await votes('m00000000a1')).toEqual({ up: 1, down: 1 });
+    expect((await commentStateOf(h.store)).votedReactions.map((r) => r.id).sort()).toEqual([22, 23]);
+  });
+
+  it('a person who reacted both ways and removed one keeps the vote of the other', async () => {
+    const reactions = `/repos/${OWNER}/${REPO}/issues/comments/1001/reactions`;
+    github()
+      .get(reactions)
+      .query(true)
+      .reply(200, [
+        { id: 31, content: '+1', user: user('ada') },
+        { id: 32, content: '-1', user: user('ada') },
+      ])
+      .get(reactions)
+      .query(true)
+      .reply(200, [{ id: 31, content: '+1', user: user('ada') }]);
+    await sweep('b1');
+    // one vote per person: the later 👎 moved it
+    expect(await votes('m00000000a1')).toEqual({ up: 0, down: 1 });
+    await sweep('b2');
+    expect(await votes('m00000000a1')).toEqual({ up: 1, down: 0 });
+  });
+
+  it('withdraws nothing when the reactions cannot be read (the comment is gone)', async () => {
+    const reactions = `/repos/${OWNER}/${REPO}/issues/comments/1001/reactions`;
+    github()
+      .get(reactions)
+      .query(true)
+      .reply(200, [{ id: 41, content: '+1', user: user('ada') }])
+      .get(reactions)
+      .query(true)
+      .reply(404, { message: 'Not Found' });
+    await sweep('g1');
+    await sweep('g2');
+    expect(await votes('m00000000a1')).toEqual({ up: 1, down: 0 });
+  });
+
   it('asks for one sweep per time slot, however often the timer fires', async () => {
     const slot = 60_000;
     const now = new Date('2026-03-01T10:00:30Z');

@@ -153,6 +153,7 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
       commentId,
       shown: [],
       countedReactions: [],
+      votedReactions: [],
       deleted: false,
       updatedAt: now,
     };
@@ -205,6 +206,7 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
     commentId: id,
     shown: hits.map(toShown),
     countedReactions: state?.countedReactions ?? [],
+    votedReactions: state?.votedReactions ?? [],
     deleted: false,
     bodyHash: bodyHash(body),
     updatedAt: now,

@@ -1,7 +1,8 @@
 /**
  * 👍/👎 on our suggestion comment become votes on the insights it shows. GitHub sends no webhook
  * for reactions, so they are read back when the issue or PR closes and by a periodic sweep.
- * Each reaction is counted once: the ids of counted reactions are kept with the comment's state.
+ * Each reaction is counted once: the ids of counted reactions are kept with the comment's state,
+ * and a removed 👍/👎 takes its votes back.
  */
 import { z } from 'zod';
 import { describeError } from '../../core/errors.js';
@@ -10,7 +11,7 @@ import { isNotFound } from '../../github/client.js';
 import type { Clock } from '../../services/ports.js';
 import type { JobQueue } from '../deps.js';
 import { splitRepo, type InstallationOctokit, type InteractionContext } from './context.js';
-import { vote } from '../../services/governance.js';
+import { vote, withdrawVote } from '../../services/governance.js';
 import { commentState, keys, readState, sweepIndex, writeState, type CommentState } from './state.js';
 
 export const REACTIONS_JOB = 'interaction-reactions';
@@ -35,7 +36,8 @@ const reaction = z.object({
 
 /**
  * Reads the reactions on our comment and turns every 👍/👎 not counted before into a vote on each
- * insight the comment shows. Returns (and stores) the updated state.
+ * insight the comment shows; a 👍/👎 that voted before and is gone now (the person removed it)
+ * takes its votes back from the insights it voted on. Returns (and stores) the updated state.
  */
 export async function harvestReactions(
   ctx: InteractionContext,
@@ -44,7 +46,7 @@ export async function harvestReactions(
   number: number,
   state: CommentState,
 ): Promise<CommentState> {
-  if (state.deleted || state.shown.length === 0) return state;
+  if (state.deleted || (state.shown.length === 0 && state.votedReactions.length === 0)) return state;
   let raw: unknown[];
   try {
     raw = await octokit.paginate('GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', {
@@ -56,31 +58,54 @@ export async function harvestReactions(
     if (isNotFound(error)) return state;
     throw error;
   }
-  const counted = new Set(state.countedReactions);
+  const { store, clock, logger } = ctx.deps;
   const tenant = tenantOf(repo);
-  let votes = 0;
-  for (const item of raw) {
+  const reactions = raw.flatMap((item) => {
     const parsed = reaction.safeParse(item);
-    if (!parsed.success || counted.has(parsed.data.id)) continue;
-    const { content, user } = parsed.data;
-    if (content !== '+1' && content !== '-1') continue;
-    counted.add(parsed.data.id);
-    if (!user || user.type === 'Bot' || user.login.endsWith('[bot]')) continue;
-    for (const shown of state.shown) {
-      // a forgotten insight has nothing left to vote on
-      if (!(await ctx.deps.store.getMemory(tenant, shown.id))) continue;
-      await vote(ctx.deps.store, tenant, shown.id, content === '+1' ? 'up' : 'down', {
-        actor: user.login,
-        now: ctx.deps.clock.now(),
-      });
-      votes += 1;
+    return parsed.success ? [parsed.data] : [];
+  });
+  const present = new Set(reactions.map((r) => r.id));
+  const counted = new Set(state.countedReactions);
+  const voted = state.votedReactions.filter((r) => present.has(r.id));
+  let withdrawn = 0;
+  const changedMinds = new Set<string>();
+  for (const gone of state.votedReactions.filter((r) => !present.has(r.id))) {
+    counted.delete(gone.id);
+    changedMinds.add(gone.login);
+    for (const id of gone.memories) {
+      await withdrawVote(store, tenant, id, gone.direction, { actor: gone.login, now: clock.now() });
+      withdrawn += 1;
     }
   }
-  const next = { ...state, countedReactions: [...counted] };
-  if (next.countedReactions.length !== state.countedReactions.length) {
-    await writeState(ctx.deps.store, keys.comment(repo, number), next);
+  // a person who reacted both ways and removed one: the reaction left counts again
+  for (const kept of voted.filter((r) => changedMinds.has(r.login))) {
+    for (const id of kept.memories) {
+      if (await store.getMemory(tenant, id))
+        await vote(store, tenant, id, kept.direction, { actor: kept.login, now: clock.now() });
+    }
   }
-  if (votes > 0) ctx.deps.logger.info('reactions counted as votes', { repo, number, votes });
+  let votes = 0;
+  for (const { id, content, user } of reactions) {
+    if (counted.has(id) || (content !== '+1' && content !== '-1')) continue;
+    counted.add(id);
+    if (!user || user.type === 'Bot' || user.login.endsWith('[bot]')) continue;
+    const direction = content === '+1' ? 'up' : 'down';
+    const memories: string[] = [];
+    for (const shown of state.shown) {
+      // a forgotten insight has nothing left to vote on
+      if (!(await store.getMemory(tenant, shown.id))) continue;
+      await vote(store, tenant, shown.id, direction, { actor: user.login, now: clock.now() });
+      memories.push(shown.id);
+      votes += 1;
+    }
+    voted.push({ id, login: user.login, direction, memories });
+  }
+  const next = { ...state, countedReactions: [...counted], votedReactions: voted };
+  if (votes > 0 || withdrawn > 0 || next.countedReactions.length !== state.countedReactions.length) {
+    await writeState(store, keys.comment(repo, number), next);
+  }
+  if (votes > 0) logger.info('reactions counted as votes', { repo, number, votes });
+  if (withdrawn > 0) logger.info('removed reactions took their votes back', { repo, number, votes: withdrawn });
   return next;
 }
 

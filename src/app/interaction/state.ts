@@ -27,6 +27,17 @@ export const commentState = z.object({
   shown: z.array(shownHit).default([]),
   /** reaction ids already turned into votes (so a sweep twice counts once) */
   countedReactions: z.array(z.number().int()).default([]),
+  /** the 👍/👎 that voted, and on which insights: a reaction removed later takes its votes back */
+  votedReactions: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        login: z.string(),
+        direction: z.enum(['up', 'down']),
+        memories: z.array(z.string()),
+      }),
+    )
+    .default([]),
   /** a person deleted the comment: never post it again on this thread */
   deleted: z.boolean().default(false),
   /** hash of the body last written, to skip writes that change nothing */
