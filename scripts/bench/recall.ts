@@ -5,10 +5,12 @@
  * Pools are cached in .bench/ (rebuilt when missing); BENCH_RECALL_SIZES=10000,100000 by default.
  * Also pool-file mode (the Action without a server): the same recall over a MemoryIndex of the
  * pool's memories, lexical only (a pool file has no vectors), at the sizes in
- * BENCH_POOL_FILE_SIZES (default 10000).
+ * BENCH_POOL_FILE_SIZES (default 10000). With BENCH_POSTGRES=postgres://… (a database of its own:
+ * it is filled with the bench's pool), recall at 10k on PostgreSQL too.
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import pg from 'pg';
 import { memoryId } from '../../src/core/ids.js';
 import { MemoryIndex } from '../../src/core/memory-index.js';
 import { ROUTINE_KINDS, ROUTINE_VOCABULARY, routineTag } from '../../src/core/routines.js';
@@ -198,6 +200,59 @@ async function poolFileMode(store: Store, label: string, tasks: string[]): Promi
   };
 }
 
+/** Recall over `store` with the bench's tasks: cold first recall, p50 / p95, time in each store method. */
+async function measureRecall(store: Store, label: string, tasks: string[]): Promise<Record<string, string>> {
+  const spent = timeStoreCalls(store, ['searchLexical', 'searchVector', 'readMemories', 'getMemories']);
+  const deps = { store, embedder: createHashEmbedder(), logger: silentLogger, clock: systemClock };
+  const requester = { tenant: TENANT, repo: 'bench/elsewhere', visibility: 'private' as const };
+  const coldStart = performance.now();
+  await recall(deps, requester, tasks[0] ?? 'x', { k: 3 });
+  const cold = performance.now() - coldStart;
+  for (const task of tasks.slice(0, WARMUP)) await recall(deps, requester, task, { k: 3 });
+  spent.clear();
+  const times: number[] = [];
+  let hits = 0;
+  for (const task of tasks) {
+    const started = performance.now();
+    const result = await recall(deps, requester, task, { k: 3 });
+    times.push(performance.now() - started);
+    hits += result.length;
+  }
+  times.sort((a, b) => a - b);
+  const figures: Record<string, string> = {
+    [`${label}: first recall, cold (ms)`]: cold.toFixed(1),
+    [`${label}: recall p50 (ms)`]: percentile(times, 50).toFixed(2),
+    [`${label}: recall p95 (ms)`]: percentile(times, 95).toFixed(2),
+  };
+  for (const [method, ms] of spent)
+    figures[`${label}: store.${method} per query (ms)`] = (ms / tasks.length).toFixed(2);
+  figures[`${label}: results per query`] = (hits / tasks.length).toFixed(2);
+  return figures;
+}
+
+/**
+ * The same at 10k on PostgreSQL when BENCH_POSTGRES names a database (it is filled once, then
+ * reused). Statistics are refreshed after filling it, as autovacuum does within a minute: right
+ * after a bulk load the planner does not know the table and skips the full-text index.
+ */
+async function postgres(url: string, tasks: string[]): Promise<Record<string, string>> {
+  const { store, built } = await openCached(url, 10_000);
+  try {
+    if (built !== undefined) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query('ANALYZE');
+      await client.end();
+    }
+    return {
+      ...(built !== undefined ? { '10k PostgreSQL: pool built (s)': built.toFixed(1) } : {}),
+      ...(await measureRecall(store, '10k PostgreSQL', tasks)),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
 export async function run(): Promise<Record<string, string | number>> {
   const dir = join(process.cwd(), '.bench');
   await mkdir(dir, { recursive: true });
@@ -208,31 +263,9 @@ export async function run(): Promise<Record<string, string | number>> {
     const { store, built } = await openCached(file, size);
     const label = size >= 1000 ? `${size / 1000}k` : String(size);
     try {
-      const spent = timeStoreCalls(store, ['searchLexical', 'searchVector', 'readMemories', 'getMemories']);
-      const deps = { store, embedder: createHashEmbedder(), logger: silentLogger, clock: systemClock };
-      const requester = { tenant: TENANT, repo: 'bench/elsewhere', visibility: 'private' as const };
-      const coldStart = performance.now();
-      await recall(deps, requester, tasks[0] ?? 'x', { k: 3 });
-      const cold = performance.now() - coldStart;
-      for (const task of tasks.slice(0, WARMUP)) await recall(deps, requester, task, { k: 3 });
-      spent.clear();
-      const times: number[] = [];
-      let hits = 0;
-      for (const task of tasks) {
-        const started = performance.now();
-        const result = await recall(deps, requester, task, { k: 3 });
-        times.push(performance.now() - started);
-        hits += result.length;
-      }
-      times.sort((a, b) => a - b);
-      const size_ = (await stat(file)).size + ((await stat(`${file}-wal`).catch(() => undefined))?.size ?? 0);
       if (built !== undefined) figures[`${label}: pool built (s)`] = built.toFixed(1);
-      figures[`${label}: first recall, cold (ms)`] = cold.toFixed(1);
-      figures[`${label}: recall p50 (ms)`] = percentile(times, 50).toFixed(2);
-      figures[`${label}: recall p95 (ms)`] = percentile(times, 95).toFixed(2);
-      for (const [method, ms] of spent)
-        figures[`${label}: store.${method} per query (ms)`] = (ms / tasks.length).toFixed(2);
-      figures[`${label}: results per query`] = (hits / tasks.length).toFixed(2);
+      Object.assign(figures, await measureRecall(store, label, tasks));
+      const size_ = (await stat(file)).size + ((await stat(`${file}-wal`).catch(() => undefined))?.size ?? 0);
       figures[`${label}: disk per insight (KB)`] = (size_ / size / 1024).toFixed(2);
       figures[`${label}: peak RSS so far (MB)`] = (process.resourceUsage().maxRSS / 1024).toFixed(0);
       if (POOL_FILE_SIZES.has(size)) Object.assign(figures, await poolFileMode(store, label, tasks));
@@ -240,6 +273,7 @@ export async function run(): Promise<Record<string, string | number>> {
       await store.close();
     }
   }
+  if (process.env.BENCH_POSTGRES) Object.assign(figures, await postgres(process.env.BENCH_POSTGRES, tasks));
   figures.queries = `${tasks.length} (after ${WARMUP} warm-up), k=3, lexical + 512-dim vectors`;
   figures['note on store.* times'] =
     'wall time per call, summed per query: the lexical searches and the vector search run concurrently, so they overlap (a lexical call also waits while the vector search holds the thread)';

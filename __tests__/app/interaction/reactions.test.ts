@@ -142,7 +142,7 @@ describe('reactions become votes', () => {
     await sweep('w3');
     expect(scope.isDone()).toBe(true);
     expect(await votes('m00000000a1')).toEqual({ up: 1, down: 1 });
-    expect((await commentStateOf(h.store)).votedReactions.map((r) => r.id).sort()).toEqual([22, 23]);
+    expect((await commentStateOf(h.store)).votedReactions.map((r: { id: number }) => r.id).sort()).toEqual([22, 23]);
   });
 
   it('a person who reacted both ways and removed one keeps the vote of the other', async () => {
