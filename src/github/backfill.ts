@@ -10,15 +10,7 @@ import type { Store } from '../store/store.js';
 import type { Clock, Logger } from '../services/ports.js';
 import type { GitHubClient } from './client.js';
 import { MERGED_PULL_REQUESTS_QUERY, type MergedPullRequestNode, type MergedPullRequestsQuery } from './queries.js';
-import {
-  actor,
-  closedIssuesOf,
-  decideFix,
-  textAuthors,
-  toFix,
-  visibilityOf,
-  type PullRequestContext,
-} from './gather-fix.js';
+import { decideFix, pullRequestBasics, textAuthors, toFix, type PullRequestContext } from './gather-fix.js';
 import { judgeTrust } from './trust.js';
 import type { FixSkipReason } from '../core/fix-detection.js';
 
@@ -98,23 +90,9 @@ function contextOf(
 ): PullRequestContext {
   const files = (pr.files?.nodes ?? []).map((f) => f.path);
   return {
-    owner,
-    repo,
-    repoId: repository.databaseId ?? undefined,
-    visibility: visibilityOf(repository),
-    language: repository.primaryLanguage?.name ?? undefined,
-    number: pr.number,
-    url: pr.url,
-    title: pr.title,
-    body: pr.body ?? '',
-    labels: pr.labels.nodes.map((l) => l.name),
+    ...pullRequestBasics({ owner, repo }, repository, pr),
     merged: true,
-    mergedAt: pr.mergedAt ?? undefined,
-    mergeSha: pr.mergeCommit?.oid ?? undefined,
-    author: actor(pr.author) ?? { login: 'ghost' },
-    mergedBy: actor(pr.mergedBy),
     commitMessages: [],
-    closedIssues: closedIssuesOf(pr),
     files,
     changedFiles: Math.max(pr.changedFiles, files.length),
     change: '',

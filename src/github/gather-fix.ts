@@ -78,6 +78,48 @@ export function actor(node: GraphActor | null | undefined): Actor | undefined {
   return { login: node.login, type: node.__typename === 'Bot' ? 'Bot' : 'User' };
 }
 
+/** What the GraphQL queries of a single PR and of a page of merged PRs both return about a PR. */
+interface GraphPullRequest {
+  number: number;
+  url: string;
+  title: string;
+  body?: string | null;
+  labels: { nodes: { name: string }[] };
+  mergedAt?: string | null;
+  mergeCommit?: { oid: string } | null;
+  author?: GraphActor | null;
+  mergedBy?: GraphActor | null;
+  closingIssuesReferences: { nodes: GraphIssue[] };
+}
+
+/** The part of a PR's context both queries give: where it lives, its text, who wrote and merged it, what it closes. */
+export function pullRequestBasics(
+  ref: { owner: string; repo: string },
+  repository: Parameters<typeof visibilityOf>[0] & {
+    databaseId?: number | null;
+    primaryLanguage?: { name: string } | null;
+  },
+  pr: GraphPullRequest,
+): Omit<PullRequestContext, 'merged' | 'commitMessages' | 'files' | 'changedFiles' | 'change' | 'failedChecks'> {
+  return {
+    owner: ref.owner,
+    repo: ref.repo,
+    repoId: repository.databaseId ?? undefined,
+    visibility: visibilityOf(repository),
+    language: repository.primaryLanguage?.name ?? undefined,
+    number: pr.number,
+    url: pr.url,
+    title: pr.title,
+    body: pr.body ?? '',
+    labels: pr.labels.nodes.map((l) => l.name),
+    mergedAt: pr.mergedAt ?? undefined,
+    mergeSha: pr.mergeCommit?.oid ?? undefined,
+    author: actor(pr.author) ?? { login: 'ghost' },
+    mergedBy: actor(pr.mergedBy),
+    closedIssues: closedIssuesOf(pr),
+  };
+}
+
 /** The issues a PR closes, from its GraphQL closing references. */
 export function closedIssuesOf(pr: { closingIssuesReferences: { nodes: GraphIssue[] } }) {
   return pr.closingIssuesReferences.nodes.map((issue) => ({
@@ -130,23 +172,9 @@ export async function gatherPullRequest(
   }
   for (const check of failed.slice(limits.maxFailedChecks)) failedChecks.push(check);
   return {
-    owner: ref.owner,
-    repo: ref.repo,
-    repoId: repository.databaseId ?? undefined,
-    visibility: visibilityOf(repository),
-    language: repository.primaryLanguage?.name ?? undefined,
-    number: pr.number,
-    url: pr.url,
-    title: pr.title,
-    body: pr.body ?? '',
-    labels: pr.labels.nodes.map((l) => l.name),
+    ...pullRequestBasics(ref, repository, pr),
     merged: pr.merged,
-    mergedAt: pr.mergedAt ?? undefined,
-    mergeSha: pr.mergeCommit?.oid ?? undefined,
-    author: actor(pr.author) ?? { login: 'ghost' },
-    mergedBy: actor(pr.mergedBy),
     commitMessages: pr.commits.nodes.map((n) => n.commit.message),
-    closedIssues: closedIssuesOf(pr),
     files,
     changedFiles,
     change,
