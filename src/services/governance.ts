@@ -365,37 +365,26 @@ export async function revokeSource(
       const rest = memory.provenance.filter((p) => !revoked(p));
       if (rest.length === memory.provenance.length) continue;
       const detail = `${by.detail ? `${by.detail}: ` : ''}source ${source} revoked`;
-      if (rest.length === 0) {
+      const removed = rest.length === 0;
+      if (removed) {
         await store.deleteMemory(tenant, memory.id);
-        result.removed.push(memory.id);
-        await audit(
-          store,
-          {
-            tenant,
-            actor: by.actor,
-            action: 'revoke-source',
-            memoryId: memory.id,
-            detail: `${detail}, memory removed`,
-          },
-          at,
-        );
       } else {
         const support = Math.max(1, memory.support - (memory.provenance.length - rest.length));
         const visibility = mostPrivate(rest.map((p) => p.visibility));
         await store.putMemory({ ...memory, provenance: rest, support, visibility, updatedAt: at });
-        result.stripped.push(memory.id);
-        await audit(
-          store,
-          {
-            tenant,
-            actor: by.actor,
-            action: 'revoke-source',
-            memoryId: memory.id,
-            detail: `${detail}, provenance stripped`,
-          },
-          at,
-        );
       }
+      (removed ? result.removed : result.stripped).push(memory.id);
+      await audit(
+        store,
+        {
+          tenant,
+          actor: by.actor,
+          action: 'revoke-source',
+          memoryId: memory.id,
+          detail: `${detail}, ${removed ? 'memory removed' : 'provenance stripped'}`,
+        },
+        at,
+      );
     }
     await store.unmarkFix(tenant, repo, ref);
   });
