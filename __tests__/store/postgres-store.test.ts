@@ -5,6 +5,8 @@ import { StoreError } from '../../src/core/errors.js';
 import { openStore } from '../../src/store/open-store.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
+import { recall } from '../../src/services/recall.js';
+import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { makeMemory, runStoreContract } from './contract.js';
 
 const URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -76,5 +78,60 @@ describe('PostgreSQL pool', () => {
 
   it('refuses a schema name that is not a plain identifier', async () => {
     await expect(PostgresStore.open(URL, { schema: 'x"; DROP SCHEMA public; --' })).rejects.toThrow(/schema name/);
+  });
+});
+
+describe('PostgreSQL replicas sharing one pool', () => {
+  async function replicas(searchTtlMs: number): Promise<[PostgresStore, PostgresStore]> {
+    const schema = `mt_test_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const a = await PostgresStore.open(URL, { schema, searchTtlMs });
+    await a.migrate();
+    const b = await PostgresStore.open(URL, { schema, searchTtlMs });
+    return [a, b];
+  }
+  const search = { level: ['insight' as const], status: ['active' as const], limit: 10 };
+  const TASK = 'the schema migration fails on a fresh database';
+
+  it("sees its own writes in search at once, and another replica's once its cached result expires", async () => {
+    const [a, b] = await replicas(300);
+    try {
+      await b.putMemory(makeMemory({ id: 'm00000000b1' }));
+      expect((await b.searchLexical('acme', TASK, search)).map((h) => h.id)).toEqual(['m00000000b1']);
+      await a.putMemory(makeMemory({ id: 'm00000000a1' }));
+      // b answers from its cached result for a while...
+      expect((await b.searchLexical('acme', TASK, search)).map((h) => h.id)).toEqual(['m00000000b1']);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      // ...then searches again
+      expect((await b.searchLexical('acme', TASK, search)).map((h) => h.id).sort()).toEqual([
+        'm00000000a1',
+        'm00000000b1',
+      ]);
+      // its own write drops the cached result at once, inside a transaction too (after the commit)
+      await b.transaction(async () => {
+        await b.putMemory(makeMemory({ id: 'm00000000b2' }));
+      });
+      expect((await b.searchLexical('acme', TASK, search)).map((h) => h.id)).toContain('m00000000b2');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('never recalls a memory another replica forgot, even while its cached search still names it', async () => {
+    const [a, b] = await replicas(60_000);
+    try {
+      await a.putMemory(makeMemory({ id: 'm00000000f1' }));
+      const deps = { store: b, logger: silentLogger, clock: systemClock };
+      const requester = { tenant: 'acme', repo: 'acme/web', visibility: 'private' as const };
+      expect((await recall(deps, requester, TASK, { minScore: 0 })).map((h) => h.memory.id)).toEqual(['m00000000f1']);
+      expect(await a.deleteMemory('acme', 'm00000000f1')).toBe(true);
+      // the search recall ran (60 candidates) is still cached: it names the forgotten memory
+      expect((await b.searchLexical('acme', TASK, { ...search, limit: 60 })).map((h) => h.id)).toEqual(['m00000000f1']);
+      expect(await recall(deps, requester, TASK, { minScore: 0 })).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

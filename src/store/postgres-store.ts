@@ -27,6 +27,7 @@ import {
   statsFrom,
   tagsText,
 } from './rows.js';
+import { ReadCache } from './read-cache.js';
 import { TermStats } from './term-stats.js';
 import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
@@ -37,6 +38,8 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** connections in the pool; default 10 */
   maxConnections?: number;
+  /** how long a full-text result is reused; default SEARCH_TTL_MS */
+  searchTtlMs?: number;
 }
 
 type Row = Record<string, unknown>;
@@ -52,6 +55,13 @@ const UPSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${CO
     .join(', ')}
   RETURNING seq`;
 
+/**
+ * How long a full-text result is reused. This process's own memory writes drop the results at once;
+ * another replica's show within this time. Only candidates come from it: recall re-reads every
+ * candidate before filtering, so a forgotten, rejected or narrowed insight never shows.
+ */
+export const SEARCH_TTL_MS = 10_000;
+
 /** the location without its password, for messages */
 function safeLocation(location: string): string {
   return location.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
@@ -60,6 +70,10 @@ function safeLocation(location: string): string {
 export class PostgresStore implements Store {
   private readonly client = new AsyncLocalStorage<pg.PoolClient>();
   private readonly vectors: VectorCache;
+  /** recent full-text results (this process's writes drop them; other replicas' show within SEARCH_TTL_MS) */
+  private readonly searches: ReadCache;
+  /** memory writes so far: a transaction that wrote any drops the cached results again once committed */
+  private memoryWrites = 0;
   /** which query tokens to search (document frequencies, cached) */
   private readonly termStats = new TermStats({
     levelRows: async () => {
@@ -84,8 +98,10 @@ export class PostgresStore implements Store {
     readonly location: string,
     private readonly schema: string,
     private readonly logger: Logger,
+    searchTtlMs: number,
   ) {
     this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
+    this.searches = new ReadCache({ searchTtlMs });
   }
 
   static async open(location: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
@@ -102,7 +118,13 @@ export class PostgresStore implements Store {
     pool.on('error', (error) =>
       (options.logger ?? silentLogger).warn('PostgreSQL connection error', { error: error.message }),
     );
-    const store = new PostgresStore(pool, safeLocation(location), schema, options.logger ?? silentLogger);
+    const store = new PostgresStore(
+      pool,
+      safeLocation(location),
+      schema,
+      options.logger ?? silentLogger,
+      options.searchTtlMs ?? SEARCH_TTL_MS,
+    );
     try {
       await store.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     } catch (error) {
@@ -148,6 +170,7 @@ export class PostgresStore implements Store {
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.client.getStore()) return fn();
     const client = await this.connect();
+    const writesBefore = this.memoryWrites;
     try {
       await client.query('BEGIN');
       const result = await this.client.run(client, fn);
@@ -158,6 +181,8 @@ export class PostgresStore implements Store {
       this.vectors.clear();
       throw pgError(error, this.location);
     } finally {
+      // searches that ran meanwhile on other connections did not see the transaction's writes
+      if (this.memoryWrites !== writesBefore) this.searches.clear();
       client.release();
     }
   }
@@ -174,7 +199,7 @@ export class PostgresStore implements Store {
         memoryRepos(memory),
       ]);
     });
-    this.termStats.noteWrite();
+    this.noteMemoryWrite(memory.tenant, memory.id);
     this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
   }
 
@@ -216,9 +241,15 @@ export class PostgresStore implements Store {
   async deleteMemory(tenant: string, id: string): Promise<boolean> {
     const rows = await this.query('DELETE FROM memories WHERE tenant = $1 AND id = $2 RETURNING seq', [tenant, id]);
     if (rows.length === 0) return false;
-    this.termStats.noteWrite();
+    this.noteMemoryWrite(tenant, id);
     this.vectors.remove(tenant, id);
     return true;
+  }
+
+  private noteMemoryWrite(tenant: string, id: string): void {
+    this.memoryWrites += 1;
+    this.termStats.noteWrite();
+    this.searches.invalidateMemory(tenant, id);
   }
 
   async listTenants(): Promise<string[]> {
@@ -235,6 +266,16 @@ export class PostgresStore implements Store {
     const tokens = queryTokens(query);
     if (tokens.length === 0 || options.limit <= 0) return [];
     const levels = [...new Set(options.level ?? MEMORY_LEVELS)];
+    const key = JSON.stringify([levels, options.status ?? null, options.limit, tokens]);
+    return this.searches.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
+  }
+
+  private async searchTokens(
+    tenant: string,
+    tokens: string[],
+    levels: MemoryLevel[],
+    options: SearchOptions,
+  ): Promise<ScoredId[]> {
     const hits: ScoredId[] = [];
     for (const level of levels) {
       const expression = tsQuery(await this.termStats.selective(level, tokens));

@@ -15,13 +15,20 @@ export interface ReadCacheOptions {
   maxMemories?: number;
   /** full-text results kept per tenant (default 512) */
   maxSearches?: number;
+  /**
+   * how long a full-text result may be reused (default: until the tenant's next write). For a store
+   * that cannot see other processes' writes (PostgreSQL replicas): their writes show after this.
+   */
+  searchTtlMs?: number;
+  /** the clock of searchTtlMs (default Date.now) */
+  now?: () => number;
 }
 
 interface TenantCache {
   /** changes on every invalidation; values are never reused (one counter for the whole cache) */
   generation: number;
   memories: Map<string, Memory>;
-  searches: Map<string, ScoredId[]>;
+  searches: Map<string, { hits: ScoredId[]; at: number }>;
 }
 
 export class ReadCache {
@@ -30,10 +37,14 @@ export class ReadCache {
   private generations = 0;
   private readonly maxMemories: number;
   private readonly maxSearches: number;
+  private readonly searchTtlMs: number;
+  private readonly now: () => number;
 
   constructor(options: ReadCacheOptions = {}) {
     this.maxMemories = options.maxMemories ?? 50_000;
     this.maxSearches = options.maxSearches ?? 512;
+    this.searchTtlMs = options.searchTtlMs ?? Infinity;
+    this.now = options.now ?? Date.now;
   }
 
   /** The memories of these ids that exist, in the order asked, loading the ones not cached. */
@@ -51,23 +62,22 @@ export class ReadCache {
     return ids.flatMap((id) => cache.memories.get(id) ?? loaded.get(id) ?? []);
   }
 
-  /** A full-text search's result, cached under `key` until the tenant's next write. */
+  /** A full-text search's result, cached under `key` until the tenant's next write (or searchTtlMs). */
   async search(tenant: string, key: string, run: () => Promise<ScoredId[]>): Promise<ScoredId[]> {
     const cache = this.tenant(tenant);
     const known = cache.searches.get(key);
-    if (known) {
+    const started = this.now();
+    if (known && started - known.at <= this.searchTtlMs) {
       // most recently used last
       cache.searches.delete(key);
       cache.searches.set(key, known);
-      return known.map((hit) => ({ ...hit }));
+      return known.hits.map((hit) => ({ ...hit }));
     }
     const generation = cache.generation;
     const hits = await run();
     if (this.tenants.get(tenant) === cache && cache.generation === generation) {
-      cache.searches.set(
-        key,
-        hits.map((hit) => ({ ...hit })),
-      );
+      cache.searches.delete(key);
+      cache.searches.set(key, { hits: hits.map((hit) => ({ ...hit })), at: started });
       if (cache.searches.size > this.maxSearches) cache.searches.delete(cache.searches.keys().next().value as string);
     }
     return hits;
