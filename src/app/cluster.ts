@@ -50,7 +50,7 @@ export interface HttpChildrenOptions {
   execArgv?: string[];
   /** extra environment for the children */
   env?: Record<string, string>;
-  /** how long stop() waits for a child to finish its requests before killing it (default 10 s) */
+  /** how long stop() waits for a child to finish its requests before killing it (default 2 s: requests take milliseconds) */
   graceMs?: number;
 }
 
@@ -136,7 +136,7 @@ export function startHttpChildren(options: HttpChildrenOptions): Promise<HttpChi
           (child) =>
             new Promise<void>((done) => {
               if (child.isDead()) return done();
-              const kill = setTimeout(() => child.process.kill('SIGKILL'), options.graceMs ?? 10_000);
+              const kill = setTimeout(() => child.process.kill('SIGKILL'), options.graceMs ?? 2_000);
               child.once('exit', () => {
                 clearTimeout(kill);
                 done();

@@ -10,6 +10,12 @@ import type { Job, NewJob, Store } from '../store/store.js';
 import type { Clock, Logger } from '../services/ports.js';
 import type { JobHandler, JobQueue } from './deps.js';
 
+/**
+ * How long a stopping worker waits for its running jobs: with the HTTP side's few seconds before it,
+ * `serve` exits within 10 s of SIGTERM, the time Docker gives before it kills.
+ */
+export const STOP_GRACE_MS = 7_000;
+
 export interface WorkerOptions {
   store: Store;
   logger: Logger;
@@ -35,7 +41,7 @@ export interface Worker extends JobQueue {
   /** starts polling (idempotent) */
   start(): void;
   /**
-   * Stops polling and waits for running jobs up to `graceMs` (default 10 s). Jobs still running
+   * Stops polling and waits for running jobs up to `graceMs` (default STOP_GRACE_MS). Jobs still running
    * after that keep their lease and are re-run by the next worker once it expires.
    */
   stop(graceMs?: number): Promise<void>;
@@ -174,7 +180,7 @@ export function createWorker(options: WorkerOptions): Worker {
       }, pruneEveryMs);
       pruneTimer.unref();
     },
-    async stop(graceMs = 10_000) {
+    async stop(graceMs = STOP_GRACE_MS) {
       stopping = true;
       clearInterval(pruneTimer);
       wakeAll();
