@@ -178,6 +178,20 @@ describe('reactions become votes', () => {
     expect(await votes('m00000000a1')).toEqual({ up: 1, down: 0 });
   });
 
+  it('withdraws nothing for a reaction still listed in a shape it cannot read', async () => {
+    const reactions = `/repos/${OWNER}/${REPO}/issues/comments/1001/reactions`;
+    github()
+      .get(reactions)
+      .query(true)
+      .reply(200, [{ id: 51, content: '+1', user: user('ada') }])
+      .get(reactions)
+      .query(true)
+      .reply(200, [{ id: 51, content: '+1', user: { type: 'User' } }]);
+    await sweep('s1');
+    await sweep('s2');
+    expect(await votes('m00000000a1')).toEqual({ up: 1, down: 0 });
+  });
+
   it('asks for one sweep per time slot, however often the timer fires', async () => {
     const slot = 60_000;
     const now = new Date('2026-03-01T10:00:30Z');

@@ -64,7 +64,8 @@ export async function harvestReactions(
     const parsed = reaction.safeParse(item);
     return parsed.success ? [parsed.data] : [];
   });
-  const present = new Set(reactions.map((r) => r.id));
+  // every id GitHub listed, even of an item we could not read: only a reaction truly gone withdraws
+  const present = new Set(raw.map((item) => (item as { id?: unknown } | null)?.id));
   const counted = new Set(state.countedReactions);
   const voted = state.votedReactions.filter((r) => present.has(r.id));
   let withdrawn = 0;
