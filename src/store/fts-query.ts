@@ -2,6 +2,8 @@
  * Plain text → safe full-text queries. User text is never passed through as query syntax: it is cut
  * into word tokens (letters and digits only), stop words dropped, and the tokens OR-joined.
  */
+import { MEMORY_LEVELS, type MemoryLevel } from '../core/types.js';
+import type { SearchOptions } from './store.js';
 
 const STOP_WORDS = new Set(
   `a an and are as at be but by for from has have if in into is it its no not of on or so such that the their then there
@@ -38,4 +40,18 @@ export function tsQuery(tokens: string[]): string {
     .map((t) => t.replace(/[^\p{L}\p{N}]/gu, ''))
     .filter(Boolean)
     .join(' | ');
+}
+
+/**
+ * What a store's searchLexical searches: the query's tokens, the levels, and the key its cached
+ * result goes under; undefined when nothing can match (no token, or no room for a result).
+ */
+export function lexicalSearch(
+  query: string,
+  options: SearchOptions,
+): { tokens: string[]; levels: MemoryLevel[]; key: string } | undefined {
+  const tokens = queryTokens(query);
+  if (tokens.length === 0 || options.limit <= 0) return undefined;
+  const levels = [...new Set(options.level ?? MEMORY_LEVELS)];
+  return { tokens, levels, key: JSON.stringify([levels, options.status ?? null, options.limit, tokens]) };
 }

@@ -8,11 +8,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { InputError, StoreError } from '../core/errors.js';
-import { MEMORY_LEVELS } from '../core/types.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
-import { queryTokens, tsQuery } from './fts-query.js';
+import { lexicalSearch, tsQuery } from './fts-query.js';
 import { runMigrations } from './migrations.js';
 import {
   iso,
@@ -263,10 +262,9 @@ export class PostgresStore implements Store {
   // retrieval
 
   async searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
-    const tokens = queryTokens(query);
-    if (tokens.length === 0 || options.limit <= 0) return [];
-    const levels = [...new Set(options.level ?? MEMORY_LEVELS)];
-    const key = JSON.stringify([levels, options.status ?? null, options.limit, tokens]);
+    const search = lexicalSearch(query, options);
+    if (!search) return [];
+    const { tokens, levels, key } = search;
     return this.searches.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
   }
 

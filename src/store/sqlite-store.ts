@@ -9,11 +9,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../core/errors.js';
-import { MEMORY_LEVELS } from '../core/types.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
-import { fts5Query, queryTokens } from './fts-query.js';
+import { fts5Query, lexicalSearch } from './fts-query.js';
 import {
   iso,
   MEMORY_COLUMNS,
@@ -295,11 +294,10 @@ export class SqliteStore implements Store {
   // retrieval
 
   async searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
-    const tokens = queryTokens(query);
-    if (tokens.length === 0 || options.limit <= 0) return [];
-    const levels = [...new Set(options.level ?? MEMORY_LEVELS)];
+    const search = lexicalSearch(query, options);
+    if (!search) return [];
+    const { tokens, levels, key } = search;
     await this.syncWithOtherWriters();
-    const key = JSON.stringify([levels, options.status ?? null, options.limit, tokens]);
     return this.reads.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
   }
 
