@@ -268,14 +268,8 @@ export async function vote(
 ): Promise<Memory> {
   return store.transaction(async () => {
     const memory = await mustGet(store, tenant, id);
-    const key = voteKey(tenant, id, by.actor);
-    const previous = await store.getState(key);
-    if (previous === direction) return memory;
-    const votes = { ...memory.votes, [direction]: memory.votes[direction] + 1 };
-    if (previous === 'up' || previous === 'down') votes[previous] = Math.max(0, votes[previous] - 1);
-    await store.putMemory({ ...memory, votes, updatedAt: iso(by.now) });
-    await store.setState(key, direction);
-    return applyFeedback(store, tenant, id, { ...(by.now ? { now: by.now } : {}) });
+    const previous = await store.getState(voteKey(tenant, id, by.actor));
+    return previous === direction ? memory : moveVote(store, memory, previous, direction, by);
   });
 }
 
@@ -294,13 +288,25 @@ export async function withdrawVote(
   return store.transaction(async () => {
     const memory = await store.getMemory(tenant, id);
     if (!memory) return undefined;
-    const key = voteKey(tenant, id, by.actor);
-    if ((await store.getState(key)) !== direction) return memory;
-    const votes = { ...memory.votes, [direction]: Math.max(0, memory.votes[direction] - 1) };
-    await store.putMemory({ ...memory, votes, updatedAt: iso(by.now) });
-    await store.setState(key, 'withdrawn');
-    return applyFeedback(store, tenant, id, { ...(by.now ? { now: by.now } : {}) });
+    const previous = await store.getState(voteKey(tenant, id, by.actor));
+    return previous === direction ? moveVote(store, memory, previous, 'none', by) : memory;
   });
+}
+
+/** A person's vote on the memory goes from `previous` (as stored) to `next`; then the feedback rule runs. */
+async function moveVote(
+  store: Store,
+  memory: Memory,
+  previous: string | undefined,
+  next: 'up' | 'down' | 'none',
+  by: Actor,
+): Promise<Memory> {
+  const votes = { ...memory.votes };
+  if (previous === 'up' || previous === 'down') votes[previous] = Math.max(0, votes[previous] - 1);
+  if (next !== 'none') votes[next] += 1;
+  await store.putMemory({ ...memory, votes, updatedAt: iso(by.now) });
+  await store.setState(voteKey(memory.tenant, memory.id, by.actor), next === 'none' ? 'withdrawn' : next);
+  return applyFeedback(store, memory.tenant, memory.id, { ...(by.now ? { now: by.now } : {}) });
 }
 
 /** The outcome of a run that used the memory; then the feedback rule runs. */

@@ -60,6 +60,12 @@ export async function harvestReactions(
   }
   const { store, clock, logger } = ctx.deps;
   const tenant = tenantOf(repo);
+  /** a person's vote on one insight; false when it is gone (a forgotten insight has nothing left to vote on) */
+  const castVote = async (id: string, direction: 'up' | 'down', login: string): Promise<boolean> => {
+    if (!(await store.getMemory(tenant, id))) return false;
+    await vote(store, tenant, id, direction, { actor: login, now: clock.now() });
+    return true;
+  };
   const reactions = raw.flatMap((item) => {
     const parsed = reaction.safeParse(item);
     return parsed.success ? [parsed.data] : [];
@@ -80,10 +86,7 @@ export async function harvestReactions(
   }
   // a person who reacted both ways and removed one: the reaction left counts again
   for (const kept of voted.filter((r) => changedMinds.has(r.login))) {
-    for (const id of kept.memories) {
-      if (await store.getMemory(tenant, id))
-        await vote(store, tenant, id, kept.direction, { actor: kept.login, now: clock.now() });
-    }
+    for (const id of kept.memories) await castVote(id, kept.direction, kept.login);
   }
   let votes = 0;
   for (const { id, content, user } of reactions) {
@@ -93,9 +96,7 @@ export async function harvestReactions(
     const direction = content === '+1' ? 'up' : 'down';
     const memories: string[] = [];
     for (const shown of state.shown) {
-      // a forgotten insight has nothing left to vote on
-      if (!(await store.getMemory(tenant, shown.id))) continue;
-      await vote(store, tenant, shown.id, direction, { actor: user.login, now: clock.now() });
+      if (!(await castVote(shown.id, direction, user.login))) continue;
       memories.push(shown.id);
       votes += 1;
     }
