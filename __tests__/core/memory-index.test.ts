@@ -83,4 +83,36 @@ describe('MemoryIndex', () => {
     expect(all).toHaveLength(40);
     expect(all.slice(0, 5)).toEqual(first);
   });
+
+  it('keeps exactly the best k of the allowed matches, for any k, in a pool full of ties', async () => {
+    const words = ['cache', 'retry', 'migration', 'lockfile', 'timeout', 'encoding', 'parser', 'schema'];
+    let seed = 5;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const pick = () => words[Math.floor(next() * words.length)] as string;
+    const pool = Array.from({ length: 300 }, (_, i) =>
+      sampleMemory({
+        id: `p${String(i).padStart(3, '0')}`,
+        title: `${pick()} ${pick()}`,
+        description: pick(),
+        content: `${pick()}.`,
+        status: i % 5 === 0 ? 'proposed' : 'active',
+      }),
+    );
+    const big = new MemoryIndex(pool);
+    for (let q = 0; q < 20; q += 1) {
+      const query = `${pick()} ${pick()} ${pick()}`;
+      const all = await big.searchLexical('acme', query, { status: ['active'], limit: 1_000 });
+      expect(all.length).toBeGreaterThan(20);
+      expect(
+        all.every(
+          (h, i) => i === 0 || all[i - 1]!.score > h.score || (all[i - 1]!.score === h.score && all[i - 1]!.id < h.id),
+        ),
+      ).toBe(true);
+      for (const k of [1, 3, 7, 20]) {
+        expect(await big.searchLexical('acme', query, { status: ['active'], limit: k })).toEqual(all.slice(0, k));
+      }
+      const proposed = await big.searchLexical('acme', query, { status: ['proposed'], limit: 1_000 });
+      expect(proposed.every((h) => Number(h.id.slice(1)) % 5 === 0)).toBe(true);
+    }
+  });
 });

@@ -52,16 +52,14 @@ interface Doc {
 interface Posting {
   /** positions of the documents containing the term, in the tenant's list */
   docs: Int32Array;
-  /** the term's frequency in each of them */
-  tfs: Int32Array;
+  /** BM25's term-frequency part in each of them: tf · (K1 + 1) / (tf + the document's norm) */
+  weights: Float64Array;
 }
 
 interface TenantIndex {
   docs: Map<string, number>;
   list: Doc[];
   lengths: number[];
-  /** K1 · (1 − B + B · length / average length), per document */
-  norms: Float64Array;
   postings: Map<string, Posting>;
   /** the vectors of each embedding model, with the position of their memory */
   vectors: Map<string, { doc: number; vector: Float32Array }[]>;
@@ -101,9 +99,14 @@ export class MemoryIndex implements Retriever {
     }
     for (const index of this.tenants.values()) {
       const avg = index.lengths.reduce((a, b) => a + b, 0) / index.lengths.length || 1;
-      index.norms = Float64Array.from(index.lengths, (length) => K1 * (1 - B + (B * length) / avg));
+      // K1 · (1 − B + B · length / average length), per document
+      const norms = Float64Array.from(index.lengths, (length) => K1 * (1 - B + (B * length) / avg));
       for (const [term, list] of building.get(index) ?? []) {
-        index.postings.set(term, { docs: Int32Array.from(list.docs), tfs: Int32Array.from(list.tfs) });
+        const weights = Float64Array.from(
+          list.tfs,
+          (f, i) => (f * (K1 + 1)) / (f + (norms[list.docs[i] as number] as number)),
+        );
+        index.postings.set(term, { docs: Int32Array.from(list.docs), weights });
       }
       index.scores = new Float64Array(index.list.length);
       index.seen = new Uint8Array(index.list.length);
@@ -134,7 +137,6 @@ export class MemoryIndex implements Retriever {
         docs: new Map(),
         list: [],
         lengths: [],
-        norms: new Float64Array(0),
         postings: new Map(),
         vectors: new Map(),
         scores: new Float64Array(0),
@@ -161,29 +163,25 @@ export class MemoryIndex implements Retriever {
       if (!posting) continue;
       const idf = Math.log(1 + (n - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
       if (idf < MIN_IDF) continue; // in (nearly) every memory: cannot change the order
-      const { docs, tfs } = posting;
+      const { docs, weights } = posting;
       for (let i = 0; i < docs.length; i += 1) {
         const d = docs[i] as number;
-        const f = tfs[i] as number;
         if (seen[d] === 0) {
           seen[d] = 1;
           touched.push(d);
         }
-        scores[d] = (scores[d] as number) + (idf * (f * (K1 + 1))) / (f + (index.norms[d] as number));
+        scores[d] = (scores[d] as number) + idf * (weights[i] as number);
       }
     }
     const allowed = filterOf(options);
-    const kept: number[] = [];
+    const best = new BestDocs(options.limit, scores, index.list);
     for (const d of touched) {
       seen[d] = 0; // the scratch space is clean again for the next search
-      if (allowed(index.list[d] as Doc)) kept.push(d);
+      if (best.wouldKeep(d) && allowed(index.list[d] as Doc)) best.add(d);
     }
-    const hits = bestOf(kept, scores, options.limit).map((d) => ({
-      id: (index.list[d] as Doc).memory.id,
-      score: scores[d] as number,
-    }));
+    const hits = best.sorted().map((d) => ({ id: (index.list[d] as Doc).memory.id, score: scores[d] as number }));
     for (const d of touched) scores[d] = 0;
-    return top(hits, options.limit);
+    return hits;
   }
 
   async searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
@@ -227,14 +225,69 @@ function filterOf(options: SearchOptions): (doc: Doc) => boolean {
 }
 
 /**
- * The documents that can be among the `limit` best by score: every one scoring at least the
- * limit-th best score (ties kept, so the final order by score then id is the same as over all).
+ * The `limit` best documents by score, ties broken by id (the order of `top`), kept in a binary
+ * min-heap whose root is the worst kept: a document that cannot beat it is skipped at once.
  */
-function bestOf(docs: number[], scores: Float64Array, limit: number): number[] {
-  if (docs.length <= limit) return docs;
-  const values = Float64Array.from(docs, (d) => scores[d] as number).sort();
-  const floor = values[values.length - limit] as number;
-  return docs.filter((d) => (scores[d] as number) >= floor);
+class BestDocs {
+  private readonly heap: number[] = [];
+
+  constructor(
+    private readonly limit: number,
+    private readonly scores: Float64Array,
+    private readonly list: readonly Doc[],
+  ) {}
+
+  /** Would this document enter (the heap is not full, or it beats the worst kept)? */
+  wouldKeep(d: number): boolean {
+    return this.heap.length < this.limit || this.better(d, this.heap[0] as number);
+  }
+
+  /** Adds a document that wouldKeep said yes to. */
+  add(d: number): void {
+    const heap = this.heap;
+    if (heap.length < this.limit) {
+      heap.push(d);
+      this.up(heap.length - 1);
+    } else {
+      heap[0] = d;
+      this.down(0);
+    }
+  }
+
+  /** The kept documents, best first. */
+  sorted(): number[] {
+    return [...this.heap].sort((a, b) => (this.better(a, b) ? -1 : 1));
+  }
+
+  private better(a: number, b: number): boolean {
+    const sa = this.scores[a] as number;
+    const sb = this.scores[b] as number;
+    if (sa !== sb) return sa > sb;
+    return byId((this.list[a] as Doc).memory.id, (this.list[b] as Doc).memory.id) < 0;
+  }
+
+  private up(at: number): void {
+    const heap = this.heap;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.better(heap[parent] as number, heap[at] as number)) break;
+      [heap[parent], heap[at]] = [heap[at] as number, heap[parent] as number];
+      at = parent;
+    }
+  }
+
+  private down(at: number): void {
+    const heap = this.heap;
+    for (;;) {
+      const left = 2 * at + 1;
+      let worst = at;
+      if (left < heap.length && this.better(heap[worst] as number, heap[left] as number)) worst = left;
+      if (left + 1 < heap.length && this.better(heap[worst] as number, heap[left + 1] as number)) worst = left + 1;
+      if (worst === at) return;
+      [heap[worst], heap[at]] = [heap[at] as number, heap[worst] as number];
+      at = worst;
+    }
+  }
 }
 
 function top(hits: ScoredId[], limit: number): ScoredId[] {

@@ -119,8 +119,10 @@ export function combine(
   parts: { id: string; lexical: number; vector: number; routine: number; prior: number },
   weights: RankingWeights,
 ): RankedCandidate {
-  const fused = weights.lexical * parts.lexical + weights.vector * parts.vector + weights.routine * parts.routine;
-  return { ...parts, fused, score: fused + PRIOR_WEIGHT * parts.prior };
+  const { id, lexical, vector, routine, prior } = parts;
+  const fused = weights.lexical * lexical + weights.vector * vector + weights.routine * routine;
+  // a literal, not a spread: recall combines every candidate of every request
+  return { id, lexical, vector, routine, prior, fused, score: fused + PRIOR_WEIGHT * prior };
 }
 
 /** Sorted best first; ties broken by id so the order is stable. */

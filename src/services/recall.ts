@@ -20,6 +20,7 @@ import {
   WEIGHTS_HYBRID,
   WEIGHTS_LEXICAL_ONLY,
   type FusionMethod,
+  type RankedCandidate,
   type RankingWeights,
 } from '../core/ranking.js';
 import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue } from '../core/routines.js';
@@ -89,7 +90,7 @@ export async function recall(
     vectorCandidates(deps, tenant, task, search),
   ]);
 
-  // 2. load, then apply the policy filter to every candidate
+  // 2. load; the policy filter applies to every candidate as it is scored
   const ids = [...new Set([...lexical, ...expanded, ...vector].map((h) => h.id))];
   if (ids.length === 0) return [];
   // shared (cached) objects when the retriever offers them: read here, copied before they leave
@@ -97,13 +98,11 @@ export async function recall(
   const loaded = shared
     ? await (deps.store.readMemories as NonNullable<Retriever['readMemories']>).call(deps.store, tenant, ids)
     : await deps.store.getMemories(tenant, ids);
-  const memories = loaded.filter(
-    (m) =>
-      m.level === level &&
-      maySee(m, requester) &&
-      !onlyFrom(m, options.excludeRepo) &&
-      (options.onlyRepo === undefined || onlyFrom(m, options.onlyRepo)),
-  );
+  const visible = (m: Memory) =>
+    m.level === level &&
+    maySee(m, requester) &&
+    !onlyFrom(m, options.excludeRepo) &&
+    (options.onlyRepo === undefined || onlyFrom(m, options.onlyRepo));
 
   // 3. score parts
   const lexNorm = normalizeList(lexical, fusion, 'lexical');
@@ -112,19 +111,24 @@ export async function recall(
   const queryTerms = [...new Set(terms(task).filter((t) => !/^\d+$/.test(t)))];
   const weights: RankingWeights = vector.length > 0 ? WEIGHTS_HYBRID : WEIGHTS_LEXICAL_ONLY;
   const now = deps.clock.now();
-  const byId = new Map(memories.map((m) => [m.id, m]));
-  const ranked = memories.map((m) =>
-    combine(
-      {
-        id: m.id,
-        lexical: lexicalPart(lexNorm.get(m.id) ?? 0, coverage(queryTerms, m)),
-        vector: vecNorm.get(m.id) ?? 0,
-        routine: routinePart(routines, m, expNorm.get(m.id) ?? 0),
-        prior: qualityPrior(m, now),
-      },
-      weights,
-    ),
-  );
+  const byId = new Map<string, Memory>();
+  const ranked: RankedCandidate[] = [];
+  for (const m of loaded) {
+    if (!visible(m)) continue;
+    byId.set(m.id, m);
+    ranked.push(
+      combine(
+        {
+          id: m.id,
+          lexical: lexicalPart(lexNorm.get(m.id) ?? 0, coverage(queryTerms, m)),
+          vector: vecNorm.get(m.id) ?? 0,
+          routine: routinePart(routines, m, expNorm.get(m.id) ?? 0),
+          prior: qualityPrior(m, now),
+        },
+        weights,
+      ),
+    );
+  }
 
   // 4. relevance bar, order, diversity, top-k
   const textOf = (id: string) => {

@@ -9,12 +9,15 @@
  */
 import type { Memory } from '../core/types.js';
 import type { ScoredId } from './store.js';
+import type { TokenList } from './token-lists.js';
 
 export interface ReadCacheOptions {
   /** parsed memories kept (oldest dropped first; default 50,000) */
   maxMemories?: number;
   /** full-text results kept per tenant (default 512) */
   maxSearches?: number;
+  /** per-token matches kept per tenant, counted in matches (default 200,000; token-lists.ts) */
+  maxTokenHits?: number;
   /**
    * how long a full-text result may be reused (default: until the tenant's next write). For a store
    * that cannot see other processes' writes (PostgreSQL replicas): their writes show after this.
@@ -29,6 +32,9 @@ interface TenantCache {
   generation: number;
   memories: Map<string, Memory>;
   searches: Map<string, { hits: ScoredId[]; at: number }>;
+  /** per-token matches under a store-chosen key (level and token), least recently used first */
+  tokens: Map<string, TokenList>;
+  tokenHits: number;
 }
 
 export class ReadCache {
@@ -37,12 +43,14 @@ export class ReadCache {
   private generations = 0;
   private readonly maxMemories: number;
   private readonly maxSearches: number;
+  private readonly maxTokenHits: number;
   private readonly searchTtlMs: number;
   private readonly now: () => number;
 
   constructor(options: ReadCacheOptions = {}) {
     this.maxMemories = options.maxMemories ?? 50_000;
     this.maxSearches = options.maxSearches ?? 512;
+    this.maxTokenHits = options.maxTokenHits ?? 200_000;
     this.searchTtlMs = options.searchTtlMs ?? Infinity;
     this.now = options.now ?? Date.now;
   }
@@ -84,6 +92,33 @@ export class ReadCache {
   }
 
   /**
+   * The matches of each token key, in the order asked, loading the ones not cached (in one call);
+   * kept until the tenant's next write, the least recently used dropped past maxTokenHits.
+   */
+  async tokenLists(
+    tenant: string,
+    keys: readonly string[],
+    load: (missing: string[]) => Promise<Map<string, TokenList>>,
+  ): Promise<TokenList[]> {
+    const cache = this.tenant(tenant);
+    const generation = cache.generation;
+    const missing = keys.filter((key) => !cache.tokens.has(key));
+    const loaded = missing.length > 0 ? await load(missing) : new Map<string, TokenList>();
+    const current = this.tenants.get(tenant) === cache && cache.generation === generation;
+    return keys.map((key) => {
+      const fresh = loaded.get(key);
+      if (fresh) {
+        if (current) this.rememberTokens(cache, key, fresh);
+        return fresh;
+      }
+      const known = cache.tokens.get(key) ?? { hits: [], complete: true };
+      // most recently used last
+      if (cache.tokens.delete(key)) cache.tokens.set(key, known);
+      return known;
+    });
+  }
+
+  /**
    * The tenant's pool generation: it changes whenever anything recall reads may have changed
    * (a memory or vector write or delete, a rollback, another process's write), so a result computed
    * under one generation is current while the generation is the same.
@@ -99,6 +134,8 @@ export class ReadCache {
     cache.generation = ++this.generations;
     if (cache.memories.delete(id)) this.memoryCount -= 1;
     cache.searches = new Map();
+    cache.tokens = new Map();
+    cache.tokenHits = 0;
   }
 
   /** forgets everything (a rolled-back transaction, another process wrote the pool) */
@@ -111,10 +148,27 @@ export class ReadCache {
   private tenant(tenant: string): TenantCache {
     let cache = this.tenants.get(tenant);
     if (!cache) {
-      cache = { generation: ++this.generations, memories: new Map(), searches: new Map() };
+      cache = {
+        generation: ++this.generations,
+        memories: new Map(),
+        searches: new Map(),
+        tokens: new Map(),
+        tokenHits: 0,
+      };
       this.tenants.set(tenant, cache);
     }
     return cache;
+  }
+
+  private rememberTokens(cache: TenantCache, key: string, list: TokenList): void {
+    cache.tokenHits += list.hits.length - (cache.tokens.get(key)?.hits.length ?? 0);
+    cache.tokens.delete(key);
+    cache.tokens.set(key, list);
+    while (cache.tokenHits > this.maxTokenHits && cache.tokens.size > 1) {
+      const oldest = cache.tokens.keys().next().value as string;
+      cache.tokenHits -= cache.tokens.get(oldest)?.hits.length ?? 0;
+      cache.tokens.delete(oldest);
+    }
   }
 
   private remember(cache: TenantCache, memory: Memory): void {

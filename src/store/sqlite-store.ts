@@ -31,6 +31,7 @@ import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
 import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { ReadCache } from './read-cache.js';
+import { sumTokenLists, TOKEN_LIST_MAX, type TokenHit, type TokenList } from './token-lists.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
 export interface SqliteStoreOptions {
@@ -309,24 +310,73 @@ export class SqliteStore implements Store {
   ): Promise<ScoredId[]> {
     const hits: { id: string; rank: number }[] = [];
     for (const level of levels) {
-      const table = ftsTable(level);
       const searched = await this.termStats.selective(level, tokens);
-      const params: SqlValue[] = [fts5Query(searched), tenant];
-      // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
-      // through the narrow covering index, never the wide memories rows.
-      let sql = `SELECT m.id AS id, bm25(${table}, ${BM25_WEIGHTS}) AS rank
-        FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
-        WHERE ${table} MATCH ? AND m.tenant = ?`;
-      if (options.status) {
-        sql += ' AND m.status IN (SELECT value FROM json_each(?))';
-        params.push(JSON.stringify(options.status));
-      }
-      sql += ' ORDER BY rank LIMIT ?';
-      params.push(options.limit);
-      hits.push(...(await this.db.all<{ id: string; rank: number }>(sql, params)));
+      const lists = await this.reads.tokenLists(
+        tenant,
+        searched.map((token) => `${level}\u0000${token}`),
+        (missing) => this.loadTokenLists(tenant, level, missing),
+      );
+      hits.push(
+        ...(lists.every((list) => list.complete)
+          ? sumTokenLists(
+              lists.map((list) => list.hits),
+              options.status,
+              options.limit,
+            )
+          : await this.searchEngine(tenant, level, searched, options)),
+      );
     }
     if (levels.length > 1) hits.sort((a, b) => a.rank - b.rank);
     return hits.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  /** One OR query through FTS5 (a token too common to list): the best `limit` matches. */
+  private searchEngine(
+    tenant: string,
+    level: MemoryLevel,
+    tokens: string[],
+    options: SearchOptions,
+  ): Promise<{ id: string; rank: number }[]> {
+    const table = ftsTable(level);
+    const params: SqlValue[] = [fts5Query(tokens), tenant];
+    // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
+    // through the narrow covering index, never the wide memories rows.
+    let sql = `SELECT m.id AS id, bm25(${table}, ${BM25_WEIGHTS}) AS rank
+      FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
+      WHERE ${table} MATCH ? AND m.tenant = ?`;
+    if (options.status) {
+      sql += ' AND m.status IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(options.status));
+    }
+    sql += ' ORDER BY rank, m.seq LIMIT ?';
+    params.push(options.limit);
+    return this.db.all<{ id: string; rank: number }>(sql, params);
+  }
+
+  /**
+   * Each token's matches in the tenant with their single-token rank, in one statement (keys are
+   * `level NUL token`); a token matching more than TOKEN_LIST_MAX comes back incomplete.
+   */
+  private async loadTokenLists(tenant: string, level: MemoryLevel, keys: string[]): Promise<Map<string, TokenList>> {
+    const table = ftsTable(level);
+    const tokens = keys.map((key) => key.slice(key.indexOf('\u0000') + 1));
+    const one = (i: number) =>
+      `SELECT * FROM (SELECT ${i} AS token, m.seq AS seq, m.id AS id, m.status AS status,
+        bm25(${table}, ${BM25_WEIGHTS}) AS rank
+        FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
+        WHERE ${table} MATCH ? AND m.tenant = ? LIMIT ?)`;
+    const rows = await this.db.all<TokenHit & { token: number }>(
+      tokens.map((_, i) => one(i)).join(' UNION ALL '),
+      tokens.flatMap((token) => [fts5Query([token]), tenant, TOKEN_LIST_MAX + 1]),
+    );
+    const lists = tokens.map((): TokenHit[] => []);
+    for (const { token, ...hit } of rows) lists[token]?.push(hit);
+    return new Map(
+      keys.map((key, i) => {
+        const hits = lists[i] ?? [];
+        return [key, hits.length > TOKEN_LIST_MAX ? { hits: [], complete: false } : { hits, complete: true }];
+      }),
+    );
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {

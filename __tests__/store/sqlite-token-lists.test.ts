@@ -1,0 +1,148 @@
+/**
+ * SQLite answers full-text searches from cached per-token lists (src/store/token-lists.ts). The
+ * claim: the result is exactly FTS5's own OR query (same memories, same order, same scores to the
+ * last bit), before and after writes, and for a token too common to list.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { MemoryStatus } from '../../src/core/types.js';
+import { fts5Query, queryTokens } from '../../src/store/fts-query.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { sumTokenLists, TOKEN_LIST_MAX, type TokenHit } from '../../src/store/token-lists.js';
+import { makeMemory } from './contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mt-token-lists-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const open: SqliteStore[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close().catch(() => undefined)));
+});
+
+const WORDS = ['cache', 'retry', 'migration', 'lockfile', 'timeout', 'encoding', 'parser', 'schema', 'locale', 'queue'];
+
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+}
+
+/** FTS5's own answer, from another connection to the file: the OR query, best 10 */
+function engine(
+  path: string,
+  tenant: string,
+  query: string,
+  status: MemoryStatus,
+): Promise<{ id: string; score: number }[]> {
+  const db = new sqlite3.Database(path);
+  const sql = `SELECT m.id AS id, bm25(fts_insight, 4.0, 2.0, 1.0, 2.0) AS rank
+    FROM fts_insight CROSS JOIN memories m ON m.seq = fts_insight.rowid
+    WHERE fts_insight MATCH ? AND m.tenant = ? AND m.status = ? ORDER BY rank, m.seq LIMIT 10`;
+  return new Promise<{ id: string; score: number }[]>((resolve, reject) =>
+    db.all<{ id: string; rank: number }>(sql, [fts5Query(queryTokens(query)), tenant, status], (error, rows) =>
+      error ? reject(error) : resolve(rows.map((r) => ({ id: r.id, score: -r.rank }))),
+    ),
+  ).finally(() => new Promise<void>((resolve) => db.close(() => resolve())));
+}
+
+async function pool(count: number, text: (i: number, rnd: () => number) => string): Promise<[SqliteStore, string]> {
+  const path = join(dir, `pool-${++n}.db`);
+  const store = await SqliteStore.open(path);
+  await store.migrate();
+  open.push(store);
+  const rnd = seeded(n);
+  await store.transaction(async () => {
+    for (let i = 0; i < count; i += 1) {
+      await store.putMemory(
+        makeMemory({
+          id: `p${String(i).padStart(4, '0')}`,
+          tenant: i % 7 === 0 ? 'other' : 'acme',
+          title: text(i, rnd),
+          description: `${text(i + 1, rnd)}`,
+          content: `${text(i + 2, rnd)}.`,
+          status: i % 5 === 0 ? 'proposed' : 'active',
+        }),
+      );
+    }
+  });
+  return [store, path];
+}
+
+const pick = (rnd: () => number) => WORDS[Math.floor(rnd() * WORDS.length)] as string;
+const search = (status: MemoryStatus) => ({ level: ['insight' as const], status: [status], limit: 10 });
+
+describe('SQLite full-text search from per-token lists', () => {
+  it('answers exactly what FTS5 answers, scores to the last bit, before and after writes', async () => {
+    const [store, path] = await pool(300, (_, rnd) => `${pick(rnd)} ${pick(rnd)} ${pick(rnd)}`);
+    const rnd = seeded(42);
+    const check = async () => {
+      for (let q = 0; q < 15; q += 1) {
+        const query = `${pick(rnd)} ${pick(rnd)} ${pick(rnd)}`;
+        for (const status of ['active', 'proposed'] as const) {
+          const expected = await engine(path, 'acme', query, status);
+          expect(expected.length).toBeGreaterThan(0);
+          expect(await store.searchLexical('acme', query, search(status))).toEqual(expected);
+        }
+      }
+    };
+    await check();
+    // a new memory, a changed text, a status change and a delete reach the next search
+    await store.putMemory(makeMemory({ id: 'p9999', title: 'cache cache retry', description: 'queue', content: '.' }));
+    await store.putMemory(makeMemory({ id: 'p0001', title: 'locale locale locale', description: 'x', content: '.' }));
+    await store.putMemory(
+      makeMemory({ id: 'p0002', title: 'timeout', description: 'x', content: '.', status: 'proposed' }),
+    );
+    await store.deleteMemory('acme', 'p0003');
+    await check();
+    const hits = await store.searchLexical('acme', 'cache retry queue', { ...search('active'), limit: 300 });
+    expect(hits.map((h) => h.id)).toContain('p9999');
+    expect(hits.map((h) => h.id)).not.toContain('p0003');
+    expect((await store.searchLexical('acme', 'locale', search('active')))[0]?.id).toBe('p0001');
+  });
+
+  it('keeps tenants apart: a token list of one organization never answers another', async () => {
+    const [store, path] = await pool(140, (_, rnd) => `${pick(rnd)} ${pick(rnd)}`);
+    for (const tenant of ['acme', 'other']) {
+      const hits = await store.searchLexical(tenant, 'cache retry schema', search('active'));
+      expect(hits).toEqual(await engine(path, tenant, 'cache retry schema', 'active'));
+      const ids = (await store.listMemories(tenant)).map((m) => m.id);
+      expect(hits.every((h) => ids.includes(h.id))).toBe(true);
+    }
+  });
+
+  it('asks FTS5 itself when a token matches too many memories to list', async () => {
+    const count = Math.ceil(TOKEN_LIST_MAX * 1.4);
+    const [store, path] = await pool(count, (i, rnd) => (i % 3 === 0 ? `everywhere ${pick(rnd)}` : `everywhere`));
+    const all = await store.countMemories('acme');
+    expect(all).toBeGreaterThan(TOKEN_LIST_MAX);
+    const everywhere = await store.searchLexical('acme', 'everywhere', search('active'));
+    expect(everywhere).toHaveLength(10);
+    expect(everywhere).toEqual(await engine(path, 'acme', 'everywhere', 'active'));
+    // with a rarer token beside it, the one found in over half the pool is not searched (term-stats.ts)
+    expect(await store.searchLexical('acme', 'everywhere cache', search('active'))).toEqual(
+      await engine(path, 'acme', 'cache', 'active'),
+    );
+  });
+});
+
+describe('sumTokenLists', () => {
+  const hit = (seq: number, rank: number, status = 'active'): TokenHit => ({ seq, id: `m${seq}`, status, rank });
+
+  it('adds each memory’s ranks over the lists, keeps the statuses asked, best first, ties by row order', () => {
+    const result = sumTokenLists(
+      [[hit(1, -1), hit(2, -2), hit(3, -0.5, 'rejected')], [hit(1, -1.5), hit(4, -2.5)], [hit(5, -2.5)]],
+      ['active'],
+      10,
+    );
+    expect(result).toEqual([
+      { id: 'm1', rank: -2.5 },
+      { id: 'm4', rank: -2.5 },
+      { id: 'm5', rank: -2.5 },
+      { id: 'm2', rank: -2 },
+    ]);
+    expect(sumTokenLists([[hit(1, -1), hit(2, -2)]], undefined, 1)).toEqual([{ id: 'm2', rank: -2 }]);
+    expect(sumTokenLists([], ['active'], 5)).toEqual([]);
+  });
+});
