@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { MemoryStatus } from '../../src/core/types.js';
 import { fts5Query, queryTokens } from '../../src/store/fts-query.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
-import { sumTokenLists, TOKEN_LIST_MAX, type TokenHit } from '../../src/store/token-lists.js';
+import { sumTokenLists, TOKEN_LIST_MAX, tokenList, type TokenHit } from '../../src/store/token-lists.js';
 import { makeMemory } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mt-token-lists-'));
@@ -129,9 +129,11 @@ describe('SQLite full-text search from per-token lists', () => {
 
 describe('sumTokenLists', () => {
   const hit = (seq: number, rank: number, status = 'active'): TokenHit => ({ seq, id: `m${seq}`, status, rank });
+  const sum = (lists: TokenHit[][], statuses: string[] | undefined, limit: number) =>
+    sumTokenLists(lists.map(tokenList), statuses, limit);
 
   it('adds each memory’s ranks over the lists, keeps the statuses asked, best first, ties by row order', () => {
-    const result = sumTokenLists(
+    const result = sum(
       [[hit(1, -1), hit(2, -2), hit(3, -0.5, 'rejected')], [hit(1, -1.5), hit(4, -2.5)], [hit(5, -2.5)]],
       ['active'],
       10,
@@ -142,7 +144,29 @@ describe('sumTokenLists', () => {
       { id: 'm5', rank: -2.5 },
       { id: 'm2', rank: -2 },
     ]);
-    expect(sumTokenLists([[hit(1, -1), hit(2, -2)]], undefined, 1)).toEqual([{ id: 'm2', rank: -2 }]);
-    expect(sumTokenLists([], ['active'], 5)).toEqual([]);
+    expect(sum([[hit(1, -1), hit(2, -2)]], undefined, 1)).toEqual([{ id: 'm2', rank: -2 }]);
+    expect(sum([], ['active'], 5)).toEqual([]);
+    // nothing of one sum is left for the next: the same memory, another status, far row numbers
+    expect(sum([[hit(3, -9, 'rejected'), hit(70_000, -1)]], ['active'], 5)).toEqual([{ id: 'm70000', rank: -1 }]);
+    expect(sum([[hit(3, -9)]], ['active'], 5)).toEqual([{ id: 'm3', rank: -9 }]);
+  });
+
+  it('keeps exactly the best k, for any k, like sorting everything', () => {
+    let state = 9;
+    const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const lists = Array.from({ length: 4 }, () =>
+      Array.from({ length: 300 }, () =>
+        hit(Math.floor(next() * 500), -Math.floor(next() * 8), next() < 0.2 ? 'rejected' : 'active'),
+      ),
+    ).map((list) => [...new Map(list.map((h) => [h.seq, h])).values()]);
+    const all = sum(lists, ['active'], 10_000);
+    expect(all.length).toBeGreaterThan(100);
+    for (const k of [1, 5, 60]) expect(sum(lists, ['active'], k)).toEqual(all.slice(0, k));
+  });
+
+  it('lists a token matching too many memories as incomplete', () => {
+    const many = Array.from({ length: TOKEN_LIST_MAX + 1 }, (_, i) => hit(i, -1));
+    expect(tokenList(many).complete).toBe(false);
+    expect(tokenList(many.slice(1)).complete).toBe(true);
   });
 });

@@ -5,6 +5,7 @@
  * methods. The Action's pool-file mode ranks with the same recall code as the App, without SQLite.
  */
 import { cosine, terms } from './text.js';
+import { TopK } from './top-k.js';
 import type { Memory, MemoryLevel, MemoryStatus } from './types.js';
 
 /** Same shape as the Store port's ScoredId: higher is better. */
@@ -174,10 +175,16 @@ export class MemoryIndex implements Retriever {
       }
     }
     const allowed = filterOf(options);
-    const best = new BestDocs(options.limit, scores, index.list);
+    const idOf = (d: number) => (index.list[d] as Doc).memory.id;
+    // best score first, ties by id (the order of `top`)
+    const best = new TopK(options.limit, (a, b) => {
+      const sa = scores[a] as number;
+      const sb = scores[b] as number;
+      return sa !== sb ? sa > sb : byId(idOf(a), idOf(b)) < 0;
+    });
     for (const d of touched) {
       seen[d] = 0; // the scratch space is clean again for the next search
-      if (best.wouldKeep(d) && allowed(index.list[d] as Doc)) best.add(d);
+      if (best.wouldKeep(d) && allowed(index.list[d] as Doc)) best.offer(d);
     }
     const hits = best.sorted().map((d) => ({ id: (index.list[d] as Doc).memory.id, score: scores[d] as number }));
     for (const d of touched) scores[d] = 0;
@@ -222,72 +229,6 @@ function filterOf(options: SearchOptions): (doc: Doc) => boolean {
     }
     return ok;
   };
-}
-
-/**
- * The `limit` best documents by score, ties broken by id (the order of `top`), kept in a binary
- * min-heap whose root is the worst kept: a document that cannot beat it is skipped at once.
- */
-class BestDocs {
-  private readonly heap: number[] = [];
-
-  constructor(
-    private readonly limit: number,
-    private readonly scores: Float64Array,
-    private readonly list: readonly Doc[],
-  ) {}
-
-  /** Would this document enter (the heap is not full, or it beats the worst kept)? */
-  wouldKeep(d: number): boolean {
-    return this.heap.length < this.limit || this.better(d, this.heap[0] as number);
-  }
-
-  /** Adds a document that wouldKeep said yes to. */
-  add(d: number): void {
-    const heap = this.heap;
-    if (heap.length < this.limit) {
-      heap.push(d);
-      this.up(heap.length - 1);
-    } else {
-      heap[0] = d;
-      this.down(0);
-    }
-  }
-
-  /** The kept documents, best first. */
-  sorted(): number[] {
-    return [...this.heap].sort((a, b) => (this.better(a, b) ? -1 : 1));
-  }
-
-  private better(a: number, b: number): boolean {
-    const sa = this.scores[a] as number;
-    const sb = this.scores[b] as number;
-    if (sa !== sb) return sa > sb;
-    return byId((this.list[a] as Doc).memory.id, (this.list[b] as Doc).memory.id) < 0;
-  }
-
-  private up(at: number): void {
-    const heap = this.heap;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!this.better(heap[parent] as number, heap[at] as number)) break;
-      [heap[parent], heap[at]] = [heap[at] as number, heap[parent] as number];
-      at = parent;
-    }
-  }
-
-  private down(at: number): void {
-    const heap = this.heap;
-    for (;;) {
-      const left = 2 * at + 1;
-      let worst = at;
-      if (left < heap.length && this.better(heap[worst] as number, heap[left] as number)) worst = left;
-      if (left + 1 < heap.length && this.better(heap[worst] as number, heap[left + 1] as number)) worst = left + 1;
-      if (worst === at) return;
-      [heap[worst], heap[at]] = [heap[at] as number, heap[worst] as number];
-      at = worst;
-    }
-  }
 }
 
 function top(hits: ScoredId[], limit: number): ScoredId[] {

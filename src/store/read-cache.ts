@@ -9,7 +9,7 @@
  */
 import type { Memory } from '../core/types.js';
 import type { ScoredId } from './store.js';
-import type { TokenList } from './token-lists.js';
+import { tokenList, type TokenList } from './token-lists.js';
 
 export interface ReadCacheOptions {
   /** parsed memories kept (oldest dropped first; default 50,000) */
@@ -111,7 +111,7 @@ export class ReadCache {
         if (current) this.rememberTokens(cache, key, fresh);
         return fresh;
       }
-      const known = cache.tokens.get(key) ?? { hits: [], complete: true };
+      const known = cache.tokens.get(key) ?? tokenList([]);
       // most recently used last
       if (cache.tokens.delete(key)) cache.tokens.set(key, known);
       return known;
@@ -161,12 +161,12 @@ export class ReadCache {
   }
 
   private rememberTokens(cache: TenantCache, key: string, list: TokenList): void {
-    cache.tokenHits += list.hits.length - (cache.tokens.get(key)?.hits.length ?? 0);
+    cache.tokenHits += list.seqs.length - (cache.tokens.get(key)?.seqs.length ?? 0);
     cache.tokens.delete(key);
     cache.tokens.set(key, list);
     while (cache.tokenHits > this.maxTokenHits && cache.tokens.size > 1) {
       const oldest = cache.tokens.keys().next().value as string;
-      cache.tokenHits -= cache.tokens.get(oldest)?.hits.length ?? 0;
+      cache.tokenHits -= cache.tokens.get(oldest)?.seqs.length ?? 0;
       cache.tokens.delete(oldest);
     }
   }

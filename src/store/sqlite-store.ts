@@ -31,7 +31,7 @@ import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
 import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { ReadCache } from './read-cache.js';
-import { sumTokenLists, TOKEN_LIST_MAX, type TokenHit, type TokenList } from './token-lists.js';
+import { sumTokenLists, TOKEN_LIST_MAX, tokenList, type TokenHit, type TokenList } from './token-lists.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
 export interface SqliteStoreOptions {
@@ -318,11 +318,7 @@ export class SqliteStore implements Store {
       );
       hits.push(
         ...(lists.every((list) => list.complete)
-          ? sumTokenLists(
-              lists.map((list) => list.hits),
-              options.status,
-              options.limit,
-            )
+          ? sumTokenLists(lists, options.status, options.limit)
           : await this.searchEngine(tenant, level, searched, options)),
       );
     }
@@ -371,12 +367,7 @@ export class SqliteStore implements Store {
     );
     const lists = tokens.map((): TokenHit[] => []);
     for (const { token, ...hit } of rows) lists[token]?.push(hit);
-    return new Map(
-      keys.map((key, i) => {
-        const hits = lists[i] ?? [];
-        return [key, hits.length > TOKEN_LIST_MAX ? { hits: [], complete: false } : { hits, complete: true }];
-      }),
-    );
+    return new Map(keys.map((key, i) => [key, tokenList(lists[i] ?? [])]));
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {

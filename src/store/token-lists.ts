@@ -9,6 +9,8 @@
  * distinct tasks share most of their words, so most searches never reach the full-text engine.
  */
 
+import { TopK } from '../core/top-k.js';
+
 /** One document matching one token: its single-token bm25 rank (negative; lower is better). */
 export interface TokenHit {
   seq: number;
@@ -17,14 +19,51 @@ export interface TokenHit {
   rank: number;
 }
 
-/** A token's matches, or `complete: false` when it matches more than a list may hold. */
+/**
+ * A token's matches, column by column (position i of each column is one memory), or
+ * `complete: false` (and no matches) when it matches more than a list may hold.
+ */
 export interface TokenList {
-  hits: readonly TokenHit[];
   complete: boolean;
+  seqs: Int32Array;
+  ids: string[];
+  statuses: string[];
+  ranks: Float64Array;
 }
 
 /** A token matching more documents than this is not listed: such a query goes to the engine. */
 export const TOKEN_LIST_MAX = 2_000;
+
+/** A token's list from its matches; incomplete (and empty) past TOKEN_LIST_MAX. */
+export function tokenList(hits: readonly TokenHit[]): TokenList {
+  const complete = hits.length <= TOKEN_LIST_MAX;
+  if (!complete) hits = [];
+  return {
+    complete,
+    seqs: Int32Array.from(hits, (h) => h.seq),
+    ids: hits.map((h) => h.id),
+    statuses: hits.map((h) => h.status),
+    ranks: Float64Array.from(hits, (h) => h.rank),
+  };
+}
+
+/** Scratch space by row number, reused by every sum (a sum runs to completion without yielding). */
+let ranks = new Float64Array(1024);
+/** 0: not seen in this sum, 1: seen and kept, 2: seen and filtered out by status */
+let states = new Uint8Array(1024);
+const ids: (string | undefined)[] = [];
+
+function makeRoom(seq: number): void {
+  if (seq < states.length) return;
+  let size = states.length;
+  while (size <= seq) size *= 2;
+  const grownRanks = new Float64Array(size);
+  grownRanks.set(ranks);
+  const grownStates = new Uint8Array(size);
+  grownStates.set(states);
+  ranks = grownRanks;
+  states = grownStates;
+}
 
 /**
  * The best `limit` documents of the OR query made of these tokens' lists (in the query's token
@@ -32,21 +71,37 @@ export const TOKEN_LIST_MAX = 2_000;
  * row order.
  */
 export function sumTokenLists(
-  lists: readonly (readonly TokenHit[])[],
+  lists: readonly TokenList[],
   statuses: readonly string[] | undefined,
   limit: number,
 ): { id: string; rank: number }[] {
-  const summed = new Map<number, { seq: number; id: string; rank: number }>();
+  const touched: number[] = [];
   for (const list of lists) {
-    for (const hit of list) {
-      if (statuses && !statuses.includes(hit.status)) continue;
-      const known = summed.get(hit.seq);
-      if (known) known.rank += hit.rank;
-      else summed.set(hit.seq, { seq: hit.seq, id: hit.id, rank: hit.rank });
+    const { seqs } = list;
+    for (let i = 0; i < seqs.length; i += 1) {
+      const seq = seqs[i] as number;
+      makeRoom(seq);
+      const state = states[seq];
+      if (state === 1) ranks[seq] = (ranks[seq] as number) + (list.ranks[i] as number);
+      else if (state === 0) {
+        touched.push(seq);
+        const kept = statuses === undefined || statuses.includes(list.statuses[i] as string);
+        states[seq] = kept ? 1 : 2;
+        ranks[seq] = list.ranks[i] as number;
+        ids[seq] = list.ids[i];
+      }
     }
   }
-  return [...summed.values()]
-    .sort((a, b) => a.rank - b.rank || a.seq - b.seq)
-    .slice(0, limit)
-    .map(({ id, rank }) => ({ id, rank }));
+  const best = new TopK(limit, (a, b) => {
+    const ra = ranks[a] as number;
+    const rb = ranks[b] as number;
+    return ra !== rb ? ra < rb : a < b;
+  });
+  for (const seq of touched) if (states[seq] === 1) best.offer(seq);
+  const result = best.sorted().map((seq) => ({ id: ids[seq] as string, rank: ranks[seq] as number }));
+  for (const seq of touched) {
+    states[seq] = 0;
+    ids[seq] = undefined;
+  }
+  return result;
 }
