@@ -82,13 +82,26 @@ describe('PostgreSQL pool', () => {
 });
 
 describe('PostgreSQL replicas sharing one pool', () => {
-  async function replicas(searchTtlMs: number): Promise<[PostgresStore, PostgresStore]> {
+  /** two stores on one schema; `listen: false` is also what a store does while its listener is down */
+  async function replicas(searchTtlMs: number, listen = false): Promise<[PostgresStore, PostgresStore, string]> {
     const schema = `mt_test_${randomBytes(6).toString('hex')}`;
     schemas.push(schema);
-    const a = await PostgresStore.open(URL, { schema, searchTtlMs });
+    const a = await PostgresStore.open(URL, { schema, searchTtlMs, listen });
     await a.migrate();
-    const b = await PostgresStore.open(URL, { schema, searchTtlMs });
-    return [a, b];
+    const b = await PostgresStore.open(URL, { schema, searchTtlMs, listen, listenRetryMs: 50 });
+    return [a, b, schema];
+  }
+  /** polls until `check` passes (a notification arrives within milliseconds; 3 s at most) */
+  async function eventually(check: () => Promise<void>): Promise<void> {
+    const until = Date.now() + 3_000;
+    for (;;) {
+      try {
+        return await check();
+      } catch (error) {
+        if (Date.now() > until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
   }
   const search = { level: ['insight' as const], status: ['active' as const], limit: 10 };
   const TASK = 'the schema migration fails on a fresh database';
@@ -130,6 +143,106 @@ describe('PostgreSQL replicas sharing one pool', () => {
       expect((await b.searchLexical('acme', TASK, { ...search, limit: 60 })).map((h) => h.id)).toEqual(['m00000000f1']);
       expect(await recall(deps, requester, TASK, { minScore: 0 })).toEqual([]);
     } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("hears another replica's writes: searches, memories and the pool generation follow at once, not after a TTL", async () => {
+    const [a, b] = await replicas(600_000, true);
+    try {
+      await b.putMemory(makeMemory({ id: 'm00000000b1' }));
+      expect((await b.searchLexical('acme', TASK, search)).map((h) => h.id)).toEqual(['m00000000b1']);
+      const generation = await b.poolGeneration('acme');
+      expect(generation).toBeDefined();
+      expect(await b.poolGeneration('acme')).toBe(generation);
+
+      await a.putMemory(makeMemory({ id: 'm00000000a1' }));
+      await eventually(async () =>
+        expect((await b.searchLexical('acme', TASK, search)).map((h) => h.id).sort()).toEqual([
+          'm00000000a1',
+          'm00000000b1',
+        ]),
+      );
+      expect(await b.poolGeneration('acme')).not.toBe(generation);
+
+      // a cached (frozen, shared) memory follows a status change and a delete made elsewhere
+      const [cached] = await b.readMemories('acme', ['m00000000a1']);
+      expect(Object.isFrozen(cached)).toBe(true);
+      await a.putMemory({ ...(await a.getMemory('acme', 'm00000000a1'))!, status: 'rejected' });
+      await eventually(async () => expect((await b.readMemories('acme', ['m00000000a1']))[0]?.status).toBe('rejected'));
+      await a.deleteMemory('acme', 'm00000000a1');
+      await eventually(async () => expect(await b.readMemories('acme', ['m00000000a1'])).toEqual([]));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("keeps its vector index in step with another replica's vectors, status changes and deletes", async () => {
+    const [a, b] = await replicas(600_000, true);
+    const vector = (x: number) => new Float32Array([x, 1 - x, 0.5]);
+    const nearest = async () =>
+      (await b.searchVector('acme', vector(1), 'e1', { level: ['insight'], status: ['active'], limit: 5 })).map(
+        (h) => h.id,
+      );
+    try {
+      await a.putMemory(makeMemory({ id: 'm0000000v01' }));
+      await a.putVector('acme', 'm0000000v01', vector(0), 'e1');
+      expect(await nearest()).toEqual(['m0000000v01']); // b loads its index
+
+      await a.putMemory(makeMemory({ id: 'm0000000v02' }));
+      await a.putVector('acme', 'm0000000v02', vector(1), 'e1');
+      await eventually(async () => expect(await nearest()).toEqual(['m0000000v02', 'm0000000v01']));
+
+      await a.putMemory({ ...(await a.getMemory('acme', 'm0000000v02'))!, status: 'rejected' });
+      await eventually(async () => expect(await nearest()).toEqual(['m0000000v01']));
+      await a.deleteMemory('acme', 'm0000000v01');
+      await eventually(async () => expect(await nearest()).toEqual([]));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('turns its caches off when it stops hearing, answers fresh meanwhile, and turns them on when it hears again', async () => {
+    const [a, b, schema] = await replicas(600_000, true);
+    const admin = new pg.Client(URL);
+    await admin.connect();
+    try {
+      await a.putMemory(makeMemory({ id: 'm00000000c1', title: 'Run the migration tests on a fresh database' }));
+      expect((await b.readMemories('acme', ['m00000000c1']))[0]?.status).toBe('active');
+      expect(await b.poolGeneration('acme')).toBeDefined();
+
+      const killed = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+        [`memory-transfer-listener:${schema}`],
+      );
+      expect(killed.rowCount).toBe(2); // a's listener and b's
+      await eventually(async () => expect(await b.poolGeneration('acme')).toBeUndefined());
+      // while deaf, b reads memories from the database itself: a's change shows at once
+      await a.putMemory({ ...(await a.getMemory('acme', 'm00000000c1'))!, status: 'rejected' });
+      expect((await b.readMemories('acme', ['m00000000c1']))[0]?.status).toBe('rejected');
+      // and keeps full-text results for searchTtlMs only (here: long), as without listening
+      expect((await b.searchLexical('acme', TASK, { ...search, status: ['rejected'] })).map((h) => h.id)).toEqual([
+        'm00000000c1',
+      ]);
+      await a.putMemory(makeMemory({ id: 'm00000000c2', status: 'rejected' }));
+      expect((await b.searchLexical('acme', TASK, { ...search, status: ['rejected'] })).map((h) => h.id)).toEqual([
+        'm00000000c1',
+      ]);
+
+      // the listener reconnects, and what b caches from then on follows a's writes again
+      await eventually(async () => expect(await b.poolGeneration('acme')).toBeDefined());
+      expect((await b.readMemories('acme', ['m00000000c1']))[0]?.status).toBe('rejected');
+      // what it kept while deaf is gone: the write it did not hear shows
+      expect(
+        (await b.searchLexical('acme', TASK, { ...search, status: ['rejected'] })).map((h) => h.id).sort(),
+      ).toEqual(['m00000000c1', 'm00000000c2']);
+      await a.putMemory({ ...(await a.getMemory('acme', 'm00000000c1'))!, status: 'active' });
+      await eventually(async () => expect((await b.readMemories('acme', ['m00000000c1']))[0]?.status).toBe('active'));
+    } finally {
+      await admin.end();
       await a.close();
       await b.close();
     }

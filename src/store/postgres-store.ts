@@ -30,6 +30,7 @@ import { ReadCache } from './read-cache.js';
 import { TermStats } from './term-stats.js';
 import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
+import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-listener.js';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
@@ -37,8 +38,18 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** connections in the pool; default 10 */
   maxConnections?: number;
-  /** how long a full-text result is reused; default SEARCH_TTL_MS */
+  /**
+   * how long a full-text result is reused while change notifications are not heard (listen off,
+   * or its connection lost); default SEARCH_TTL_MS
+   */
   searchTtlMs?: number;
+  /**
+   * hear other replicas' writes (LISTEN/NOTIFY, pg-change-listener.ts) and keep memories,
+   * full-text results and recall answers cached while they are heard; default true
+   */
+  listen?: boolean;
+  /** first delay before the listener reconnects; default 1,000 ms */
+  listenRetryMs?: number;
 }
 
 type Row = Record<string, unknown>;
@@ -55,9 +66,11 @@ const UPSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${CO
   RETURNING seq`;
 
 /**
- * How long a full-text result is reused. This process's own memory writes drop the results at once;
- * another replica's show within this time. Only candidates come from it: recall re-reads every
- * candidate before filtering, so a forgotten, rejected or narrowed insight never shows.
+ * How long a full-text result is reused while other replicas' writes are not heard (see
+ * PostgresStoreOptions.listen). This process's own memory writes drop the results at once; another
+ * replica's show within this time. Only candidates come from it: recall re-reads every candidate
+ * (uncached, while not listening) before filtering, so a forgotten, rejected or narrowed insight
+ * never shows.
  */
 export const SEARCH_TTL_MS = 10_000;
 
@@ -69,8 +82,16 @@ function safeLocation(location: string): string {
 export class PostgresStore implements Store {
   private readonly client = new AsyncLocalStorage<pg.PoolClient>();
   private readonly vectors: VectorCache;
-  /** recent full-text results (this process's writes drop them; other replicas' show within SEARCH_TTL_MS) */
+  /**
+   * parsed memories and recent full-text results: this process's writes drop what they touch at
+   * once, other replicas' writes when their notification arrives; while notifications are not
+   * heard, only full-text results are kept, for searchTtlMs
+   */
   private readonly searches: ReadCache;
+  /** other replicas' writes, heard (undefined when the listen option is off) */
+  private listener: ChangeListener | undefined;
+  /** refreshes of the vector index after other replicas' writes, one at a time, in arrival order */
+  private vectorRefresh: Promise<void> = Promise.resolve();
   /** memory writes so far: a transaction that wrote any drops the cached results again once committed */
   private memoryWrites = 0;
   /** which query tokens to search (document frequencies, cached) */
@@ -100,7 +121,59 @@ export class PostgresStore implements Store {
     searchTtlMs: number,
   ) {
     this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
-    this.searches = new ReadCache({ searchTtlMs });
+    this.searches = new ReadCache({ searchTtlMs: () => (this.listener?.listening ? Infinity : searchTtlMs) });
+  }
+
+  /** Hears other replicas' writes from now on (see PostgresStoreOptions.listen). */
+  private listen(location: string, retryMs: number | undefined): Promise<void> {
+    this.listener = new ChangeListener({
+      location,
+      schema: this.schema,
+      logger: this.logger,
+      ...(retryMs !== undefined ? { retryMs } : {}),
+      onChange: (tenant, id) => {
+        this.searches.invalidateMemory(tenant, id);
+        this.refreshVector(tenant, id);
+      },
+      // what changed while not listening is unknown: drop everything
+      notify: async (payload) => {
+        await this.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
+      },
+      onListening: () => this.forgetCaches(),
+      onLost: () => this.forgetCaches(),
+    });
+    return this.listener.start();
+  }
+
+  private forgetCaches(): void {
+    this.searches.clear();
+    this.vectors.clear();
+  }
+
+  /** Brings the loaded vector index in step with another replica's write of one memory. */
+  private refreshVector(tenant: string, id: string): void {
+    if (!this.vectors.loaded(tenant)) return;
+    this.vectorRefresh = this.vectorRefresh
+      .then(async () => {
+        const rows = await this.query(
+          `SELECT m.level, m.status, v.model, v.data FROM memories m LEFT JOIN vectors v ON v.seq = m.seq
+           WHERE m.tenant = $1 AND m.id = $2`,
+          [tenant, id],
+        );
+        const first = rows[0];
+        if (!first) return this.vectors.remove(tenant, id);
+        const meta = { level: first.level as MemoryLevel, status: first.status as MemoryStatus };
+        this.vectors.updateMeta(tenant, id, meta);
+        for (const row of rows) {
+          if (row.model !== null)
+            this.vectors.upsertVector(tenant, String(row.model), id, bytesToVector(row.data as Buffer), meta);
+        }
+      })
+      .catch((error: unknown) => {
+        // the index may now miss this change: reload it on the next search
+        this.logger.warn('could not refresh a vector after another replica wrote it', { error: String(error) });
+        this.vectors.clear();
+      });
   }
 
   static async open(location: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
@@ -130,6 +203,7 @@ export class PostgresStore implements Store {
       await pool.end().catch(() => undefined);
       throw error;
     }
+    if (options.listen ?? true) await store.listen(location, options.listenRetryMs);
     return store;
   }
 
@@ -158,10 +232,12 @@ export class PostgresStore implements Store {
         },
         this.logger,
       );
+      await this.query(CHANGE_NOTIFY_SQL);
     });
   }
 
   async close(): Promise<void> {
+    await this.listener?.stop();
     if (this.pool.ended) return;
     await this.pool.end();
   }
@@ -218,6 +294,17 @@ export class PostgresStore implements Store {
     );
     const byId = new Map(rows.map((row) => [String(row.id), rowToMemory(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Cached while other replicas' writes are heard; outside transactions (their writes are not everyone's). */
+  async readMemories(tenant: string, ids: string[]): Promise<readonly Memory[]> {
+    if (!this.listener?.listening || this.client.getStore()) return this.getMemories(tenant, ids);
+    return this.searches.memories(tenant, ids, (missing) => this.getMemories(tenant, missing));
+  }
+
+  /** Exact while other replicas' writes are heard; undefined (nothing may be cached) otherwise. */
+  async poolGeneration(tenant: string): Promise<string | undefined> {
+    return this.listener?.listening ? String(this.searches.generation(tenant)) : undefined;
   }
 
   async listMemories(tenant: string, filter: MemoryFilter = {}): Promise<Memory[]> {
@@ -309,6 +396,7 @@ export class PostgresStore implements Store {
       level: row.level as MemoryLevel,
       status: row.status as MemoryStatus,
     });
+    this.searches.invalidateMemory(tenant, id);
   }
 
   searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {

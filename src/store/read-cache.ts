@@ -20,9 +20,10 @@ export interface ReadCacheOptions {
   maxTokenHits?: number;
   /**
    * how long a full-text result may be reused (default: until the tenant's next write). For a store
-   * that cannot see other processes' writes (PostgreSQL replicas): their writes show after this.
+   * that cannot see other processes' writes (PostgreSQL replicas not hearing notifications): their
+   * writes show after this. A function is asked at every lookup (the answer may change).
    */
-  searchTtlMs?: number;
+  searchTtlMs?: number | (() => number);
   /** the clock of searchTtlMs (default Date.now) */
   now?: () => number;
 }
@@ -44,14 +45,15 @@ export class ReadCache {
   private readonly maxMemories: number;
   private readonly maxSearches: number;
   private readonly maxTokenHits: number;
-  private readonly searchTtlMs: number;
+  private readonly searchTtlMs: () => number;
   private readonly now: () => number;
 
   constructor(options: ReadCacheOptions = {}) {
     this.maxMemories = options.maxMemories ?? 50_000;
     this.maxSearches = options.maxSearches ?? 512;
     this.maxTokenHits = options.maxTokenHits ?? 200_000;
-    this.searchTtlMs = options.searchTtlMs ?? Infinity;
+    const ttl = options.searchTtlMs ?? Infinity;
+    this.searchTtlMs = typeof ttl === 'number' ? () => ttl : ttl;
     this.now = options.now ?? Date.now;
   }
 
@@ -75,7 +77,7 @@ export class ReadCache {
     const cache = this.tenant(tenant);
     const known = cache.searches.get(key);
     const started = this.now();
-    if (known && started - known.at <= this.searchTtlMs) {
+    if (known && started - known.at <= this.searchTtlMs()) {
       // most recently used last
       cache.searches.delete(key);
       cache.searches.set(key, known);

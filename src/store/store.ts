@@ -87,8 +87,9 @@ export interface Store {
    * Optional: a token that changes whenever anything recall reads for this tenant may have changed
    * (memory and vector writes and deletes, rolled-back transactions, other processes' writes).
    * A recall result computed under a token is current while the token is unchanged (result caches).
+   * Undefined when the store cannot tell at the moment (nothing may be cached then).
    */
-  poolGeneration?(tenant: string): Promise<string>;
+  poolGeneration?(tenant: string): Promise<string | undefined>;
   listMemories(tenant: string, filter?: MemoryFilter): Promise<Memory[]>;
   countMemories(tenant: string, filter?: MemoryFilter): Promise<number>;
   /** removes the memory, its full-text entry and its vector; false when it did not exist */

@@ -111,6 +111,12 @@ export class VectorCache {
     }
   }
 
+  /** has any index of this tenant been loaded (or started loading)? */
+  loaded(tenant: string): boolean {
+    for (const _ of this.tenantEntries(tenant)) return true;
+    return false;
+  }
+
   /** forgets every loaded index (after a rolled-back transaction); they reload on the next search */
   clear(): void {
     this.entries = new Map();
