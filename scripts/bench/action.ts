@@ -213,7 +213,9 @@ async function measureApi(
   const repeated = await concurrently(false);
   const repeatedServer = await serverTimes?.();
   const distinct200 = await concurrently(false, fresh.slice(140, 340));
+  await serverTimes?.();
   const allDistinct = await concurrently(false, fresh.slice(340));
+  const distinctServer = await serverTimes?.();
   const rate = (run: { elapsed: number }) => ((API_REQUESTS / run.elapsed) * 1000).toFixed(0);
   const line = (run: { latencies: number[]; elapsed: number }) =>
     `${ms(run.latencies, 50)} / ${ms(run.latencies, 95)} ms (${rate(run)} req/s)`;
@@ -228,6 +230,11 @@ async function measureApi(
       : {}),
     [`${label}: 50 concurrent, 200 distinct tasks x5, p50 / p95`]: line(distinct200),
     [`${label}: 50 concurrent, ${API_REQUESTS} distinct tasks, p50 / p95 (budget 30)`]: line(allDistinct),
+    ...(distinctServer
+      ? {
+          [`${label}: the same, server CPU per request (all threads)`]: `${(((distinctServer.cpuMs ?? NaN) / API_REQUESTS) * 1000).toFixed(0)} µs`,
+        }
+      : {}),
     [`${label}: 50 concurrent, token check + validation only, p50 / p95`]: line(auth),
   };
 }
