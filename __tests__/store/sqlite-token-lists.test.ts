@@ -10,6 +10,7 @@ import sqlite3 from 'sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { MemoryStatus } from '../../src/core/types.js';
 import { fts5Query, queryTokens } from '../../src/store/fts-query.js';
+import { ReadCache } from '../../src/store/read-cache.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { sumTokenLists, TOKEN_LIST_MAX, tokenList, type TokenHit } from '../../src/store/token-lists.js';
 import { makeMemory } from './contract.js';
@@ -168,5 +169,49 @@ describe('sumTokenLists', () => {
     const many = Array.from({ length: TOKEN_LIST_MAX + 1 }, (_, i) => hit(i, -1));
     expect(tokenList(many).complete).toBe(false);
     expect(tokenList(many.slice(1)).complete).toBe(true);
+  });
+});
+
+describe('ReadCache token lists', () => {
+  const list = (n: number, from = 0) =>
+    tokenList(Array.from({ length: n }, (_, i) => ({ seq: from + i, id: `m${from + i}`, status: 'active', rank: -1 })));
+
+  /** a cache whose loader records the keys it was asked for */
+  function cache(maxTokenHits: number) {
+    const asked: string[] = [];
+    const reads = new ReadCache({ maxTokenHits });
+    const lists = (tenant: string, keys: string[]) =>
+      reads.tokenLists(tenant, keys, async (missing) => {
+        asked.push(...missing.map((k) => `${tenant}/${k}`));
+        return new Map(missing.map((k) => [k, list(4)]));
+      });
+    return { asked, reads, lists };
+  }
+
+  it('loads only what it does not hold, and answers in the order asked', async () => {
+    const { asked, lists } = cache(1_000);
+    await lists('acme', ['a', 'b']);
+    const again = await lists('acme', ['b', 'c', 'a']);
+    expect(asked).toEqual(['acme/a', 'acme/b', 'acme/c']);
+    expect(again.map((l) => l.seqs.length)).toEqual([4, 4, 4]);
+  });
+
+  it('holds at most maxTokenHits matches over all tenants, dropping the least recently used', async () => {
+    const { asked, reads, lists } = cache(10);
+    await lists('acme', ['a']);
+    await lists('acme', ['b']);
+    await lists('other', ['x']); // 12 > 10: acme's oldest list (a) goes
+    asked.length = 0;
+    await lists('acme', ['b']);
+    await lists('other', ['x']);
+    expect(asked).toEqual([]);
+    await lists('acme', ['a']); // loaded again; now b is acme's oldest and goes
+    expect(asked).toEqual(['acme/a']);
+    // a write of acme drops its lists and frees their room: other's next list evicts nothing
+    reads.invalidateMemory('acme', 'm1');
+    await lists('other', ['y']);
+    asked.length = 0;
+    await lists('other', ['x', 'y']);
+    expect(asked).toEqual([]);
   });
 });

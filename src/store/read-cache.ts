@@ -16,7 +16,7 @@ export interface ReadCacheOptions {
   maxMemories?: number;
   /** full-text results kept per tenant (default 512) */
   maxSearches?: number;
-  /** per-token matches kept per tenant, counted in matches (default 200,000; token-lists.ts) */
+  /** per-token matches kept, all tenants together, counted in matches (default 200,000; token-lists.ts) */
   maxTokenHits?: number;
   /**
    * how long a full-text result may be reused (default: until the tenant's next write). For a store
@@ -45,6 +45,8 @@ export class ReadCache {
   private readonly maxMemories: number;
   private readonly maxSearches: number;
   private readonly maxTokenHits: number;
+  /** matches held in every tenant's token lists */
+  private tokenHitCount = 0;
   private readonly searchTtlMs: () => number;
   private readonly now: () => number;
 
@@ -95,7 +97,8 @@ export class ReadCache {
 
   /**
    * The matches of each token key, in the order asked, loading the ones not cached (in one call);
-   * kept until the tenant's next write, the least recently used dropped past maxTokenHits.
+   * kept until the tenant's next write, the least recently used dropped past maxTokenHits (all
+   * tenants together).
    */
   async tokenLists(
     tenant: string,
@@ -137,6 +140,7 @@ export class ReadCache {
     if (cache.memories.delete(id)) this.memoryCount -= 1;
     cache.searches = new Map();
     cache.tokens = new Map();
+    this.tokenHitCount -= cache.tokenHits;
     cache.tokenHits = 0;
   }
 
@@ -145,6 +149,7 @@ export class ReadCache {
     for (const cache of this.tenants.values()) cache.generation = ++this.generations;
     this.tenants = new Map();
     this.memoryCount = 0;
+    this.tokenHitCount = 0;
   }
 
   private tenant(tenant: string): TenantCache {
@@ -163,13 +168,21 @@ export class ReadCache {
   }
 
   private rememberTokens(cache: TenantCache, key: string, list: TokenList): void {
-    cache.tokenHits += list.seqs.length - (cache.tokens.get(key)?.seqs.length ?? 0);
+    const change = list.seqs.length - (cache.tokens.get(key)?.seqs.length ?? 0);
+    cache.tokenHits += change;
+    this.tokenHitCount += change;
     cache.tokens.delete(key);
     cache.tokens.set(key, list);
-    while (cache.tokenHits > this.maxTokenHits && cache.tokens.size > 1) {
-      const oldest = cache.tokens.keys().next().value as string;
-      cache.tokenHits -= cache.tokens.get(oldest)?.seqs.length ?? 0;
-      cache.tokens.delete(oldest);
+    // past the bound: this tenant's least recently used lists go first (never the one just added), then other tenants'
+    while (this.tokenHitCount > this.maxTokenHits) {
+      const victim =
+        cache.tokens.size > 1 ? cache : [...this.tenants.values()].find((c) => c !== cache && c.tokens.size > 0);
+      if (!victim) break;
+      const oldest = victim.tokens.keys().next().value as string;
+      const hits = victim.tokens.get(oldest)?.seqs.length ?? 0;
+      victim.tokens.delete(oldest);
+      victim.tokenHits -= hits;
+      this.tokenHitCount -= hits;
     }
   }
 
