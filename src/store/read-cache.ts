@@ -9,7 +9,7 @@
  */
 import type { Memory } from '../core/types.js';
 import type { ScoredId } from './store.js';
-import { tokenList, type TokenList } from './token-lists.js';
+import type { TokenList } from './token-lists.js';
 
 export interface ReadCacheOptions {
   /** parsed memories kept (oldest dropped first; default 50,000) */
@@ -36,7 +36,12 @@ interface TenantCache {
   /** per-token matches under a store-chosen key (level and token), least recently used first */
   tokens: Map<string, TokenList>;
   tokenHits: number;
+  /** how many times each token key was asked for since the tenant's last write */
+  asked: Map<string, number>;
 }
+
+/** token keys remembered as asked for, per tenant, before the record starts again */
+const MAX_ASKED = 20_000;
 
 export class ReadCache {
   private tenants = new Map<string, TenantCache>();
@@ -96,18 +101,23 @@ export class ReadCache {
   }
 
   /**
-   * The matches of each token key, in the order asked, loading the ones not cached (in one call);
-   * kept until the tenant's next write, the least recently used dropped past maxTokenHits (all
-   * tenants together).
+   * The matches of each token key, in the order asked: the cached ones, and those `load` chose to
+   * load (in one call; it is told how many times each missing key was asked for before since the
+   * tenant's last write); undefined for the rest. Kept until the tenant's next write, the least recently used
+   * dropped past maxTokenHits (all tenants together).
    */
   async tokenLists(
     tenant: string,
     keys: readonly string[],
-    load: (missing: string[]) => Promise<Map<string, TokenList>>,
-  ): Promise<TokenList[]> {
+    load: (missing: { key: string; asked: number }[]) => Promise<Map<string, TokenList>>,
+  ): Promise<(TokenList | undefined)[]> {
     const cache = this.tenant(tenant);
     const generation = cache.generation;
-    const missing = keys.filter((key) => !cache.tokens.has(key));
+    const missing = keys
+      .filter((key) => !cache.tokens.has(key))
+      .map((key) => ({ key, asked: cache.asked.get(key) ?? 0 }));
+    if (cache.asked.size > MAX_ASKED) cache.asked.clear();
+    for (const { key, asked } of missing) cache.asked.set(key, asked + 1);
     const loaded = missing.length > 0 ? await load(missing) : new Map<string, TokenList>();
     const current = this.tenants.get(tenant) === cache && cache.generation === generation;
     return keys.map((key) => {
@@ -116,9 +126,9 @@ export class ReadCache {
         if (current) this.rememberTokens(cache, key, fresh);
         return fresh;
       }
-      const known = cache.tokens.get(key) ?? tokenList([]);
+      const known = cache.tokens.get(key);
       // most recently used last
-      if (cache.tokens.delete(key)) cache.tokens.set(key, known);
+      if (known && cache.tokens.delete(key)) cache.tokens.set(key, known);
       return known;
     });
   }
@@ -140,6 +150,7 @@ export class ReadCache {
     if (cache.memories.delete(id)) this.memoryCount -= 1;
     cache.searches = new Map();
     cache.tokens = new Map();
+    cache.asked = new Map();
     this.tokenHitCount -= cache.tokenHits;
     cache.tokenHits = 0;
   }
@@ -161,6 +172,7 @@ export class ReadCache {
         searches: new Map(),
         tokens: new Map(),
         tokenHits: 0,
+        asked: new Map(),
       };
       this.tenants.set(tenant, cache);
     }

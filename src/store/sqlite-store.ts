@@ -31,7 +31,15 @@ import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
 import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { ReadCache } from './read-cache.js';
-import { sumTokenLists, TOKEN_LIST_MAX, tokenList, type TokenHit, type TokenList } from './token-lists.js';
+import {
+  LIST_AT_FIRST_SIGHT,
+  LIST_FROM_SEARCH,
+  sumTokenLists,
+  TOKEN_LIST_MAX,
+  tokenList,
+  type TokenHit,
+  type TokenList,
+} from './token-lists.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
 export interface SqliteStoreOptions {
@@ -51,6 +59,15 @@ const FTS_TABLES: Record<MemoryLevel, string> = {
   summary: 'fts_summary',
   trajectory: 'fts_trajectory',
 };
+/** the token lists' keys of these tokens in a level (`level NUL token`) */
+function keys(level: MemoryLevel, tokens: string[]): string[] {
+  return tokens.map((token) => `${level}\u0000${token}`);
+}
+
+function tokenOf(key: string): string {
+  return key.slice(key.indexOf('\u0000') + 1);
+}
+
 /** bm25 column weights: title, description, content, tags */
 const BM25_WEIGHTS = '4.0, 2.0, 1.0, 2.0';
 /** the tables the current schema version must have */
@@ -311,14 +328,21 @@ export class SqliteStore implements Store {
     const hits: { id: string; rank: number }[] = [];
     for (const level of levels) {
       const searched = await this.termStats.selective(level, tokens);
-      const lists = await this.reads.tokenLists(
-        tenant,
-        searched.map((token) => `${level}\u0000${token}`),
-        (missing) => this.loadTokenLists(tenant, level, missing),
-      );
+      const lists = await this.reads.tokenLists(tenant, keys(level, searched), (missing) => {
+        // all or nothing (token-lists.ts); levels too small to be counted are cheap to list
+        const cheap = (key: string) => (this.termStats.count(level, tokenOf(key)) ?? 0) <= LIST_AT_FIRST_SIGHT;
+        const all = missing.every((m) => m.asked + 1 >= LIST_FROM_SEARCH || cheap(m.key));
+        return all
+          ? this.loadTokenLists(
+              tenant,
+              level,
+              missing.map((m) => m.key),
+            )
+          : Promise.resolve(new Map());
+      });
       hits.push(
-        ...(lists.every((list) => list.complete)
-          ? sumTokenLists(lists, options.status, options.limit)
+        ...(lists.every((list) => list?.complete)
+          ? sumTokenLists(lists as TokenList[], options.status, options.limit)
           : await this.searchEngine(tenant, level, searched, options)),
       );
     }
@@ -354,8 +378,9 @@ export class SqliteStore implements Store {
    * `level NUL token`); a token matching more than TOKEN_LIST_MAX comes back incomplete.
    */
   private async loadTokenLists(tenant: string, level: MemoryLevel, keys: string[]): Promise<Map<string, TokenList>> {
+    if (keys.length === 0) return new Map();
     const table = ftsTable(level);
-    const tokens = keys.map((key) => key.slice(key.indexOf('\u0000') + 1));
+    const tokens = keys.map(tokenOf);
     const one = (i: number) =>
       `SELECT * FROM (SELECT ${i} AS token, m.seq AS seq, m.id AS id, m.status AS status,
         bm25(${table}, ${BM25_WEIGHTS}) AS rank

@@ -34,6 +34,17 @@ export interface TokenList {
 /** A token matching more documents than this is not listed: such a query goes to the engine. */
 export const TOKEN_LIST_MAX = 2_000;
 
+/**
+ * Listing a token's matches costs one to three times what one OR query spends on them. So, as in
+ * renting before buying, a token matching more than LIST_AT_FIRST_SIGHT memories is listed only
+ * from its third search on since the tenant's last write (LIST_FROM_SEARCH), and a search lists
+ * its missing tokens only when it can list them all; otherwise it asks FTS5 the OR query, as
+ * without lists. A word seen once or twice never costs more than before; a word the pool's tasks
+ * share is listed, and costs nothing from then on.
+ */
+export const LIST_AT_FIRST_SIGHT = 200;
+export const LIST_FROM_SEARCH = 3;
+
 /** A token's list from its matches; incomplete (and empty) past TOKEN_LIST_MAX. */
 export function tokenList(hits: readonly TokenHit[]): TokenList {
   const complete = hits.length <= TOKEN_LIST_MAX;
