@@ -330,8 +330,11 @@ export class SqliteStore implements Store {
       const searched = await this.termStats.selective(level, tokens);
       const lists = await this.reads.tokenLists(tenant, keys(level, searched), (missing) => {
         // all or nothing (token-lists.ts); levels too small to be counted are cheap to list
-        const cheap = (key: string) => (this.termStats.count(level, tokenOf(key)) ?? 0) <= LIST_AT_FIRST_SIGHT;
-        const all = missing.every((m) => m.asked + 1 >= LIST_FROM_SEARCH || cheap(m.key));
+        const count = (key: string) => this.termStats.count(level, tokenOf(key)) ?? 0;
+        const all = missing.every(
+          (m) =>
+            count(m.key) <= TOKEN_LIST_MAX && (m.asked + 1 >= LIST_FROM_SEARCH || count(m.key) <= LIST_AT_FIRST_SIGHT),
+        );
         return all
           ? this.loadTokenLists(
               tenant,
