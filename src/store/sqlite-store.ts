@@ -31,15 +31,6 @@ import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
 import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
 import { ReadCache } from './read-cache.js';
-import {
-  LIST_AT_FIRST_SIGHT,
-  LIST_FROM_SEARCH,
-  sumTokenLists,
-  TOKEN_LIST_MAX,
-  tokenList,
-  type TokenHit,
-  type TokenList,
-} from './token-lists.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
 export interface SqliteStoreOptions {
@@ -59,15 +50,6 @@ const FTS_TABLES: Record<MemoryLevel, string> = {
   summary: 'fts_summary',
   trajectory: 'fts_trajectory',
 };
-/** the token lists' keys of these tokens in a level (`level NUL token`) */
-function keys(level: MemoryLevel, tokens: string[]): string[] {
-  return tokens.map((token) => `${level}\u0000${token}`);
-}
-
-function tokenOf(key: string): string {
-  return key.slice(key.indexOf('\u0000') + 1);
-}
-
 /** bm25 column weights: title, description, content, tags */
 const BM25_WEIGHTS = '4.0, 2.0, 1.0, 2.0';
 /** the tables the current schema version must have */
@@ -327,75 +309,24 @@ export class SqliteStore implements Store {
   ): Promise<ScoredId[]> {
     const hits: { id: string; rank: number }[] = [];
     for (const level of levels) {
+      const table = ftsTable(level);
       const searched = await this.termStats.selective(level, tokens);
-      const lists = await this.reads.tokenLists(tenant, keys(level, searched), (missing) => {
-        // all or nothing (token-lists.ts); levels too small to be counted are cheap to list
-        const count = (key: string) => this.termStats.count(level, tokenOf(key)) ?? 0;
-        const all = missing.every(
-          (m) =>
-            count(m.key) <= TOKEN_LIST_MAX && (m.asked + 1 >= LIST_FROM_SEARCH || count(m.key) <= LIST_AT_FIRST_SIGHT),
-        );
-        return all
-          ? this.loadTokenLists(
-              tenant,
-              level,
-              missing.map((m) => m.key),
-            )
-          : Promise.resolve(new Map());
-      });
-      hits.push(
-        ...(lists.every((list) => list?.complete)
-          ? sumTokenLists(lists as TokenList[], options.status, options.limit)
-          : await this.searchEngine(tenant, level, searched, options)),
-      );
+      const params: SqlValue[] = [fts5Query(searched), tenant];
+      // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
+      // through the narrow covering index, never the wide memories rows.
+      let sql = `SELECT m.id AS id, bm25(${table}, ${BM25_WEIGHTS}) AS rank
+        FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
+        WHERE ${table} MATCH ? AND m.tenant = ?`;
+      if (options.status) {
+        sql += ' AND m.status IN (SELECT value FROM json_each(?))';
+        params.push(JSON.stringify(options.status));
+      }
+      sql += ' ORDER BY rank LIMIT ?';
+      params.push(options.limit);
+      hits.push(...(await this.db.all<{ id: string; rank: number }>(sql, params)));
     }
     if (levels.length > 1) hits.sort((a, b) => a.rank - b.rank);
     return hits.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
-  }
-
-  /** One OR query through FTS5 (a token too common to list): the best `limit` matches. */
-  private searchEngine(
-    tenant: string,
-    level: MemoryLevel,
-    tokens: string[],
-    options: SearchOptions,
-  ): Promise<{ id: string; rank: number }[]> {
-    const table = ftsTable(level);
-    const params: SqlValue[] = [fts5Query(tokens), tenant];
-    // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
-    // through the narrow covering index, never the wide memories rows.
-    let sql = `SELECT m.id AS id, bm25(${table}, ${BM25_WEIGHTS}) AS rank
-      FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
-      WHERE ${table} MATCH ? AND m.tenant = ?`;
-    if (options.status) {
-      sql += ' AND m.status IN (SELECT value FROM json_each(?))';
-      params.push(JSON.stringify(options.status));
-    }
-    sql += ' ORDER BY rank, m.seq LIMIT ?';
-    params.push(options.limit);
-    return this.db.all<{ id: string; rank: number }>(sql, params);
-  }
-
-  /**
-   * Each token's matches in the tenant with their single-token rank, in one statement (keys are
-   * `level NUL token`); a token matching more than TOKEN_LIST_MAX comes back incomplete.
-   */
-  private async loadTokenLists(tenant: string, level: MemoryLevel, keys: string[]): Promise<Map<string, TokenList>> {
-    if (keys.length === 0) return new Map();
-    const table = ftsTable(level);
-    const tokens = keys.map(tokenOf);
-    const one = (i: number) =>
-      `SELECT * FROM (SELECT ${i} AS token, m.seq AS seq, m.id AS id, m.status AS status,
-        bm25(${table}, ${BM25_WEIGHTS}) AS rank
-        FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
-        WHERE ${table} MATCH ? AND m.tenant = ? LIMIT ?)`;
-    const rows = await this.db.all<TokenHit & { token: number }>(
-      tokens.map((_, i) => one(i)).join(' UNION ALL '),
-      tokens.flatMap((token) => [fts5Query([token]), tenant, TOKEN_LIST_MAX + 1]),
-    );
-    const lists = tokens.map((): TokenHit[] => []);
-    for (const { token, ...hit } of rows) lists[token]?.push(hit);
-    return new Map(keys.map((key, i) => [key, tokenList(lists[i] ?? [])]));
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {

@@ -35,11 +35,6 @@ export class TermStats {
     this.writes++;
   }
 
-  /** how many memories of the level hold the token, as last counted (capped); undefined when not counted */
-  count(level: string, token: string): number | undefined {
-    return this.df.get(`${level}\u0000${token}`);
-  }
-
   /** the tokens to search in this level, rarest first */
   async selective(level: string, tokens: string[]): Promise<string[]> {
     if (tokens.length === 0) return tokens;
