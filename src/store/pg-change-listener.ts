@@ -173,8 +173,8 @@ export class ChangeListener {
 }
 
 /**
- * The triggers that send the notifications, created or replaced by every migrate() of a PostgreSQL
- * pool (idempotent, no schema version: SQLite has no use for them). A transaction that writes one
+ * The triggers that send the notifications, installed by every migrate() of a PostgreSQL pool
+ * (idempotent, no schema version: SQLite has no use for them). A transaction that writes one
  * memory many times sends one notification for it (PostgreSQL folds identical ones).
  */
 export const CHANGE_NOTIFY_SQL = `
@@ -197,10 +197,17 @@ BEGIN
     FROM %I.memories WHERE seq = $1', '${CHANGE_CHANNEL}', TG_TABLE_SCHEMA, TG_TABLE_SCHEMA) USING changed_seq;
   RETURN NULL;
 END $$;
-DROP TRIGGER IF EXISTS memories_changed ON memories;
-CREATE TRIGGER memories_changed AFTER INSERT OR UPDATE OR DELETE ON memories
-  FOR EACH ROW EXECUTE FUNCTION memory_transfer_memory_changed();
-DROP TRIGGER IF EXISTS vectors_changed ON vectors;
-CREATE TRIGGER vectors_changed AFTER INSERT OR UPDATE OR DELETE ON vectors
-  FOR EACH ROW EXECUTE FUNCTION memory_transfer_vector_changed();
+-- the functions are replaced above (their triggers keep pointing at them); the triggers are only
+-- created where missing, so an App starting beside running replicas never locks the tables
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'memories_changed' AND tgrelid = 'memories'::regclass) THEN
+    CREATE TRIGGER memories_changed AFTER INSERT OR UPDATE OR DELETE ON memories
+      FOR EACH ROW EXECUTE FUNCTION memory_transfer_memory_changed();
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'vectors_changed' AND tgrelid = 'vectors'::regclass) THEN
+    CREATE TRIGGER vectors_changed AFTER INSERT OR UPDATE OR DELETE ON vectors
+      FOR EACH ROW EXECUTE FUNCTION memory_transfer_vector_changed();
+  END IF;
+END $$;
 `;

@@ -87,7 +87,7 @@ export class PostgresStore implements Store {
    * once, other replicas' writes when their notification arrives; while notifications are not
    * heard, only full-text results are kept, for searchTtlMs
    */
-  private readonly searches: ReadCache;
+  private readonly reads: ReadCache;
   /** other replicas' writes, heard (undefined when the listen option is off) */
   private listener: ChangeListener | undefined;
   /** refreshes of the vector index after other replicas' writes, one at a time, in arrival order */
@@ -121,7 +121,7 @@ export class PostgresStore implements Store {
     searchTtlMs: number,
   ) {
     this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
-    this.searches = new ReadCache({ searchTtlMs: () => (this.listener?.listening ? Infinity : searchTtlMs) });
+    this.reads = new ReadCache({ searchTtlMs: () => (this.listener?.listening ? Infinity : searchTtlMs) });
   }
 
   /** Hears other replicas' writes from now on (see PostgresStoreOptions.listen). */
@@ -132,13 +132,13 @@ export class PostgresStore implements Store {
       logger: this.logger,
       ...(retryMs !== undefined ? { retryMs } : {}),
       onChange: (tenant, id) => {
-        this.searches.invalidateMemory(tenant, id);
+        this.reads.invalidateMemory(tenant, id);
         this.refreshVector(tenant, id);
       },
-      // what changed while not listening is unknown: drop everything
       notify: async (payload) => {
         await this.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]);
       },
+      // what changed while not listening is unknown: drop everything
       onListening: () => this.forgetCaches(),
       onLost: () => this.forgetCaches(),
     });
@@ -146,7 +146,7 @@ export class PostgresStore implements Store {
   }
 
   private forgetCaches(): void {
-    this.searches.clear();
+    this.reads.clear();
     this.vectors.clear();
   }
 
@@ -257,7 +257,7 @@ export class PostgresStore implements Store {
       throw pgError(error, this.location);
     } finally {
       // searches that ran meanwhile on other connections did not see the transaction's writes
-      if (this.memoryWrites !== writesBefore) this.searches.clear();
+      if (this.memoryWrites !== writesBefore) this.reads.clear();
       client.release();
     }
   }
@@ -299,12 +299,12 @@ export class PostgresStore implements Store {
   /** Cached while other replicas' writes are heard; outside transactions (their writes are not everyone's). */
   async readMemories(tenant: string, ids: string[]): Promise<readonly Memory[]> {
     if (!this.listener?.listening || this.client.getStore()) return this.getMemories(tenant, ids);
-    return this.searches.memories(tenant, ids, (missing) => this.getMemories(tenant, missing));
+    return this.reads.memories(tenant, ids, (missing) => this.getMemories(tenant, missing));
   }
 
   /** Exact while other replicas' writes are heard; undefined (nothing may be cached) otherwise. */
   async poolGeneration(tenant: string): Promise<string | undefined> {
-    return this.listener?.listening ? String(this.searches.generation(tenant)) : undefined;
+    return this.listener?.listening ? String(this.reads.generation(tenant)) : undefined;
   }
 
   async listMemories(tenant: string, filter: MemoryFilter = {}): Promise<Memory[]> {
@@ -335,7 +335,7 @@ export class PostgresStore implements Store {
   private noteMemoryWrite(tenant: string, id: string): void {
     this.memoryWrites += 1;
     this.termStats.noteWrite();
-    this.searches.invalidateMemory(tenant, id);
+    this.reads.invalidateMemory(tenant, id);
   }
 
   async listTenants(): Promise<string[]> {
@@ -352,7 +352,7 @@ export class PostgresStore implements Store {
     const search = lexicalSearch(query, options);
     if (!search) return [];
     const { tokens, levels, key } = search;
-    return this.searches.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
+    return this.reads.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
   }
 
   private async searchTokens(
@@ -396,7 +396,7 @@ export class PostgresStore implements Store {
       level: row.level as MemoryLevel,
       status: row.status as MemoryStatus,
     });
-    this.searches.invalidateMemory(tenant, id);
+    this.reads.invalidateMemory(tenant, id);
   }
 
   searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
