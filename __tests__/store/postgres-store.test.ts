@@ -55,6 +55,30 @@ describe('PostgreSQL pool', () => {
     expect(rows.rows[0]).toEqual({ n: 1 });
   });
 
+  it('hears other replicas through one more connection, unless told not to (one-shot commands)', async () => {
+    const listeners = async (schema: string) => {
+      const client = new pg.Client(URL);
+      await client.connect();
+      const rows = await client.query('SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [
+        `memory-transfer-listener:${schema}`,
+      ]);
+      await client.end();
+      return rows.rows[0].n as number;
+    };
+    for (const listen of [true, false]) {
+      const schema = `mt_test_${randomBytes(6).toString('hex')}`;
+      schemas.push(schema);
+      const store = await openStore(`${URL}?schema=${schema}`, undefined, { listen });
+      try {
+        expect(await listeners(schema)).toBe(listen ? 1 : 0);
+        expect(await store.poolGeneration?.('acme')).toEqual(listen ? expect.any(String) : undefined);
+      } finally {
+        await store.close();
+      }
+      expect(await listeners(schema)).toBe(0);
+    }
+  });
+
   it('refuses a newer schema version', async () => {
     const store = (await makeStore()) as PostgresStore;
     await store.putMemory(makeMemory());

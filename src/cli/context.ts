@@ -37,9 +37,9 @@ export class CliContext {
     return this.globals.db?.trim() || defaultPoolLocation(this.io.env);
   }
 
-  /** Opens the pool, runs fn, closes the pool whatever happens. */
+  /** Opens the pool (a command hears no other replicas: it keeps no cache), runs fn, closes the pool whatever happens. */
   async withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
-    const store = await openStore(this.poolLocation, this.logger);
+    const store = await openStore(this.poolLocation, this.logger, { listen: false });
     try {
       return await fn(store);
     } finally {

@@ -20,9 +20,21 @@ export function isPostgresLocation(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
-export async function openStore(location: string, logger: Logger = silentLogger): Promise<Store> {
+export interface OpenStoreOptions {
+  /**
+   * PostgreSQL: hear other replicas' writes to keep caches exact (default true). A one-shot command
+   * (the CLI) caches nothing worth it: false spares it a connection and the listener's start.
+   */
+  listen?: boolean;
+}
+
+export async function openStore(
+  location: string,
+  logger: Logger = silentLogger,
+  options: OpenStoreOptions = {},
+): Promise<Store> {
   const store: Store = isPostgresLocation(location)
-    ? await openPostgres(location, logger)
+    ? await openPostgres(location, logger, options)
     : await SqliteStore.open(location, { logger });
   try {
     await store.migrate();
@@ -34,10 +46,10 @@ export async function openStore(location: string, logger: Logger = silentLogger)
 }
 
 /** `?schema=NAME` in a PostgreSQL location selects the schema (default public); pg never sees it */
-async function openPostgres(location: string, logger: Logger): Promise<Store> {
+async function openPostgres(location: string, logger: Logger, options: OpenStoreOptions): Promise<Store> {
   const { PostgresStore } = await import('./postgres-store.js');
   const url = new URL(location);
   const schema = url.searchParams.get('schema') ?? undefined;
   url.searchParams.delete('schema');
-  return PostgresStore.open(url.toString(), { logger, schema });
+  return PostgresStore.open(url.toString(), { logger, schema, ...(options.listen === false ? { listen: false } : {}) });
 }
