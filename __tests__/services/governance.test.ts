@@ -18,6 +18,7 @@ import {
   shareWider,
   updateRepoVisibility,
   vote,
+  withdrawVote,
 } from '../../src/services/governance.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -231,6 +232,26 @@ describe('feedback', () => {
       actor: 'system:feedback',
       detail: expect.stringMatching(/down-voted/),
     });
+  });
+
+  it('a withdrawn vote goes only when no other thread backs it; a vote stored by an earlier version goes at once', async () => {
+    await store.putMemory(insight('m0000000042'));
+    const ada = { actor: 'ada', now: NOW };
+    await vote(store, 'acme', 'm0000000042', 'up', ada, 'acme/api#1');
+    await vote(store, 'acme', 'm0000000042', 'up', ada, 'acme/web#7');
+    expect((await store.getMemory('acme', 'm0000000042'))?.votes).toEqual({ up: 1, down: 0 });
+    await withdrawVote(store, 'acme', 'm0000000042', 'up', ada, 'acme/api#1');
+    expect((await store.getMemory('acme', 'm0000000042'))?.votes).toEqual({ up: 1, down: 0 });
+    await withdrawVote(store, 'acme', 'm0000000042', 'down', ada, 'acme/web#7'); // not her vote: nothing
+    expect((await store.getMemory('acme', 'm0000000042'))?.votes).toEqual({ up: 1, down: 0 });
+    await withdrawVote(store, 'acme', 'm0000000042', 'up', ada, 'acme/web#7');
+    expect((await store.getMemory('acme', 'm0000000042'))?.votes).toEqual({ up: 0, down: 0 });
+
+    // bob's 👍 as the previous version stored it: a bare direction, no thread known
+    await store.putMemory(insight('m0000000043', { votes: { up: 1, down: 0 } }));
+    await store.setState('governance:vote:acme:m0000000043:bob', 'up');
+    await withdrawVote(store, 'acme', 'm0000000043', 'up', { actor: 'bob', now: NOW }, 'acme/api#1');
+    expect((await store.getMemory('acme', 'm0000000043'))?.votes).toEqual({ up: 0, down: 0 });
   });
 
   it('failed runs archive it; a restore counts only evidence after it', async () => {

@@ -256,8 +256,36 @@ export async function applyFeedback(
 }
 
 /**
+ * A person's vote on a memory, as stored: its direction, and the places (threads) whose reaction
+ * backs it. A vote stored by an earlier version is a bare direction, backed by no known place.
+ */
+interface StoredVote {
+  direction: 'up' | 'down' | 'withdrawn' | undefined;
+  sources: string[];
+}
+
+async function readVote(store: Store, tenant: string, id: string, actor: string): Promise<StoredVote> {
+  const raw = await store.getState(voteKey(tenant, id, actor));
+  if (raw === undefined) return { direction: undefined, sources: [] };
+  if (raw === 'up' || raw === 'down' || raw === 'withdrawn') return { direction: raw, sources: [] };
+  try {
+    const parsed = JSON.parse(raw) as Partial<StoredVote>;
+    const direction = parsed.direction === 'up' || parsed.direction === 'down' ? parsed.direction : 'withdrawn';
+    const sources = Array.isArray(parsed.sources) ? parsed.sources.filter((s) => typeof s === 'string') : [];
+    return { direction, sources };
+  } catch {
+    return { direction: undefined, sources: [] };
+  }
+}
+
+function writeVote(store: Store, tenant: string, id: string, actor: string, vote: StoredVote): Promise<void> {
+  return store.setState(voteKey(tenant, id, actor), JSON.stringify(vote));
+}
+
+/**
  * One 👍 (up) or 👎 (down) from a person. Each person counts once per memory: voting again the
- * same way changes nothing, voting the other way moves the vote. Then the feedback rule runs.
+ * same way changes nothing (but for remembering `source`, the thread whose reaction it is), voting
+ * the other way moves the vote. Then the feedback rule runs.
  */
 export async function vote(
   store: Store,
@@ -265,18 +293,26 @@ export async function vote(
   id: string,
   direction: 'up' | 'down',
   by: Actor,
+  source?: string,
 ): Promise<Memory> {
   return store.transaction(async () => {
     const memory = await mustGet(store, tenant, id);
-    const previous = await store.getState(voteKey(tenant, id, by.actor));
-    return previous === direction ? memory : moveVote(store, memory, previous, direction, by);
+    const previous = await readVote(store, tenant, id, by.actor);
+    if (previous.direction === direction) {
+      if (source !== undefined && !previous.sources.includes(source)) {
+        await writeVote(store, tenant, id, by.actor, { direction, sources: [...previous.sources, source] });
+      }
+      return memory;
+    }
+    return moveVote(store, memory, previous.direction, direction, by, source === undefined ? [] : [source]);
   });
 }
 
 /**
- * A person takes back their 👍 or 👎 (they removed the reaction): their vote on the memory goes,
- * if it is still that one (voting the other way since has moved it already). Then the feedback rule
- * runs. Nothing happens to a memory that is gone.
+ * A person takes back their 👍 or 👎 (they removed the reaction in `source`): their vote on the
+ * memory goes, if it is still that one (voting the other way since has moved it already) and no
+ * other thread's reaction of theirs backs it. Then the feedback rule runs. Nothing happens to a
+ * memory that is gone.
  */
 export async function withdrawVote(
   store: Store,
@@ -284,12 +320,19 @@ export async function withdrawVote(
   id: string,
   direction: 'up' | 'down',
   by: Actor,
+  source?: string,
 ): Promise<Memory | undefined> {
   return store.transaction(async () => {
     const memory = await store.getMemory(tenant, id);
     if (!memory) return undefined;
-    const previous = await store.getState(voteKey(tenant, id, by.actor));
-    return previous === direction ? moveVote(store, memory, previous, 'none', by) : memory;
+    const previous = await readVote(store, tenant, id, by.actor);
+    if (previous.direction !== direction) return memory;
+    const backing = previous.sources.filter((s) => s !== source);
+    if (source !== undefined && backing.length > 0) {
+      await writeVote(store, tenant, id, by.actor, { direction, sources: backing });
+      return memory;
+    }
+    return moveVote(store, memory, previous.direction, 'none', by, []);
   });
 }
 
@@ -297,15 +340,19 @@ export async function withdrawVote(
 async function moveVote(
   store: Store,
   memory: Memory,
-  previous: string | undefined,
+  previous: StoredVote['direction'],
   next: 'up' | 'down' | 'none',
   by: Actor,
+  sources: string[],
 ): Promise<Memory> {
   const votes = { ...memory.votes };
   if (previous === 'up' || previous === 'down') votes[previous] = Math.max(0, votes[previous] - 1);
   if (next !== 'none') votes[next] += 1;
   await store.putMemory({ ...memory, votes, updatedAt: iso(by.now) });
-  await store.setState(voteKey(memory.tenant, memory.id, by.actor), next === 'none' ? 'withdrawn' : next);
+  await writeVote(store, memory.tenant, memory.id, by.actor, {
+    direction: next === 'none' ? 'withdrawn' : next,
+    sources,
+  });
   return applyFeedback(store, memory.tenant, memory.id, { ...(by.now ? { now: by.now } : {}) });
 }
 

@@ -164,6 +164,58 @@ describe('reactions become votes', () => {
     expect(await votes('m00000000a1')).toEqual({ up: 1, down: 0 });
   });
 
+  it('keeps a person’s vote while a 👍 of theirs on another thread still backs it', async () => {
+    // a second thread (#2) whose comment shows m00000000a1 too
+    await h.store.setState(
+      keys.comment(FULL, 2),
+      JSON.stringify({
+        installationId: 1,
+        commentId: 1002,
+        shown: [
+          { id: 'm00000000a1', score: 0.5, parts: { lexical: 0.5, vector: 0, routine: 0, prior: 0, fused: 0.5 } },
+        ],
+        countedReactions: [],
+        deleted: false,
+        updatedAt: new Date().toISOString(),
+      }),
+    );
+    const now = new Date().toISOString();
+    await h.store.setState(
+      keys.sweepIndex(),
+      JSON.stringify([1, 2].map((number) => ({ repo: FULL, number, installationId: 1, at: now }))),
+    );
+    const on = (comment: number) => `/repos/${OWNER}/${REPO}/issues/comments/${comment}/reactions`;
+    const scope = github()
+      .get(on(1001))
+      .query(true)
+      .reply(200, [{ id: 41, content: '+1', user: user('ada') }])
+      .get(on(1002))
+      .query(true)
+      .reply(200, [{ id: 42, content: '+1', user: user('ada') }])
+      // ada removes her 👍 on #1: her 👍 on #2 still backs her vote
+      .get(on(1001))
+      .query(true)
+      .reply(200, [])
+      .get(on(1002))
+      .query(true)
+      .reply(200, [{ id: 42, content: '+1', user: user('ada') }])
+      // and then on #2: nothing backs it any more
+      .get(on(1001))
+      .query(true)
+      .reply(200, [])
+      .get(on(1002))
+      .query(true)
+      .reply(200, []);
+    await sweep('t1');
+    expect(await votes('m00000000a1')).toEqual({ up: 1, down: 0 });
+    await sweep('t2');
+    expect(await votes('m00000000a1')).toEqual({ up: 1, down: 0 });
+    expect(await votes('m00000000a2')).toEqual({ up: 0, down: 0 }); // shown on #1 only: withdrawn
+    await sweep('t3');
+    expect(scope.isDone()).toBe(true);
+    expect(await votes('m00000000a1')).toEqual({ up: 0, down: 0 });
+  });
+
   it('withdraws nothing when the reactions cannot be read (the comment is gone)', async () => {
     const reactions = `/repos/${OWNER}/${REPO}/issues/comments/1001/reactions`;
     github()

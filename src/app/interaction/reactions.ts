@@ -60,10 +60,12 @@ export async function harvestReactions(
   }
   const { store, clock, logger } = ctx.deps;
   const tenant = tenantOf(repo);
+  // the thread a vote comes from: a person's vote stays while a reaction of theirs in any thread backs it
+  const source = `${repo.toLowerCase()}#${number}`;
   /** a person's vote on one insight; false when it is gone (a forgotten insight has nothing left to vote on) */
   const castVote = async (id: string, direction: 'up' | 'down', login: string): Promise<boolean> => {
     if (!(await store.getMemory(tenant, id))) return false;
-    await vote(store, tenant, id, direction, { actor: login, now: clock.now() });
+    await vote(store, tenant, id, direction, { actor: login, now: clock.now() }, source);
     return true;
   };
   const reactions = raw.flatMap((item) => {
@@ -80,7 +82,7 @@ export async function harvestReactions(
     counted.delete(gone.id);
     changedMinds.add(gone.login);
     for (const id of gone.memories) {
-      await withdrawVote(store, tenant, id, gone.direction, { actor: gone.login, now: clock.now() });
+      await withdrawVote(store, tenant, id, gone.direction, { actor: gone.login, now: clock.now() }, source);
       withdrawn += 1;
     }
   }
