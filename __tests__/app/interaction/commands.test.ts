@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../../src/app/interaction/state.js';
 import { createHarness, github, type Harness } from '../app-harness.js';
-import { delivery, example, FULL, OWNER, permission, putInsight, REPO, TENANT } from './helpers.js';
+import { delivery, example, FULL, OWNER, permission, putCommentState, putInsight, REPO, TENANT } from './helpers.js';
 
 const CANARY = 'CANARY-51de-private-only';
 
@@ -133,18 +133,12 @@ describe('/memory commands', () => {
     await putInsight(h.store, 'm00000000d2', 'Codertocat/secret-service', 'private', {
       title: `Empty input ${CANARY}`,
     });
-    await h.store.setState(
-      keys.comment(FULL, 1),
-      JSON.stringify({
-        installationId: 1,
-        commentId: 1001,
-        shown: [
-          { id: 'm00000000d1', score: 0.61, parts: { lexical: 0.5, vector: 0, routine: 0.3, prior: 0.1, fused: 0.61 } },
-        ],
-        countedReactions: [],
-        deleted: false,
-        updatedAt: '2026-01-01T00:00:00Z',
-      }),
+    await putCommentState(
+      h.store,
+      1,
+      1001,
+      [{ id: 'm00000000d1', score: 0.61, parts: { lexical: 0.5, vector: 0, routine: 0.3, prior: 0.1, fused: 0.61 } }],
+      '2026-01-01T00:00:00Z',
     );
     const replies: string[] = [];
     captureReply(github(), replies);

@@ -112,6 +112,30 @@ export function permission(
     .reply(200, { permission: level, role_name: level, user: { login } });
 }
 
+type ShownPart = { lexical: number; vector: number; routine: number; prior: number; fused: number };
+
+/** Records the App's comment `commentId` on Hello-World#number, showing these insights (score 0.5 unless given). */
+export async function putCommentState(
+  store: Store,
+  number: number,
+  commentId: number,
+  shown: { id: string; score?: number; parts?: ShownPart }[],
+  updatedAt = new Date().toISOString(),
+): Promise<void> {
+  const parts: ShownPart = { lexical: 0.5, vector: 0, routine: 0, prior: 0, fused: 0.5 };
+  await store.setState(
+    keys.comment(FULL, number),
+    JSON.stringify({
+      installationId: INSTALLATION,
+      commentId,
+      shown: shown.map((s) => ({ id: s.id, score: s.score ?? 0.5, parts: s.parts ?? parts })),
+      countedReactions: [],
+      deleted: false,
+      updatedAt,
+    }),
+  );
+}
+
 /** The state the App keeps for its comment on Hello-World#number. */
 export async function commentStateOf(store: Store, number = 1): Promise<any> {
   const raw = await store.getState(keys.comment(FULL, number));

@@ -2,7 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SWEEP_JOB, scheduleReactionSweeps, sweepKey } from '../../../src/app/interaction/reactions.js';
 import { keys } from '../../../src/app/interaction/state.js';
 import { createHarness, github, type Harness } from '../app-harness.js';
-import { commentStateOf, delivery, example, FULL, OWNER, putInsight, REPO, TENANT } from './helpers.js';
+import {
+  commentStateOf,
+  delivery,
+  example,
+  FULL,
+  OWNER,
+  putCommentState,
+  putInsight,
+  REPO,
+  TENANT,
+} from './helpers.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -10,21 +20,7 @@ beforeEach(async () => {
   await putInsight(h.store, 'm00000000a1', 'Codertocat/api', 'public');
   await putInsight(h.store, 'm00000000a2', 'Codertocat/web', 'public');
   // the App's comment on Hello-World#1 shows both insights
-  await h.store.setState(
-    keys.comment(FULL, 1),
-    JSON.stringify({
-      installationId: 1,
-      commentId: 1001,
-      shown: ['m00000000a1', 'm00000000a2'].map((id) => ({
-        id,
-        score: 0.5,
-        parts: { lexical: 0.5, vector: 0, routine: 0, prior: 0, fused: 0.5 },
-      })),
-      countedReactions: [],
-      deleted: false,
-      updatedAt: new Date().toISOString(),
-    }),
-  );
+  await putCommentState(h.store, 1, 1001, [{ id: 'm00000000a1' }, { id: 'm00000000a2' }]);
   await h.store.setState(
     keys.sweepIndex(),
     JSON.stringify([{ repo: FULL, number: 1, installationId: 1, at: new Date().toISOString() }]),
@@ -166,46 +162,26 @@ describe('reactions become votes', () => {
 
   it('keeps a person’s vote while a 👍 of theirs on another thread still backs it', async () => {
     // a second thread (#2) whose comment shows m00000000a1 too
-    await h.store.setState(
-      keys.comment(FULL, 2),
-      JSON.stringify({
-        installationId: 1,
-        commentId: 1002,
-        shown: [
-          { id: 'm00000000a1', score: 0.5, parts: { lexical: 0.5, vector: 0, routine: 0, prior: 0, fused: 0.5 } },
-        ],
-        countedReactions: [],
-        deleted: false,
-        updatedAt: new Date().toISOString(),
-      }),
-    );
+    await putCommentState(h.store, 2, 1002, [{ id: 'm00000000a1' }]);
     const now = new Date().toISOString();
     await h.store.setState(
       keys.sweepIndex(),
       JSON.stringify([1, 2].map((number) => ({ repo: FULL, number, installationId: 1, at: now }))),
     );
     const on = (comment: number) => `/repos/${OWNER}/${REPO}/issues/comments/${comment}/reactions`;
-    const scope = github()
-      .get(on(1001))
-      .query(true)
-      .reply(200, [{ id: 41, content: '+1', user: user('ada') }])
-      .get(on(1002))
-      .query(true)
-      .reply(200, [{ id: 42, content: '+1', user: user('ada') }])
-      // ada removes her 👍 on #1: her 👍 on #2 still backs her vote
-      .get(on(1001))
-      .query(true)
-      .reply(200, [])
-      .get(on(1002))
-      .query(true)
-      .reply(200, [{ id: 42, content: '+1', user: user('ada') }])
-      // and then on #2: nothing backs it any more
-      .get(on(1001))
-      .query(true)
-      .reply(200, [])
-      .get(on(1002))
-      .query(true)
-      .reply(200, []);
+    const ada41 = { id: 41, content: '+1', user: user('ada') };
+    const ada42 = { id: 42, content: '+1', user: user('ada') };
+    // per sweep, what each thread's comment lists: both 👍; ada removes hers on #1 (her 👍 on #2
+    // still backs her vote); then on #2 too (nothing backs it any more)
+    const sweeps = [
+      [[ada41], [ada42]],
+      [[], [ada42]],
+      [[], []],
+    ];
+    const scope = github();
+    for (const [first, second] of sweeps) {
+      scope.get(on(1001)).query(true).reply(200, first).get(on(1002)).query(true).reply(200, second);
+    }
     await sweep('t1');
     expect(await votes('m00000000a1')).toEqual({ up: 1, down: 0 });
     await sweep('t2');
