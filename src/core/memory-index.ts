@@ -186,7 +186,7 @@ export class MemoryIndex implements Retriever {
       seen[d] = 0; // the scratch space is clean again for the next search
       if (best.wouldKeep(d) && allowed(index.list[d] as Doc)) best.offer(d);
     }
-    const hits = best.sorted().map((d) => ({ id: (index.list[d] as Doc).memory.id, score: scores[d] as number }));
+    const hits = best.sorted().map((d) => ({ id: idOf(d), score: scores[d] as number }));
     for (const d of touched) scores[d] = 0;
     return hits;
   }

@@ -113,8 +113,7 @@ export class VectorCache {
 
   /** has any index of this tenant been loaded (or started loading)? */
   loaded(tenant: string): boolean {
-    for (const _ of this.tenantEntries(tenant)) return true;
-    return false;
+    return !this.tenantEntries(tenant).next().done;
   }
 
   /** forgets every loaded index (after a rolled-back transaction); they reload on the next search */
@@ -122,7 +121,7 @@ export class VectorCache {
     this.entries = new Map();
   }
 
-  private *tenantEntries(tenant: string): Iterable<Entry> {
+  private *tenantEntries(tenant: string): Generator<Entry> {
     for (const entry of this.entries.values()) if (entry.tenant === tenant) yield entry;
   }
 
