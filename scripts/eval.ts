@@ -1,18 +1,25 @@
 /**
- * npm run eval [-- path/to/fixes.jsonl] [--json] [--verbose]
+ * npm run eval [-- path/to/fixes.jsonl] [--offtopic FILE] [--json] [--verbose] [--samples N]
  *
  * The protocol of ../shared/eval-dev/README.md, offline (rule-based abstraction, lexical recall):
- * 1. learn every fix of the set into one fresh temporary SQLite pool (tenant "eval");
- * 2. for each fix, recall top 3 insights with its subject as the task, excluding insights whose
- *    every source is in the query's repository;
- * 3. score precision@3, lenient and strict. A merged insight has several source fixes: its
- *    sources for a query are its provenance entries outside the query's repository, and the hit
- *    counts as the share of those sources that are relevant (the expected relevance of one source
- *    drawn at random), so merging never scores better than listing the sources one by one;
- * 4. print the figures next to the BM25 and random baselines (baseline.mjs of the set), and the
- *    number of insights that name a path, symbol or string of one of their source fixes.
- * The labels are read here, by the scorer, and nowhere else: the engine learns from the fixes
- * file through the ordinary fixes-file source, which drops them unread.
+ * 1. plain: learn every fix of the set into one fresh temporary SQLite pool (tenant "eval"); for
+ *    each fix, recall top 3 insights with its subject as the task, excluding insights whose every
+ *    source is in the query's repository;
+ * 2. leave-one-repository-out (LORO): for each repository R, learn only the other repositories'
+ *    fixes and query R's subjects, so nothing the engine learned from R itself (its vocabulary,
+ *    its own fix) can help: the honest figure for repositories the engine has never seen;
+ * 3. precision@3, share-of-sources: a merged insight has several source fixes; its sources for a
+ *    query are its provenance entries outside the query's repository, and the hit counts as the
+ *    share of those sources that are relevant, so merging never scores better than listing the
+ *    sources one by one. Lenient and strict by the labels of fixes.jsonl; lesson-level by the
+ *    keys of lessons.jsonl beside it (mean over the queries that share a key with another
+ *    repository's fix);
+ * 4. silence: the share of off-topic tasks (documentation, releases, version bumps) that get any
+ *    insight, and the share of real fix tasks that get one;
+ * 5. the pool's shape: distinct insights per 100 fixes, sources per insight, and N insights
+ *    picked at random (seeded), verbatim, for a reader to judge.
+ * The labels and lessons are read here, by the scorer, and nowhere else: the engine learns from
+ * the fixes file through the ordinary fixes-file source, which drops them unread.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,7 +28,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRulesAbstractor } from '../src/abstraction/rules-abstractor.js';
 import { leaksSource } from '../src/abstraction/specificity.js';
-import type { FusionMethod } from '../src/core/ranking.js';
 import type { Fix, Memory, RecallHit } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';
@@ -34,52 +40,57 @@ import type { Store } from '../src/store/store.js';
 const TENANT = 'eval';
 const K = 3;
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const EVAL_DEV = join(REPO_ROOT, '..', 'shared', 'eval-dev');
 
-interface Labels {
+interface Answer {
   primary: string;
   secondary: string | null;
+  keys: string[];
 }
+
+type Relevant = (a: Answer, b: Answer) => boolean;
 
 function key(repo: string, ref: string): string {
   return `${repo.toLowerCase()}@${ref.toLowerCase()}`;
 }
 
-/** The answer key, read only by this scorer. */
-function readLabels(path: string): Map<string, Labels> {
-  const labels = new Map<string, Labels>();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const record = JSON.parse(line) as { repo: string; sha: string; labels: Labels };
-    labels.set(key(record.repo, record.sha), record.labels);
+function readJsonl<T>(path: string): T[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** The answer key (labels, and lesson keys when lessons.jsonl is beside the fixes), read only by this scorer. */
+function readAnswers(path: string): Map<string, Answer> {
+  const answers = new Map<string, Answer>();
+  for (const r of readJsonl<{ repo: string; sha: string; labels: { primary: string; secondary: string | null } }>(path))
+    answers.set(key(r.repo, r.sha), { ...r.labels, keys: [] });
+  const lessons = join(dirname(path), 'lessons.jsonl');
+  if (existsSync(lessons)) {
+    for (const l of readJsonl<{ repo: string; sha: string; key: string; key2: string | null }>(lessons)) {
+      const answer = answers.get(key(l.repo, l.sha));
+      if (answer) answer.keys = [l.key, l.key2].filter((k): k is string => k !== null);
+    }
   }
-  return labels;
+  return answers;
 }
 
-function lenient(a: Labels, b: Labels): boolean {
-  const real = (l: Labels) =>
-    [l.primary, l.secondary].filter((x): x is string => x !== null && x !== 'regression-test');
-  const bs = real(b);
-  return real(a).some((x) => bs.includes(x));
-}
+const realLabels = (a: Answer) =>
+  [a.primary, a.secondary].filter((x): x is string => x !== null && x !== 'regression-test');
+const lenient: Relevant = (a, b) => realLabels(a).some((x) => realLabels(b).includes(x));
+const strict: Relevant = (a, b) => a.primary === b.primary;
+const lesson: Relevant = (a, b) => a.keys.some((k) => b.keys.includes(k));
 
-function strict(a: Labels, b: Labels): boolean {
-  return a.primary === b.primary;
-}
-
-/** Relevance of one hit for a query: the share of its sources outside the query's repo that are relevant. */
-function hitRelevance(
-  hit: RecallHit,
-  query: Fix,
-  labels: Map<string, Labels>,
-  relevant: (a: Labels, b: Labels) => boolean,
-): number {
-  const queryLabels = labels.get(key(query.repo, query.ref));
+/** Relevance of one hit: the share of its sources outside the query's repository that are relevant. */
+function hitRelevance(hit: RecallHit, query: Fix, answers: Map<string, Answer>, relevant: Relevant): number {
+  const answer = answers.get(key(query.repo, query.ref));
   const sources = hit.memory.provenance.filter((p) => p.repo.toLowerCase() !== query.repo.toLowerCase());
-  if (!queryLabels || sources.length === 0) return 0;
+  if (!answer || sources.length === 0) return 0;
   let sum = 0;
   for (const source of sources) {
-    const sourceLabels = labels.get(key(source.repo, source.ref));
-    if (sourceLabels && relevant(queryLabels, sourceLabels)) sum += 1;
+    const other = answers.get(key(source.repo, source.ref));
+    if (other && relevant(answer, other)) sum += 1;
   }
   return sum / sources.length;
 }
@@ -87,40 +98,92 @@ function hitRelevance(
 interface Score {
   lenient: number;
   strict: number;
-  /** queries that got fewer than K results */
-  short: number;
+  /** lesson-level precision@3 over the queries that can score, or undefined without lessons */
+  lesson?: number;
+  lessonQueries: number;
+  /** the share of queries that got at least one insight */
+  answered: number;
 }
 
-async function score(
+interface Sums {
+  lenient: number;
+  strict: number;
+  lesson: number;
+  lessonQueries: number;
+  answered: number;
+  queries: number;
+}
+
+const emptySums = (): Sums => ({ lenient: 0, strict: 0, lesson: 0, lessonQueries: 0, answered: 0, queries: 0 });
+
+function toScore(s: Sums, withLessons: boolean): Score {
+  return {
+    lenient: s.lenient / s.queries,
+    strict: s.strict / s.queries,
+    ...(withLessons && s.lessonQueries > 0 ? { lesson: s.lesson / s.lessonQueries } : {}),
+    lessonQueries: s.lessonQueries,
+    answered: s.answered / s.queries,
+  };
+}
+
+/** A query can score at lesson level when another repository's fix shares one of its keys. */
+function canScoreLesson(query: Fix, pool: readonly Fix[], answers: Map<string, Answer>): boolean {
+  const answer = answers.get(key(query.repo, query.ref));
+  if (!answer || answer.keys.length === 0) return false;
+  return pool.some((f) => f.repo !== query.repo && lesson(answer, answers.get(key(f.repo, f.ref))!));
+}
+
+async function recallFor(store: Store, fix: Fix): Promise<RecallHit[]> {
+  return recall({ store, logger: silentLogger, clock: systemClock }, { tenant: TENANT }, fix.title, {
+    k: K,
+    excludeRepo: fix.repo,
+  });
+}
+
+async function scoreQueries(
   store: Store,
-  fixes: Fix[],
-  labels: Map<string, Labels>,
-  fusion: FusionMethod,
-  verbose = false,
-): Promise<Score> {
-  let len = 0;
-  let str = 0;
-  let short = 0;
-  for (const fix of fixes) {
-    const hits = await recall({ store, logger: silentLogger, clock: systemClock }, { tenant: TENANT }, fix.title, {
-      k: K,
-      excludeRepo: fix.repo,
-      fusion,
-    });
-    if (hits.length < K) short += 1;
-    const relevance = hits.map((h) => hitRelevance(h, fix, labels, lenient));
-    len += relevance.reduce((s, r) => s + r, 0) / K;
-    if (verbose) {
-      const l = labels.get(key(fix.repo, fix.ref));
-      console.log(`${l?.primary}/${l?.secondary ?? '-'}  ${fix.title.slice(0, 70)}`);
-      hits.forEach((h, i) => {
-        const routines = h.memory.tags.filter((t) => t.startsWith('routine:')).join(',');
-        console.log(`    ${relevance[i]!.toFixed(2)} ${h.score.toFixed(3)} ${routines}`);
-      });
+  queries: readonly Fix[],
+  pool: readonly Fix[],
+  answers: Map<string, Answer>,
+  sums: Sums,
+  verbose: boolean,
+): Promise<void> {
+  for (const fix of queries) {
+    const hits = await recallFor(store, fix);
+    sums.queries += 1;
+    if (hits.length > 0) sums.answered += 1;
+    const rel = (r: Relevant) => hits.map((h) => hitRelevance(h, fix, answers, r));
+    const len = rel(lenient);
+    sums.lenient += len.reduce((s, r) => s + r, 0) / K;
+    sums.strict += rel(strict).reduce((s, r) => s + r, 0) / K;
+    if (canScoreLesson(fix, pool, answers)) {
+      sums.lessonQueries += 1;
+      sums.lesson += rel(lesson).reduce((s, r) => s + r, 0) / K;
     }
-    str += hits.reduce((s, h) => s + hitRelevance(h, fix, labels, strict), 0) / K;
+    if (verbose) {
+      const a = answers.get(key(fix.repo, fix.ref));
+      console.log(`${a?.primary}/${a?.secondary ?? '-'}  ${fix.title.slice(0, 80)}`);
+      hits.forEach((h, i) =>
+        console.log(`    ${len[i]!.toFixed(2)} ${h.score.toFixed(3)} ${h.memory.title.slice(0, 90)}`),
+      );
+    }
   }
-  return { lenient: len / fixes.length, strict: str / fixes.length, short };
+}
+
+async function learnPool(fixes: readonly Fix[]): Promise<{ store: Store; dir: string; seconds: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-transfer-eval-'));
+  const store = await openStore(join(dir, 'pool.db'));
+  const started = Date.now();
+  await learnFixes(
+    { store, abstractor: createRulesAbstractor(), redactor: createRedactor(), logger: silentLogger, clock: systemClock },
+    fixes,
+  );
+  return { store, dir, seconds: (Date.now() - started) / 1000 };
+}
+
+async function dispose(pool: { store: Store; dir: string }): Promise<void> {
+  await pool.store.close();
+  rmSync(pool.dir, { recursive: true, force: true });
 }
 
 function countLeaks(insights: Memory[], fixesByKey: Map<string, Fix>): { count: number; examples: string[] } {
@@ -140,8 +203,40 @@ function countLeaks(insights: Memory[], fixesByKey: Map<string, Fix>): { count: 
   return { count, examples };
 }
 
+/** Sources per insight, in buckets. */
+function sourceDistribution(insights: Memory[]): Record<string, number> {
+  const buckets: Record<string, number> = { '1': 0, '2': 0, '3-5': 0, '6-10': 0, '>10': 0 };
+  for (const m of insights) {
+    const n = m.provenance.length;
+    const b = n <= 1 ? '1' : n === 2 ? '2' : n <= 5 ? '3-5' : n <= 10 ? '6-10' : '>10';
+    buckets[b] = (buckets[b] ?? 0) + 1;
+  }
+  return buckets;
+}
+
+/** A small seeded generator, so the sample is the same from run to run. */
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function sample<T>(items: readonly T[], n: number, seed = 11): T[] {
+  const random = seeded(seed);
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy.slice(0, n);
+}
+
 function baselines(path: string): { bm25?: [number, number]; random?: [number, number]; ceiling?: [number, number] } {
-  const script = join(dirname(path), 'baseline.mjs');
+  const script = existsSync(join(dirname(path), 'baseline.mjs'))
+    ? join(dirname(path), 'baseline.mjs')
+    : join(EVAL_DEV, 'baseline.mjs');
   if (!existsSync(script)) return {};
   const out = execFileSync(process.execPath, [script, path], { encoding: 'utf8' });
   const pick = (label: RegExp): [number, number] | undefined => {
@@ -154,70 +249,139 @@ function baselines(path: string): { bm25?: [number, number]; random?: [number, n
   return { ...(bm25 && { bm25 }), ...(random && { random }), ...(ceiling && { ceiling }) };
 }
 
+/** Off-topic tasks: `{ subject }` JSON Lines (or plain lines), from --offtopic, eval-dev, or the project's own set. */
+function readOfftopic(explicit: string | undefined): { path: string; tasks: string[] } | undefined {
+  const candidates = [explicit, join(EVAL_DEV, 'offtopic.jsonl'), join(REPO_ROOT, 'scripts', 'eval-offtopic.jsonl')];
+  const path = candidates.find((p): p is string => p !== undefined && existsSync(p));
+  if (!path) return undefined;
+  const tasks = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => (l.trim().startsWith('{') ? (JSON.parse(l) as { subject: string }).subject : l.trim()));
+  return { path, tasks };
+}
+
+async function offtopicAnswered(store: Store, tasks: readonly string[], verbose: boolean): Promise<number> {
+  let answered = 0;
+  for (const task of tasks) {
+    const hits = await recall({ store, logger: silentLogger, clock: systemClock }, { tenant: TENANT }, task, { k: K });
+    if (hits.length > 0) {
+      answered += 1;
+      if (verbose) console.log(`  off-topic answered: ${task.slice(0, 70)} → ${hits[0]!.memory.title.slice(0, 60)}`);
+    }
+  }
+  return tasks.length === 0 ? 0 : answered / tasks.length;
+}
+
+function flag(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
-  const pathArg = args.find((a) => !a.startsWith('--'));
-  const path = resolve(pathArg ?? join(REPO_ROOT, '..', 'shared', 'eval-dev', 'fixes.jsonl'));
+  const verbose = args.includes('--verbose');
+  const valued = new Set(['--offtopic', '--samples']);
+  const pathArg = args.find((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
+  const path = resolve(pathArg ?? join(EVAL_DEV, 'fixes.jsonl'));
   if (!existsSync(path)) {
     console.error(`eval: no fixes file at ${path} (pass its path: npm run eval -- path/to/fixes.jsonl)`);
     process.exit(2);
   }
+  const samples = Number(flag(args, '--samples') ?? 10);
 
   const fixes = await readFixesFile(path, { tenant: TENANT, visibility: 'public' });
-  const labels = readLabels(path);
-  const dir = mkdtempSync(join(tmpdir(), 'memory-transfer-eval-'));
-  const store = await openStore(join(dir, 'pool.db'));
+  const answers = readAnswers(path);
+  const withLessons = [...answers.values()].some((a) => a.keys.length > 0);
+  const offtopic = readOfftopic(flag(args, '--offtopic'));
+
+  // 1. plain: one pool of every fix
+  const pool = await learnPool(fixes);
+  let plain: Score;
+  let offtopicShare: number | undefined;
+  let insights: Memory[];
   try {
-    const started = Date.now();
-    const summary = await learnFixes(
-      {
-        store,
-        abstractor: createRulesAbstractor(),
-        redactor: createRedactor(),
-        logger: silentLogger,
-        clock: systemClock,
-      },
-      fixes,
-    );
-    const learnSeconds = (Date.now() - started) / 1000;
-    const insights = await store.listMemories(TENANT, { level: ['insight'] });
-    const weighted = await score(store, fixes, labels, 'weighted', args.includes('--verbose'));
-    const rrf = await score(store, fixes, labels, 'rrf');
-    const leaks = countLeaks(insights, new Map(fixes.map((f) => [key(f.repo, f.ref), f])));
-    const base = baselines(path);
-    const result = {
-      fixes: fixes.length,
-      insights: insights.length,
-      merged: summary.merged,
-      rejected: summary.rejected,
-      learnSeconds,
-      precisionAt3: { weighted, rrf },
-      baselines: base,
-      insightsNamingTheirSource: leaks.count,
-    };
-    if (json) {
-      console.log(JSON.stringify(result, null, 2));
-      return;
-    }
-    const row = (name: string, l?: number, s?: number) =>
-      `  ${name.padEnd(44)} ${l === undefined ? '   -  ' : l.toFixed(3)}   ${s === undefined ? '  -  ' : s.toFixed(3)}`;
-    console.log(
-      `eval-dev: ${fixes.length} fixes → ${insights.length} insights (${summary.merged} merges, ${summary.rejected} rejected) in ${learnSeconds.toFixed(1)} s`,
-    );
-    console.log(`precision@${K}, mean over ${fixes.length} queries (other repositories only)`);
-    console.log('                                               lenient  strict');
-    console.log(row('memory-transfer, offline (weighted fusion)', weighted.lenient, weighted.strict));
-    console.log(row('memory-transfer, offline (RRF fusion)', rrf.lenient, rrf.strict));
-    console.log(row('BM25 (subject -> subject+paths) baseline', base.bm25?.[0], base.bm25?.[1]));
-    console.log(row('random expectation', base.random?.[0], base.random?.[1]));
-    console.log(row('ceiling (perfect ranking)', base.ceiling?.[0], base.ceiling?.[1]));
-    console.log(`queries with fewer than ${K} results: ${weighted.short} (weighted), ${rrf.short} (rrf)`);
-    console.log(`insights naming a path, symbol or string of their source fix: ${leaks.count}`);
-    for (const example of leaks.examples) console.log(`  ${example}`);
+    const sums = emptySums();
+    await scoreQueries(pool.store, fixes, fixes, answers, sums, verbose);
+    plain = toScore(sums, withLessons);
+    insights = await pool.store.listMemories(TENANT, { level: ['insight'] });
+    if (offtopic) offtopicShare = await offtopicAnswered(pool.store, offtopic.tasks, verbose);
   } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await dispose(pool);
+  }
+
+  // 2. leave one repository out
+  const repos = [...new Set(fixes.map((f) => f.repo))];
+  const loroSums = emptySums();
+  const perRepo: Record<string, Score> = {};
+  for (const repo of repos) {
+    const rest = fixes.filter((f) => f.repo !== repo);
+    const held = fixes.filter((f) => f.repo === repo);
+    const one = await learnPool(rest);
+    try {
+      const sums = emptySums();
+      await scoreQueries(one.store, held, fixes, answers, sums, false);
+      perRepo[repo] = toScore(sums, withLessons);
+      for (const k of Object.keys(sums) as (keyof Sums)[]) loroSums[k] += sums[k];
+    } finally {
+      await dispose(one);
+    }
+  }
+  const loro = toScore(loroSums, withLessons);
+
+  const leaks = countLeaks(insights, new Map(fixes.map((f) => [key(f.repo, f.ref), f])));
+  const base = baselines(path);
+  const picked = sample(insights, samples).map((m) => ({
+    title: m.title,
+    description: m.description,
+    content: m.content,
+    sources: m.provenance.map((p) => `${p.repo}@${p.ref.slice(0, 8)}`),
+  }));
+  const result = {
+    fixes: fixes.length,
+    repositories: repos.length,
+    learnSeconds: pool.seconds,
+    insights: insights.length,
+    insightsPer100Fixes: (100 * insights.length) / fixes.length,
+    sourcesPerInsight: sourceDistribution(insights),
+    precisionAt3: { plain, leaveOneRepositoryOut: loro, perRepository: perRepo },
+    offtopic: offtopic ? { file: offtopic.path, tasks: offtopic.tasks.length, answered: offtopicShare } : null,
+    baselines: base,
+    insightsNamingTheirSource: leaks.count,
+    sample: picked,
+  };
+  if (json) {
+    console.log(JSON.stringify(result, null, 2));
+    return;
+  }
+  const f3 = (n?: number) => (n === undefined ? '  -  ' : n.toFixed(3));
+  const row = (name: string, s: { lenient?: number; strict?: number; lesson?: number; answered?: number }) =>
+    `  ${name.padEnd(40)} ${f3(s.lenient)}   ${f3(s.strict)}   ${f3(s.lesson)}   ${s.answered === undefined ? '  -  ' : `${(100 * s.answered).toFixed(0).padStart(4)}%`}`;
+  console.log(
+    `${fixes.length} fixes from ${repos.length} repositories → ${insights.length} insights (${result.insightsPer100Fixes.toFixed(0)} per 100 fixes) in ${pool.seconds.toFixed(1)} s`,
+  );
+  console.log(`sources per insight: ${JSON.stringify(result.sourcesPerInsight)}`);
+  console.log(
+    `precision@${K}, share of sources (other repositories only); lesson: mean over the ${plain.lessonQueries} queries that can score`,
+  );
+  console.log('                                           lenient  strict   lesson  answered');
+  console.log(row('memory-transfer, plain (one pool)', plain));
+  console.log(row('memory-transfer, leave-one-repository-out', loro));
+  for (const repo of repos) console.log(row(`  LORO ${repo}`, perRepo[repo]!));
+  if (base.bm25) console.log(row('BM25 (subject -> subject+paths) baseline', { lenient: base.bm25[0], strict: base.bm25[1] }));
+  if (base.random) console.log(row('random expectation', { lenient: base.random[0], strict: base.random[1] }));
+  if (base.ceiling) console.log(row('ceiling (perfect ranking)', { lenient: base.ceiling[0], strict: base.ceiling[1] }));
+  console.log(
+    offtopic
+      ? `off-topic tasks answered: ${(100 * (offtopicShare ?? 0)).toFixed(0)}% of ${offtopic.tasks.length} (${offtopic.path}); real fix tasks answered: ${(100 * plain.answered).toFixed(0)}%`
+      : 'off-topic: no set found (pass --offtopic FILE)',
+  );
+  console.log(`insights naming a path, symbol or string of their source fix: ${leaks.count}`);
+  for (const example of leaks.examples) console.log(`  ${example}`);
+  console.log(`\n${picked.length} insights picked at random:`);
+  for (const p of picked) {
+    console.log(`- ${p.title}\n  ${p.description}\n  ${p.content}\n  sources: ${p.sources.join(', ')}`);
   }
 }
 
