@@ -4,9 +4,13 @@
  * the four memory levels of the research. The insight is built only from the fixed routine
  * templates plus generic qualifiers, so it names no path, symbol or string of the source fix.
  */
-import { secondaryClause } from '../core/insight-text.js';
-import { detectEcosystem, runHint, type Ecosystem, type HintKind } from '../core/ecosystem.js';
+import { withExamples } from '../core/insight-text.js';
+import { generalizeSubject, sentenceCase, type Vocabulary } from '../core/generalize.js';
+import { detectLesson, lessonTag, type Lesson } from '../core/lessons.js';
+import { generalVocabulary } from './vocabulary.js';
+import { detectEcosystem, runHint, type Ecosystem } from '../core/ecosystem.js';
 import {
+  checkRoutine,
   detectRoutinesInFiles,
   detectRoutinesInFix,
   facetTag,
@@ -33,14 +37,6 @@ const FILE_KIND_EVIDENCE: Partial<Record<RoutineKind, string>> = {
   'concurrency-async': 'concurrency code',
   'config-env': 'configuration or option parsing',
   'security-validation': 'security-related code',
-};
-
-/** Which run hint fits a routine (the test command unless a routine is about another tool). */
-const HINT_KIND: Partial<Record<RoutineKind, HintKind>> = {
-  'concurrency-async': 'race',
-  'lint-format': 'lint',
-  'type-check': 'types',
-  'build-packaging': 'build',
 };
 
 const TRACE_LIMITS = { problem: 800, change: 1500, files: 40 } as const;
@@ -97,10 +93,14 @@ function evidenceOf(fix: Fix, choice: RoutineChoice): string[] {
   return [...new Set(lines)];
 }
 
-function tagsOf(fix: Fix, choice: RoutineChoice, ecosystem: Ecosystem): string[] {
-  const tags = [routineTag(choice.primary)];
-  if (choice.secondary) tags.push(routineTag(choice.secondary));
-  if (choice.facet) tags.push(facetTag(choice.primary, choice.facet));
+function tagsOf(fix: Fix, choice: RoutineChoice, lesson: LessonChoice, ecosystem: Ecosystem): string[] {
+  const kinds = [lesson.kind, choice.primary, choice.secondary].filter(
+    (k): k is RoutineKind => k !== undefined && k !== 'regression-test',
+  );
+  const unique = [...new Set(kinds)].slice(0, 2);
+  const tags = (unique.length > 0 ? unique : (['regression-test'] as RoutineKind[])).map(routineTag);
+  if (choice.facet && choice.primary === unique[0]) tags.push(facetTag(choice.primary, choice.facet));
+  if (lesson.lesson) tags.push(lessonTag(lesson.lesson.id));
   const checks = new Set(fix.signals.filter((s) => s.kind === 'check-red-green').map((s) => s.check ?? 'other'));
   if (fix.testsChanged && checks.size === 0) checks.add('unit');
   for (const check of [...checks].sort()) tags.push(`check:${check}`);
@@ -109,16 +109,118 @@ function tagsOf(fix: Fix, choice: RoutineChoice, ecosystem: Ecosystem): string[]
   return tags;
 }
 
-function insightOf(choice: RoutineChoice, ecosystem: Ecosystem): AbstractedMemory['body'] & { level: 'insight' } {
-  const main = mainTemplate(choice);
-  const sentences = [main.check, main.why];
-  const other = secondTemplate(choice);
-  if (other) sentences.push(secondaryClause(other.label, other.also));
-  const hint = runHint(ecosystem, HINT_KIND[choice.primary] ?? 'test');
-  if (hint) sentences.push(hint);
+/** A short imperative per kind, for the title of a lesson the catalog does not name. */
+const KIND_CHECK: Record<RoutineKind, string> = {
+  'edge-input': 'test the edge inputs',
+  'encoding-locale': 'test other encodings, locales and time zones',
+  'platform-compat': 'test on every supported platform',
+  'concurrency-async': 'test overlapping and cancelled operations',
+  'performance-resource': 'assert resources are released',
+  'error-handling': 'test the failure path',
+  'security-validation': 'test hostile input',
+  'api-compat': 'pin the public behaviour',
+  'dependency-compat': 'test the allowed dependency versions',
+  'type-check': 'check the published types',
+  'lint-format': 'keep the linter clean',
+  'build-packaging': 'build and install from a clean checkout',
+  'ci-config': 'test the CI change on a branch',
+  'config-env': 'test every source of the setting',
+  'data-migration': 'run the migrations on a fresh database',
+  'regression-test': 'pin it with a regression test',
+};
+
+/** Names of tests the change added, in general words ("empty pattern"). */
+export function addedTestNames(change: string, vocabulary: Vocabulary): string[] {
+  const names: string[] = [];
+  const patterns = [
+    /^\+\s*(?:it|test|describe)(?:\.\w+)?\(\s*(['"`])(.{4,100}?)\1/,
+    /^\+\s*(?:async\s+)?def\s+test_?(\w{3,80})\s*\(/,
+    /^\+\s*func\s+Test_?(\w{3,80})\s*\(/,
+    /^\+\s*(?:pub\s+)?(?:async\s+)?fn\s+(?:test_)?(\w{3,80})\s*\(/,
+  ];
+  for (const line of change.split('\n')) {
+    if (!line.startsWith('+')) continue;
+    for (const pattern of patterns) {
+      const m = pattern.exec(line);
+      if (!m) continue;
+      const raw = (m[2] ?? m[1] ?? '').replace(/[_]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+      const words = raw.split(/\s+/).filter((w) => w !== '' && vocabulary.has(w) && !/\d{3,}/.test(w));
+      if (words.length >= 2) names.push(words.join(' '));
+      break;
+    }
+    if (names.length >= 3) break;
+  }
+  return [...new Set(names)];
+}
+
+interface LessonChoice {
+  /** the catalog lesson the fix names, if any */
+  lesson?: Lesson;
+  kind: RoutineKind;
+  /** the fix's own condition, in general words */
+  condition: string;
+  tests: string[];
+}
+
+export function chooseLesson(fix: Fix, choice: RoutineChoice, vocabulary: Vocabulary): LessonChoice {
+  const tests = addedTestNames(fix.change, vocabulary);
+  // what the fix did (a CI file, a lint check gone green) outweighs what its words suggest
+  const evidence = strongestEvidence(fix);
+  const found = detectLesson(
+    [
+      [fix.title, 1],
+      [fix.problem.slice(0, 2000), 0.4],
+      [tests.join('\n'), 0.5],
+    ],
+    evidence,
+  );
+  const [owner = '', name = ''] = fix.repo.split('/');
+  const condition = generalizeSubject(fix.title, vocabulary, [owner, name, fix.repo]).text;
+  return {
+    ...(found ? { lesson: found.lesson } : {}),
+    kind: found ? found.lesson.kind : (evidence ?? choice.primary),
+    condition,
+    tests,
+  };
+}
+
+/** A routine kind the fix's files or checks show beyond doubt (a workflow file, a lint check gone green). */
+function strongestEvidence(fix: Fix): RoutineKind | undefined {
+  const weights = detectRoutinesInFiles(fix.files);
+  for (const signal of fix.signals) {
+    const kind = signal.kind === 'check-red-green' ? checkRoutine(signal.check) : undefined;
+    if (kind) weights.set(kind, (weights.get(kind) ?? 0) + 1.5);
+  }
+  let best: [RoutineKind, number] | undefined;
+  for (const [kind, weight] of weights) if (weight >= 1.5 && (!best || weight > best[1])) best = [kind, weight];
+  return best?.[0];
+}
+
+/** An example sentence fragment: the fix's condition, when it says something in general words. */
+function exampleOf(condition: string): string | undefined {
+  const general = condition.replace(/\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi, '');
+  return general.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w)).length >= 2 ? condition : undefined;
+}
+
+function insightOf(lesson: LessonChoice, choice: RoutineChoice): AbstractedMemory['body'] & { level: 'insight' } {
+  const example = exampleOf(lesson.condition);
+  const testNote = lesson.tests.length > 0 ? ` The fix pinned it with a test of: ${lesson.tests.join('; ')}.` : '';
+  if (lesson.lesson) {
+    const { title, description, check } = lesson.lesson;
+    return {
+      level: 'insight',
+      insight: { title, description, content: withExamples(`${check}${testNote}`, example ? [example] : []) },
+    };
+  }
+  const template = templateFor(lesson.kind, lesson.kind === choice.primary ? choice.facet : undefined);
+  const title = example ? `${sentenceCase(lesson.condition)}: ${KIND_CHECK[lesson.kind]}` : template.title;
   return {
     level: 'insight',
-    insight: { title: main.title, description: main.description, content: sentences.join(' ') },
+    insight: {
+      title,
+      description: template.description,
+      content: withExamples(`${template.check} ${template.why}${testNote}`, example ? [example] : []),
+    },
   };
 }
 
@@ -139,14 +241,15 @@ function traceOf(fix: Fix): string {
 }
 
 /** The four memory levels of one (already redacted) fix. Deterministic. */
-export function abstractWithRules(fix: Fix): Abstraction {
+export function abstractWithRules(fix: Fix, vocabulary: Vocabulary = generalVocabulary()): Abstraction {
   const choice = chooseRoutines(fix);
+  const lesson = chooseLesson(fix, choice, vocabulary);
   const ecosystem = detectEcosystem(fix.files, fix.language);
-  const tags = tagsOf(fix, choice, ecosystem);
+  const tags = tagsOf(fix, choice, lesson, ecosystem);
   const evidence = evidenceOf(fix, choice);
   const main = mainTemplate(choice);
 
-  const insightBody = insightOf(choice, ecosystem);
+  const insightBody = insightOf(lesson, choice);
   const insight: AbstractedMemory = { level: 'insight', ...insightBody.insight, body: insightBody, tags, evidence };
 
   const steps = [main.step];

@@ -1,34 +1,39 @@
 /**
- * The qualifier sentences of a rule-written insight: a clause for a second routine ("Where … are
- * involved as well, …") and a run hint per ecosystem ("In a Go module, run it with …"). They are
- * separated from the advice so that the same routine learned with other qualifiers compares as
- * the same insight, and merging collects the qualifiers instead of keeping near-copies. Pure.
+ * The parts of a rule-written insight's content: its advice (the check that catches the lesson)
+ * and the examples of the fixes that taught it, in general words ("Seen in: socket connect
+ * listener memory leak; abort event listeners not always cleaned up."). Merging a fix into an
+ * insight of the same lesson adds its example instead of a near-copy of the advice. Older pools
+ * also carry qualifier sentences (second-routine clauses, per-ecosystem run hints): they are not
+ * advice either, and compare as nothing. Pure.
  */
 
 const CLAUSE = /\s*Where [^,.\n]+ (?:is|are) involved as well, [^\n]*?\.(?=\s|$)/g;
 const RUN_HINT = /\s*In (?:a|an) [^,\n]*?, run it with [^\n]*?\.(?=\s|$)/g;
+const EXAMPLES = /\s*Seen in: ([^\n]*)\.\s*$/;
 
-/** At most this many second-routine clauses and run hints are kept on one insight. */
-export const MAX_CLAUSES = 3;
-export const MAX_RUN_HINTS = 4;
+/** At most this many examples are kept on one insight. */
+export const MAX_EXAMPLES = 3;
 
-/** The sentence that adds a second routine's check to an insight. */
-export function secondaryClause(label: string, also: string): string {
-  return `Where ${label} are involved as well, ${also}.`;
-}
-
-function sentences(text: string, pattern: RegExp): string[] {
-  return [...text.matchAll(pattern)].map((m) => m[0].trim());
-}
-
-/** The text without its qualifiers: what the insight advises, whatever else the fix touched. */
+/** The text without its examples and qualifiers: what the insight advises. */
 export function withoutQualifiers(text: string): string {
-  return text.replace(CLAUSE, '').replace(RUN_HINT, '').trim();
+  return text.replace(EXAMPLES, '').replace(CLAUSE, '').replace(RUN_HINT, '').trim();
 }
 
-/** The advice of `base` with the qualifiers of both texts (each once, oldest first, capped). */
-export function mergeQualifiers(base: string, other: string): string {
-  const clauses = [...new Set([...sentences(base, CLAUSE), ...sentences(other, CLAUSE)])].slice(0, MAX_CLAUSES);
-  const hints = [...new Set([...sentences(base, RUN_HINT), ...sentences(other, RUN_HINT)])].slice(0, MAX_RUN_HINTS);
-  return [withoutQualifiers(base), ...clauses, ...hints].join(' ');
+/** The examples an insight's content lists. */
+export function examplesOf(text: string): string[] {
+  const found = EXAMPLES.exec(text);
+  return found ? found[1]!.split('; ').map((e) => e.trim()).filter((e) => e !== '') : [];
+}
+
+/** Advice followed by its examples (each once, oldest first, capped). */
+export function withExamples(advice: string, examples: readonly string[]): string {
+  const clean = [...new Set(examples.map((e) => e.replace(/[;\n]+/g, ',').replace(/\.+$/, '').trim()))]
+    .filter((e) => e !== '')
+    .slice(0, MAX_EXAMPLES);
+  return clean.length === 0 ? advice : `${advice} Seen in: ${clean.join('; ')}.`;
+}
+
+/** The advice of `base` with the examples of both texts. */
+export function mergeExamples(base: string, other: string): string {
+  return withExamples(withoutQualifiers(base), [...examplesOf(base), ...examplesOf(other)]);
 }

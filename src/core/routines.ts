@@ -315,6 +315,13 @@ const CHECK_ROUTINE: Record<CheckKind, { kind: RoutineKind; weight: number }> = 
   other: { kind: 'regression-test', weight: 0.3 },
 };
 
+/** The routine a kind of check gone red then green points to (none for plain test runs). */
+export function checkRoutine(check: CheckKind | undefined): RoutineKind | undefined {
+  if (!check) return undefined;
+  const routine = CHECK_ROUTINE[check];
+  return routine.kind === 'regression-test' ? undefined : routine.kind;
+}
+
 /** Caps one source of evidence so that a long text cannot outweigh a precise cue. */
 const CAP_PER_KIND = 2;
 

@@ -8,10 +8,11 @@
  */
 import { memoryId } from '../core/ids.js';
 import { searchableText } from '../core/memory-index.js';
-import { mergeQualifiers } from '../core/insight-text.js';
+import { examplesOf, mergeExamples } from '../core/insight-text.js';
+import { lessonOfTags } from '../core/lessons.js';
 import { adviceTerms, NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_JACCARD } from '../core/ranking.js';
 import { facetOfTags, routinesOfTags } from '../core/routines.js';
-import { jaccard } from '../core/text.js';
+import { jaccard, termSet } from '../core/text.js';
 import type { Fix, Memory, MemoryStatus, Provenance } from '../core/types.js';
 import { MEMORY_STATUSES } from '../core/types.js';
 import { mostPrivate } from '../core/visibility.js';
@@ -251,10 +252,29 @@ function provenanceOf(fix: Fix): Provenance {
   };
 }
 
-/** Insights teach the same routine when their main routine and its facet agree. */
-function sameMainRoutine(a: readonly string[], b: readonly string[]): boolean {
-  const kind = routinesOfTags(a)[0];
-  return kind !== undefined && kind === routinesOfTags(b)[0] && facetOfTags(a, kind) === facetOfTags(b, kind);
+/** Two examples name the same condition when most of their words agree. */
+const SAME_CONDITION_JACCARD = 0.5;
+
+/**
+ * How surely two insights teach the same lesson (0 when they do not): the same catalog lesson;
+ * or, for lessons the catalog does not name, the same main routine and the same condition in
+ * other words (their examples), or near-identical advice.
+ */
+function sameLesson(a: AbstractedMemory | Memory, b: AbstractedMemory | Memory): number {
+  const lessonA = lessonOfTags(a.tags);
+  const lessonB = lessonOfTags(b.tags);
+  if (lessonA !== undefined || lessonB !== undefined) return lessonA === lessonB ? 1 : 0;
+  const kind = routinesOfTags(a.tags)[0];
+  if (kind === undefined || kind !== routinesOfTags(b.tags)[0]) return 0;
+  if (facetOfTags(a.tags, kind) !== facetOfTags(b.tags, kind)) return 0;
+  const examplesA = examplesOf(a.content);
+  const examplesB = examplesOf(b.content);
+  if (examplesA.length > 0 && examplesB.length > 0) {
+    const condition = jaccard(termSet(examplesA.join(' ')), termSet(examplesB.join(' ')));
+    return condition >= SAME_CONDITION_JACCARD ? condition : 0;
+  }
+  const advice = jaccard(adviceTerms(a), adviceTerms(b));
+  return advice >= NEAR_DUPLICATE_JACCARD ? advice : 0;
 }
 
 /**
@@ -278,15 +298,16 @@ async function findNearDuplicate(
   const lexical = await deps.store.searchLexical(fix.tenant, `${insight.title} ${insight.description}`, search);
   const ids = [...new Set([...cosineById.keys(), ...lexical.map((h) => h.id)])];
   if (ids.length === 0) return undefined;
-  const words = adviceTerms(insight);
   let best: { memory: Memory; similarity: number } | undefined;
   for (const candidate of await deps.store.getMemories(fix.tenant, ids)) {
-    if (candidate.level !== 'insight' || !sameMainRoutine(candidate.tags, insight.tags)) continue;
+    if (candidate.level !== 'insight') continue;
     if (status !== 'active' && candidate.status === 'active') continue;
-    const textSimilarity = jaccard(words, adviceTerms(candidate));
+    const lesson = sameLesson(insight, candidate);
     const cos = cosineById.get(candidate.id) ?? 0;
-    if (textSimilarity < NEAR_DUPLICATE_JACCARD && cos < NEAR_DUPLICATE_COSINE) continue;
-    const similarity = Math.max(textSimilarity, cos);
+    // vectors alone never merge two catalog lessons, nor a catalog lesson with a fix's own one
+    const bothOwn = lessonOfTags(insight.tags) === undefined && lessonOfTags(candidate.tags) === undefined;
+    if (lesson === 0 && !(bothOwn && cos >= NEAR_DUPLICATE_COSINE)) continue;
+    const similarity = Math.max(lesson, cos);
     if (!best || similarity > best.similarity) best = { memory: candidate, similarity };
   }
   return best?.memory;
@@ -294,7 +315,7 @@ async function findNearDuplicate(
 
 /**
  * The existing insight, backed by one more fix (once per fix): support +1, provenance appended,
- * visibility the most private of its sources, and the new fix's ecosystem run hint added.
+ * visibility the most private of its sources, and the new fix's example added.
  */
 function strengthen(target: Memory, insight: AbstractedMemory, provenance: Provenance, now: string): Memory {
   const already = target.provenance.some(
@@ -302,13 +323,13 @@ function strengthen(target: Memory, insight: AbstractedMemory, provenance: Prove
   );
   if (already) return target;
   const provenances = [...target.provenance, provenance];
-  const content = mergeQualifiers(target.content, insight.content);
+  const content = mergeExamples(target.content, insight.content);
   return {
     ...target,
     content,
     body: withContent(target.body, content),
     // the routine identity stays the target's; ecosystems and checks accumulate
-    tags: [...new Set([...target.tags, ...insight.tags.filter((t) => !/^(routine|facet):/.test(t))])],
+    tags: [...new Set([...target.tags, ...insight.tags.filter((t) => !/^(routine|facet|lesson):/.test(t))])],
     evidence: [...new Set([...target.evidence, ...insight.evidence])].slice(0, MAX_EVIDENCE),
     provenance: provenances,
     visibility: mostPrivate(provenances.map((p) => p.visibility)),
@@ -324,7 +345,7 @@ function withContent(body: Memory['body'], content: string): Memory['body'] {
 
 /** The memory of a relearned fix: new text (keeping the run hints merged in), same standing. */
 function refresh(existing: Memory, memory: AbstractedMemory, model: string, now: string): Memory {
-  const content = memory.level === 'insight' ? mergeQualifiers(memory.content, existing.content) : memory.content;
+  const content = memory.level === 'insight' ? mergeExamples(memory.content, existing.content) : memory.content;
   return {
     ...existing,
     title: memory.title,

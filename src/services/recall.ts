@@ -23,7 +23,9 @@ import {
   type RankedCandidate,
   type RankingWeights,
 } from '../core/ranking.js';
-import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue } from '../core/routines.js';
+import { lessonOfTags, rankLessons } from '../core/lessons.js';
+import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue, type RoutineKind } from '../core/routines.js';
+import { taskFocus } from '../core/task-focus.js';
 import { termSet, terms } from '../core/text.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { DEFAULT_RECALL_STATUSES, maySee } from '../core/visibility.js';
@@ -52,7 +54,15 @@ export interface RecallOptions {
   onlyRepo?: string;
   /** how candidate lists are fused (default 'weighted'; 'rrf' kept for comparison in the eval) */
   fusion?: FusionMethod;
+  /**
+   * answer a task that describes no failure (documentation, a release, a feature request) too;
+   * default false: validation routines are noise there, so recall stays silent
+   */
+  anyTask?: boolean;
 }
+
+/** A task that names no failure must clear a higher bar (a topic search such as "time zones"). */
+const NO_FAILURE_BAR = 0.2;
 
 /** How many candidates each list fetches before policy filtering and ranking. */
 const CANDIDATES = 60;
@@ -67,8 +77,11 @@ export async function recall(
 ): Promise<RecallHit[]> {
   const k = options.k ?? 3;
   if (k <= 0 || task.trim() === '') return [];
+  const focus = taskFocus(task);
+  if (!options.anyTask && focus.offTopic && !focus.describesFailure) return [];
   const level = options.level ?? 'insight';
-  const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
+  const minScore =
+    (options.minScore ?? DEFAULT_MIN_SCORE) + (options.anyTask || focus.describesFailure ? 0 : NO_FAILURE_BAR);
   const fusion = options.fusion ?? 'weighted';
   const search = {
     level: [level],
@@ -78,7 +91,9 @@ export async function recall(
   const tenant = requester.tenant;
 
   // 1. candidates: the task's words, the routine vocabulary, and vectors
-  const routines = detectRoutinesInText(task);
+  const lessons = rankLessons(task);
+  const routines = withLessonKinds(detectRoutinesInText(task), lessons);
+  const lessonWeights = new Map(lessons.map((l) => [l.lesson.id, l.score / lessons[0]!.score]));
   const expansion = routines
     .slice(0, EXPANDED_ROUTINES)
     .map((r) => ROUTINE_VOCABULARY[r.kind])
@@ -122,7 +137,7 @@ export async function recall(
           id: m.id,
           lexical: lexicalPart(lexNorm.get(m.id) ?? 0, coverage(queryTerms, m)),
           vector: vecNorm.get(m.id) ?? 0,
-          routine: routinePart(routines, m, expNorm.get(m.id) ?? 0),
+          routine: routinePart(routines, m, expNorm.get(m.id) ?? 0, lessonWeights),
           prior: qualityPrior(m, now),
         },
         weights,
@@ -164,10 +179,32 @@ function lexicalPart(listScore: number, covered: number): number {
   return 0.5 * listScore + 0.5 * covered;
 }
 
-/** The routine tags matching the task's routines, with a small share for the routine vocabulary search. */
-function routinePart(routines: readonly RoutineCue[], memory: Memory, expandedScore: number): number {
+/**
+ * The routine tags matching the task's routines, the lesson the task names (when the insight
+ * teaches it), and a small share for the routine vocabulary search.
+ */
+function routinePart(
+  routines: readonly RoutineCue[],
+  memory: Memory,
+  expandedScore: number,
+  lessons: ReadonlyMap<string, number>,
+): number {
   if (routines.length === 0) return 0;
-  return 0.8 * routineMatch(routines, memory.tags) + 0.2 * expandedScore;
+  const lesson = lessonOfTags(memory.tags);
+  const lessonMatch = lesson === undefined ? 0 : (lessons.get(lesson) ?? 0);
+  return 0.6 * routineMatch(routines, memory.tags) + 0.25 * lessonMatch + 0.15 * expandedScore;
+}
+
+/** The routine kinds of the lessons a task names, added to the kinds its words point to. */
+function withLessonKinds(routines: RoutineCue[], lessons: readonly { lesson: { kind: RoutineKind }; score: number }[]): RoutineCue[] {
+  const weights = new Map<RoutineKind, RoutineCue>(routines.map((r) => [r.kind, { ...r }]));
+  for (const { lesson, score } of lessons.slice(0, 3)) {
+    const known = weights.get(lesson.kind);
+    const weight = Math.min(2, score) * 0.5;
+    if (known) known.weight = Math.round((known.weight + weight) * 100) / 100;
+    else weights.set(lesson.kind, { kind: lesson.kind, weight });
+  }
+  return [...weights.values()].sort((a, b) => b.weight - a.weight);
 }
 
 /** The dense-vector candidates, or none without an embedder (or when embedding fails). */

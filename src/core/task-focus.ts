@@ -1,0 +1,45 @@
+/**
+ * Does a task describe a failure? Insights are validation routines: they help a task that fixes
+ * something that broke, and they are noise on documentation, releases, version bumps and feature
+ * requests. Recall (and so comments and the Action) stays silent on those, whatever single common
+ * word ("add", "version", "fix" in "fix typo") they share with an insight. Pure: no I/O.
+ *
+ * The words are general English and software vocabulary, not any repository's.
+ */
+
+/** Words that say something went wrong (each alone is enough). */
+const FAILURE =
+  /\b(bugs?|bugfix(es)?|crash(es|ed|ing)?|errors?|erroneous(ly)?|exceptions?|fail(s|ed|ing|ures?)?|broken|breaks?|breakage|regress(ion|ions|ed)?|wrong(ly)?|incorrect(ly)?|invalid|panic(s|ked|king)?|segfault|leak(s|ed|ing|age)?|hang(s|ing)?|hung|freez(e|es|ing)|stuck|deadlock(s|ed)?|races?|racy|race conditions?|time ?outs?|timed out|overflow(s|ed)?|underflow|corrupt(s|ed|ion)?|mismatch(es|ed)?|unexpected(ly)?|unhandled|uncaught|swallow(s|ed|ing)?|flaky|intermittent(ly)?|vulnerab(le|ility|ilities)|cve-\d+|inject(ion|ed)|spoof(ed|ing)?|traversal|infinite|off[- ]by[- ]one|nan|misbehav\w*|workaround|problem(s|atic)?|glitch(es)?|not (work(ing)?|respect(ed|ing)?|honou?r(ed|ing)?|handled|called|closed|cleaned|found|set|saved|applied|shown|returned|respond(ing)?|throw(n|ing)?|triggered|emitted)|n['’]t (work|respect|handle|close|return|match|exist)|does not|doesn['’]t|did not|didn['’]t|cannot|can['’]t|could not|couldn['’]t|unable to|no longer|instead of|never|ignor(es|ed|ing)|lost|drops?|dropped|missing|slow(ness|er)?|warnings?|deprecat(ed|ion|ions)|fix(es|ed|ing)?|hotfix|patch(es|ed)?|resolve[sd]?|repair(s|ed)?|correct(s|ed|ion)?|avoid(s|ed|ing)?|prevent(s|ed|ing)?|guard(s|ed)? against|handle[sd]?|handling)\b/i;
+
+/** Repair verbs ("fix", "patch"): a failure only when what they repair is not documentation. */
+const REPAIR_ONLY =
+  /^(fix(es|ed|ing)?|hotfix|patch(es|ed)?|resolve[sd]?|repair(s|ed)?|correct(s|ed|ion)?|handle[sd]?|handling|avoid(s|ed|ing)?|prevent(s|ed|ing)?|problems?)$/i;
+
+/** What documentation, releases, housekeeping and feature work say about themselves. */
+const OFF_TOPIC =
+  /(^|\s)(docs?|documentation|readme|changelog|chore\(release\)|release|meta)(\([^)]*\))?:|\bdocs?\b(?!\s+(generation|generator|build|builds|builder|scripts?|tooling))|\b(typos?|spelling|misspell\w*|grammar|wording|readme|changelog|change ?log|documentation|docstrings?|comments? only|code of conduct|contributing( guide)?|license|copyright|authors( list)?|contributors|maintainers|sponsors?|funding|badges?|logo|screenshots?|tutorial|examples? in (the )?docs|website|blog( post)?|translate|translation of the (readme|docs))\b|^\s*(v(ersion)?\s*)?\d+\.\d+(\.\d+)?([-.][\w.]+)?\s*$|\b(release|releasing|prepare release|bump(ed|s)? (the )?version|version bump|bump to v?\d|publish(ed)? v?\d|tag(ged)? v?\d)\b/i;
+
+export interface TaskFocus {
+  /** words of failure the task uses, beyond a repair verb ("crash", "leak", "does not") */
+  failureWords: string[];
+  /** the task says it repairs something ("fix", "patch", "prevent") */
+  repair: boolean;
+  /** the task is about documentation, a release or housekeeping */
+  offTopic: boolean;
+  /** insights can help: a failure (or a repair) that is not documentation or a release */
+  describesFailure: boolean;
+}
+
+const FAILURE_GLOBAL = new RegExp(FAILURE.source, 'gi');
+
+export function taskFocus(text: string): TaskFocus {
+  const words = [...text.matchAll(FAILURE_GLOBAL)].map((m) => m[0].toLowerCase());
+  const failureWords = [...new Set(words.filter((w) => !REPAIR_ONLY.test(w)))];
+  const repair = words.some((w) => REPAIR_ONLY.test(w));
+  const offTopic = OFF_TOPIC.test(text);
+  // documentation that mentions a real failure word ("docs: the example crashes") still needs no routine:
+  // a change to prose cannot be validated by a test; only the words of a failure of code outweigh it
+  const strongFailure = failureWords.some((w) => !/^(warnings?|deprecat\w*|missing|never|instead of|lost|drops?|dropped|slow\w*|ignor\w*|invalid|wrong\w*|incorrect\w*|broken|breaks?)$/i.test(w));
+  const describesFailure = offTopic ? strongFailure && !/(^|\s)(docs?|documentation|readme|changelog)(\([^)]*\))?:|\btypos?\b/i.test(text) : failureWords.length > 0 || repair;
+  return { failureWords, repair, offTopic, describesFailure };
+}
