@@ -68,11 +68,11 @@ describe('learnFix', () => {
     expect(memories.find((m) => m.level === 'insight')?.support).toBe(1);
   });
 
-  it('merges a near-identical insight from another repository: support +1, provenance appended, most private visibility', async () => {
+  it('merges a fix teaching the same lesson from another repository: support +1, provenance appended, most private visibility', async () => {
     await learnFix(deps(), emptyBody('acme/web', 'w1', { visibility: 'public' }));
     const second = await learnFix(
       deps(),
-      emptyBody('acme/api', 'a1', { visibility: 'private', title: 'Null header value crashes the server' }),
+      emptyBody('acme/api', 'a1', { visibility: 'private', title: 'Server crashes when the uploaded list is empty' }),
     );
     expect(second.merged).toHaveLength(1);
     const insights = await store.listMemories('acme', { level: ['insight'] });
@@ -80,23 +80,35 @@ describe('learnFix', () => {
     expect(insights[0]).toMatchObject({ support: 2, visibility: 'private' });
     expect(insights[0]!.provenance.map((p) => p.repo)).toEqual(['acme/web', 'acme/api']);
     // relearning the merged fix does not count it twice
-    await learnFix(deps(), emptyBody('acme/api', 'a1', { title: 'Null header value crashes the server' }), {
+    await learnFix(deps(), emptyBody('acme/api', 'a1', { title: 'Server crashes when the uploaded list is empty' }), {
       force: true,
     });
     expect((await store.listMemories('acme', { level: ['insight'] }))[0]!.support).toBe(2);
   });
 
-  it('a merge across ecosystems keeps the run hint of each', async () => {
+  it('a merge keeps one lesson and adds each fix as an example, not a concatenation of clauses', async () => {
     await learnFix(deps(), emptyBody('acme/web', 'w1', { files: ['lib/a.js'], language: 'JavaScript' }));
-    await learnFix(deps(), emptyBody('acme/cli', 'c1', { files: ['cmd/a.go'], language: 'Go' }));
+    await learnFix(
+      deps(),
+      emptyBody('acme/cli', 'c1', { title: 'Fix panic when no arguments are given', files: ['cmd/a.go'], language: 'Go' }),
+    );
     const insights = await store.listMemories('acme', { level: ['insight'] });
     expect(insights).toHaveLength(1);
-    expect(insights[0]!.content).toMatch(/npm test.*go test/s);
-    expect(insights[0]!.body).toEqual({
-      level: 'insight',
-      insight: expect.objectContaining({ content: insights[0]!.content }),
-    });
-    expect(insights[0]!.tags).toEqual(expect.arrayContaining(['lang:javascript', 'lang:go', 'tool:npm', 'tool:go']));
+    const [insight] = insights;
+    expect(insight!.title).toMatch(/^Empty input/);
+    expect(insight!.content).toMatch(/Seen in: crash when the request body is empty; panic when no arguments are given\.$/);
+    expect(insight!.content).not.toMatch(/run it with|involved as well/);
+    expect(insight!.body).toEqual({ level: 'insight', insight: expect.objectContaining({ content: insight!.content }) });
+    expect(insight!.tags).toEqual(expect.arrayContaining(['lang:javascript', 'lang:go', 'lesson:empty-input']));
+  });
+
+  it('keeps fixes that share only a routine kind apart (an empty input is not a null that crashes)', async () => {
+    await learnFix(deps(), emptyBody('acme/web', 'w1'));
+    await learnFix(deps(), emptyBody('acme/api', 'a1', { title: 'Null header value crashes the server' }));
+    const insights = await store.listMemories('acme', { level: ['insight'] });
+    expect(insights).toHaveLength(2);
+    expect(insights.every((m) => m.tags[0] === 'routine:edge-input')).toBe(true);
+    expect(new Set(insights.map((m) => m.title)).size).toBe(2);
   });
 
   it('keeps different facets of one routine kind apart (time zones vs text encodings)', async () => {

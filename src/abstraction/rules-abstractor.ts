@@ -199,7 +199,9 @@ function strongestEvidence(fix: Fix): RoutineKind | undefined {
 /** An example sentence fragment: the fix's condition, when it says something in general words. */
 function exampleOf(condition: string): string | undefined {
   const general = condition.replace(/\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi, '');
-  return general.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w)).length >= 2 ? condition : undefined;
+  if (general.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w)).length < 2) return undefined;
+  // a fragment after "Seen in:": lower-case unless the first word is a name or an acronym
+  return /^[A-Z][a-z]+\b/.test(condition) ? condition[0]!.toLowerCase() + condition.slice(1) : condition;
 }
 
 function insightOf(lesson: LessonChoice, choice: RoutineChoice): AbstractedMemory['body'] & { level: 'insight' } {

@@ -78,8 +78,8 @@ export const LESSONS: readonly Lesson[] = [
     'Code that assumes an optional field, name or value is set dereferences it and panics or throws.',
     'Construct the object or input with only its required parts and call every public method on it; assert no crash and a sensible default.',
     [
-      [/\b(nil|null|none|undefined|missing|not set|unset|no)\b.{0,40}\b(panic\w*|crash\w*|throws?|exception|segfault|error)\b/i, 1.1],
-      [/\b(panic\w*|crash\w*|throws?|exception)\b.{0,40}\b(nil|null|none|undefined|missing|no \w+)\b/i, 1.1],
+      [/\b(nil|null|none|undefined|missing|not set|unset)\b.{0,40}\b(panic\w*|crash\w*|throws?|exception|segfault|error)\b/i, 1.1],
+      [/\b(panic\w*|crash\w*|throws?|exception)\b.{0,40}\b(nil|null|none|undefined|missing)\b/i, 1.1],
       [/\b(nil|null) (pointer|dereference|reference)\b|\bnoneType\b|\bcannot read propert/i, 1.3],
     ],
   ),

@@ -17,7 +17,11 @@ const REPAIR_ONLY =
 
 /** What documentation, releases, housekeeping and feature work say about themselves. */
 const OFF_TOPIC =
-  /(^|\s)(docs?|documentation|readme|changelog|chore\(release\)|release|meta)(\([^)]*\))?:|\bdocs?\b(?!\s+(generation|generator|build|builds|builder|scripts?|tooling))|\b(typos?|spelling|misspell\w*|grammar|wording|readme|changelog|change ?log|documentation|docstrings?|comments? only|code of conduct|contributing( guide)?|license|copyright|authors( list)?|contributors|maintainers|sponsors?|funding|badges?|logo|screenshots?|tutorial|examples? in (the )?docs|website|blog( post)?|translate|translation of the (readme|docs))\b|^\s*(v(ersion)?\s*)?\d+\.\d+(\.\d+)?([-.][\w.]+)?\s*$|\b(release|releasing|prepare release|bump(ed|s)? (the )?version|version bump|bump to v?\d|publish(ed)? v?\d|tag(ged)? v?\d)\b/i;
+  /(^|\s)(docs?|documentation|readme|changelog|chore\(release\)|release|meta)(\([^)]*\))?:|\bdocs?\b(?!\s+(generation|generator|build|builds|builder|scripts?|tooling))|(?<!(hard|symbolic) )\blinks?\b|\b(typos?|typograph\w*|spelling|misspell\w*|grammar|wording|phrasing|sentences?|descriptions?|examples?|quick ?start|guides?|faq|homepage|(release |upgrad\w* |migration )?notes|build status|status badge|readme|changelog|change ?log|documentation|docstrings?|comments? only|code of conduct|contributing( guide)?|license|copyright|authors( list)?|contributors|maintainers|sponsors?|funding|badges?|logo|screenshots?|tutorial|examples? in (the )?docs|website|blog( post)?|translate|translation of the (readme|docs))\b|^\s*(v(ersion)?\s*)?\d+\.\d+(\.\d+)?([-.][\w.]+)?\s*$|^\s*(start|begin|bump|set|update|prepare|release|tag)\w*\s+(to\s+)?(version|v)\s*\d|\b(release|releasing|prepare release|bump(ed|s)? (the )?version|version bump|bump to v?\d|publish(ed)? v?\d|tag(ged)? v?\d)\b/i;
+
+/** Failure words that name a failure of code, not of prose. */
+const STRONG_FAILURE =
+  /^(crash\w*|panic\w*|segfault|leak\w*|hang\w*|hung|deadlock\w*|races?|racy|race conditions?|regress\w*|overflow\w*|underflow|corrupt\w*|vulnerab\w*|cve-\d+|inject\w*|spoof\w*|traversal|infinite|off[- ]by[- ]one|time ?outs?|timed out|freez\w*|stuck|flaky|unhandled|uncaught|swallow\w*)$/i;
 
 export interface TaskFocus {
   /** words of failure the task uses, beyond a repair verb ("crash", "leak", "does not") */
@@ -37,9 +41,11 @@ export function taskFocus(text: string): TaskFocus {
   const failureWords = [...new Set(words.filter((w) => !REPAIR_ONLY.test(w)))];
   const repair = words.some((w) => REPAIR_ONLY.test(w));
   const offTopic = OFF_TOPIC.test(text);
-  // documentation that mentions a real failure word ("docs: the example crashes") still needs no routine:
-  // a change to prose cannot be validated by a test; only the words of a failure of code outweigh it
-  const strongFailure = failureWords.some((w) => !/^(warnings?|deprecat\w*|missing|never|instead of|lost|drops?|dropped|slow\w*|ignor\w*|invalid|wrong\w*|incorrect\w*|broken|breaks?)$/i.test(w));
-  const describesFailure = offTopic ? strongFailure && !/(^|\s)(docs?|documentation|readme|changelog)(\([^)]*\))?:|\btypos?\b/i.test(text) : failureWords.length > 0 || repair;
+  // documentation that mentions a failure ("error handling docs", "typographic error") needs no routine:
+  // only the words of a failure of code ("crash", "leak", "race") outweigh it, and never in a typo fix
+  const strongFailure = failureWords.some((w) => STRONG_FAILURE.test(w));
+  const describesFailure = offTopic
+    ? strongFailure && !/(^|\s)(docs?|documentation|readme|changelog)(\([^)]*\))?:|\btypo/i.test(text)
+    : failureWords.length > 0 || repair;
   return { failureWords, repair, offTopic, describesFailure };
 }

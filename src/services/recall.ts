@@ -61,8 +61,6 @@ export interface RecallOptions {
   anyTask?: boolean;
 }
 
-/** A task that names no failure must clear a higher bar (a topic search such as "time zones"). */
-const NO_FAILURE_BAR = 0.2;
 
 /** How many candidates each list fetches before policy filtering and ranking. */
 const CANDIDATES = 60;
@@ -78,10 +76,9 @@ export async function recall(
   const k = options.k ?? 3;
   if (k <= 0 || task.trim() === '') return [];
   const focus = taskFocus(task);
-  if (!options.anyTask && focus.offTopic && !focus.describesFailure) return [];
+  if (!options.anyTask && !focus.describesFailure) return [];
   const level = options.level ?? 'insight';
-  const minScore =
-    (options.minScore ?? DEFAULT_MIN_SCORE) + (options.anyTask || focus.describesFailure ? 0 : NO_FAILURE_BAR);
+  const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
   const fusion = options.fusion ?? 'weighted';
   const search = {
     level: [level],
@@ -119,9 +116,10 @@ export async function recall(
     !onlyFrom(m, options.excludeRepo) &&
     (options.onlyRepo === undefined || onlyFrom(m, options.onlyRepo));
 
-  // 3. score parts
-  const lexNorm = normalizeList(lexical, fusion, 'lexical');
-  const expNorm = normalizeList(expanded, fusion, 'lexical');
+  // 3. score parts, normalized over what the requester may see (a hidden memory sets no scale)
+  const seen = new Set(loaded.filter(visible).map((m) => m.id));
+  const lexNorm = normalizeList(lexical.filter((h) => seen.has(h.id)), fusion, 'lexical');
+  const expNorm = normalizeList(expanded.filter((h) => seen.has(h.id)), fusion, 'lexical');
   const vecNorm = normalizeList(vector, fusion, 'vector');
   const queryTerms = [...new Set(terms(task).filter((t) => !/^\d+$/.test(t)))];
   const weights: RankingWeights = vector.length > 0 ? WEIGHTS_HYBRID : WEIGHTS_LEXICAL_ONLY;
