@@ -175,7 +175,13 @@ async function learnPool(fixes: readonly Fix[]): Promise<{ store: Store; dir: st
   const store = await openStore(join(dir, 'pool.db'));
   const started = Date.now();
   await learnFixes(
-    { store, abstractor: createRulesAbstractor(), redactor: createRedactor(), logger: silentLogger, clock: systemClock },
+    {
+      store,
+      abstractor: createRulesAbstractor(),
+      redactor: createRedactor(),
+      logger: silentLogger,
+      clock: systemClock,
+    },
     fixes,
   );
   return { store, dir, seconds: (Date.now() - started) / 1000 };
@@ -369,9 +375,11 @@ async function main(): Promise<void> {
   console.log(row('memory-transfer, plain (one pool)', plain));
   console.log(row('memory-transfer, leave-one-repository-out', loro));
   for (const repo of repos) console.log(row(`  LORO ${repo}`, perRepo[repo]!));
-  if (base.bm25) console.log(row('BM25 (subject -> subject+paths) baseline', { lenient: base.bm25[0], strict: base.bm25[1] }));
+  if (base.bm25)
+    console.log(row('BM25 (subject -> subject+paths) baseline', { lenient: base.bm25[0], strict: base.bm25[1] }));
   if (base.random) console.log(row('random expectation', { lenient: base.random[0], strict: base.random[1] }));
-  if (base.ceiling) console.log(row('ceiling (perfect ranking)', { lenient: base.ceiling[0], strict: base.ceiling[1] }));
+  if (base.ceiling)
+    console.log(row('ceiling (perfect ranking)', { lenient: base.ceiling[0], strict: base.ceiling[1] }));
   console.log(
     offtopic
       ? `off-topic tasks answered: ${(100 * (offtopicShare ?? 0)).toFixed(0)}% of ${offtopic.tasks.length} (${offtopic.path}); real fix tasks answered: ${(100 * plain.answered).toFixed(0)}%`

@@ -90,15 +90,24 @@ describe('learnFix', () => {
     await learnFix(deps(), emptyBody('acme/web', 'w1', { files: ['lib/a.js'], language: 'JavaScript' }));
     await learnFix(
       deps(),
-      emptyBody('acme/cli', 'c1', { title: 'Fix panic when no arguments are given', files: ['cmd/a.go'], language: 'Go' }),
+      emptyBody('acme/cli', 'c1', {
+        title: 'Fix panic when no arguments are given',
+        files: ['cmd/a.go'],
+        language: 'Go',
+      }),
     );
     const insights = await store.listMemories('acme', { level: ['insight'] });
     expect(insights).toHaveLength(1);
     const [insight] = insights;
     expect(insight!.title).toMatch(/^Empty input/);
-    expect(insight!.content).toMatch(/Seen in: crash when the request body is empty; panic when no arguments are given\.$/);
+    expect(insight!.content).toMatch(
+      /Seen in: crash when the request body is empty; panic when no arguments are given\.$/,
+    );
     expect(insight!.content).not.toMatch(/run it with|involved as well/);
-    expect(insight!.body).toEqual({ level: 'insight', insight: expect.objectContaining({ content: insight!.content }) });
+    expect(insight!.body).toEqual({
+      level: 'insight',
+      insight: expect.objectContaining({ content: insight!.content }),
+    });
     expect(insight!.tags).toEqual(expect.arrayContaining(['lang:javascript', 'lang:go', 'lesson:empty-input']));
   });
 

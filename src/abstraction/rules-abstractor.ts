@@ -143,7 +143,10 @@ export function addedTestNames(change: string, vocabulary: Vocabulary): string[]
     for (const pattern of patterns) {
       const m = pattern.exec(line);
       if (!m) continue;
-      const raw = (m[2] ?? m[1] ?? '').replace(/[_]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+      const raw = (m[2] ?? m[1] ?? '')
+        .replace(/[_]+/g, ' ')
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase();
       const words = raw.split(/\s+/).filter((w) => w !== '' && vocabulary.has(w) && !/\d{3,}/.test(w));
       if (words.length >= 2) names.push(words.join(' '));
       break;
@@ -198,7 +201,10 @@ function strongestEvidence(fix: Fix): RoutineKind | undefined {
 
 /** An example sentence fragment: the fix's condition, when it says something in general words. */
 function exampleOf(condition: string): string | undefined {
-  const general = condition.replace(/\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi, '');
+  const general = condition.replace(
+    /\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi,
+    '',
+  );
   if (general.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w)).length < 2) return undefined;
   // a fragment after "Seen in:": lower-case unless the first word is a name or an acronym
   return /^[A-Z][a-z]+\b/.test(condition) ? condition[0]!.toLowerCase() + condition.slice(1) : condition;

@@ -68,7 +68,11 @@ export interface Generalized {
  * The subject of a fix as a repository-agnostic condition. `sourceNames` are words that name the
  * source (its owner and repository), always removed.
  */
-export function generalizeSubject(subject: string, vocabulary: Vocabulary, sourceNames: readonly string[] = []): Generalized {
+export function generalizeSubject(
+  subject: string,
+  vocabulary: Vocabulary,
+  sourceNames: readonly string[] = [],
+): Generalized {
   const removed: string[] = [];
   const names = new Set(sourceNames.flatMap((n) => n.toLowerCase().split(/[^a-z0-9]+/)).filter((n) => n.length >= 2));
   let text = subject.split('\n')[0] ?? '';
@@ -92,7 +96,8 @@ export function generalizeSubject(subject: string, vocabulary: Vocabulary, sourc
   });
   text = text.replace(QUOTED, (_, lead: string, _q: string, inner: string) => {
     removed.push(inner);
-    if (/^-+$/.test(inner.trim())) return `${lead}${placeholder(inner.trim() === '-' ? 'a lone dash' : 'a double dash')}`;
+    if (/^-+$/.test(inner.trim()))
+      return `${lead}${placeholder(inner.trim() === '-' ? 'a lone dash' : 'a double dash')}`;
     return `${lead}${placeholder('a special value')}`;
   });
 
@@ -136,15 +141,20 @@ export function generalizeSubject(subject: string, vocabulary: Vocabulary, sourc
 
   // "an option option" → "an option"; "the a function" → "a function"
   const joined = out.join(' ');
-  let result = joined.replace(/\u0001/g, ' ').replace(/(?:\b(the|a|an|its|their|this|that)\s+)?\u0000(?:a|an|the) ([^\u0000]+)\u0000(\s+(\S+))?/g, (m, det: string | undefined, noun: string, tail: string | undefined, next: string | undefined) => {
-    const nextWord = (next ?? '').replace(/[^\w]/g, '');
-    if (nextWord && KIND_NOUNS.test(nextWord)) {
-      const lead = det && /^(the|its|their|this|that)$/i.test(det) ? `${det} ` : '';
-      return `${lead || article(nextWord).split(' ')[0]! + ' '}${next}`;
-    }
-    const phrase = det && /^(the|its|their|this|that)$/i.test(det) ? `${det} ${noun}` : article(noun);
-    return `${phrase}${tail ?? ''}`;
-  });
+  let result = joined
+    .replace(/\u0001/g, ' ')
+    .replace(
+      /(?:\b(the|a|an|its|their|this|that)\s+)?\u0000(?:a|an|the) ([^\u0000]+)\u0000(\s+(\S+))?/g,
+      (m, det: string | undefined, noun: string, tail: string | undefined, next: string | undefined) => {
+        const nextWord = (next ?? '').replace(/[^\w]/g, '');
+        if (nextWord && KIND_NOUNS.test(nextWord)) {
+          const lead = det && /^(the|its|their|this|that)$/i.test(det) ? `${det} ` : '';
+          return `${lead || article(nextWord).split(' ')[0]! + ' '}${next}`;
+        }
+        const phrase = det && /^(the|its|their|this|that)$/i.test(det) ? `${det} ${noun}` : article(noun);
+        return `${phrase}${tail ?? ''}`;
+      },
+    );
   result = result.replace(/\u0000/g, '');
   result = result
     .replace(/\b(an?|the) (an?|the) /gi, '$2 ')

@@ -22,12 +22,26 @@ export function withoutQualifiers(text: string): string {
 /** The examples an insight's content lists. */
 export function examplesOf(text: string): string[] {
   const found = EXAMPLES.exec(text);
-  return found ? found[1]!.split('; ').map((e) => e.trim()).filter((e) => e !== '') : [];
+  return found
+    ? found[1]!
+        .split('; ')
+        .map((e) => e.trim())
+        .filter((e) => e !== '')
+    : [];
 }
 
 /** Advice followed by its examples (each once, oldest first, capped). */
 export function withExamples(advice: string, examples: readonly string[]): string {
-  const clean = [...new Set(examples.map((e) => e.replace(/[;\n]+/g, ',').replace(/\.+$/, '').trim()))]
+  const clean = [
+    ...new Set(
+      examples.map((e) =>
+        e
+          .replace(/[;\n]+/g, ',')
+          .replace(/\.+$/, '')
+          .trim(),
+      ),
+    ),
+  ]
     .filter((e) => e !== '')
     .slice(0, MAX_EXAMPLES);
   return clean.length === 0 ? advice : `${advice} Seen in: ${clean.join('; ')}.`;

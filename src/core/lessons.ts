@@ -10,6 +10,7 @@
  * ("default", "error") never names a lesson. Pure: no I/O.
  */
 import type { RoutineKind } from './routines.js';
+import { cueText } from './text.js';
 
 export interface Lesson {
   id: string;
@@ -42,7 +43,10 @@ export const LESSONS: readonly Lesson[] = [
     'Test each falsy value (false, 0, an empty string, an empty list) where the code checks whether a value was given, and assert it is kept rather than replaced by the default.',
     [
       [/\bfalsy\b|\bfalsey\b/i, 1.5],
-      [/\b(false|0|zero|empty string)\b.{0,40}\b(ignored|treated as|overrid\w*|replaced|default|unset|absent|missing|dropped)\b/i, 1.2],
+      [
+        /\b(false|0|zero|empty string)\b.{0,40}\b(ignored|treated as|overrid\w*|replaced|default|unset|absent|missing|dropped)\b/i,
+        1.2,
+      ],
       [/\b(ignored|treated as|overrid\w*|replaced|dropped)\b.{0,30}\b(false|zero|0|empty string)\b/i, 1.2],
       [/\bempty\b.{0,20}\b(treated as|as) (unset|absent|missing|not set)\b|\bempty string\b/i, 0.8],
     ],
@@ -54,7 +58,10 @@ export const LESSONS: readonly Lesson[] = [
     'String building that interpolates an absent value writes the literal word into a path, URL, header or output.',
     'Build the output with each optional part absent and assert the result contains neither the part nor the words null, undefined or None.',
     [
-      [/\b(null|undefined|none|nil)\b.{0,40}\b(appended|append\w*|added|written|printed|in (the )?(url|path|query|string|output|header|name)|stringif\w*|serializ\w*|as (a )?string)\b/i, 1.3],
+      [
+        /\b(null|undefined|none|nil)\b.{0,40}\b(appended|append\w*|added|written|printed|in (the )?(url|path|query|string|output|header|name)|stringif\w*|serializ\w*|as (a )?string)\b/i,
+        1.3,
+      ],
       [/\b("null"|'null'|"undefined"|'undefined')\b/i, 1],
     ],
   ),
@@ -66,7 +73,12 @@ export const LESSONS: readonly Lesson[] = [
     'Add a test that passes the changed code each empty form of its input (empty string, empty list, no arguments, empty file) and assert a sensible result or a clear error.',
     [
       [/\bempty\b/i, 0.8],
-      [/\b(no|zero|without) (arguments?|args|input|items?|elements?|entries|values?|files?|results?|matches|patterns?|lines?)\b/i, 1],
+      [
+        /\b(no|zero|without) (arguments?|args|input|items?|elements?|entries|values?|files?|results?|matches|patterns?|lines?|commands?|options?|children|rows?|data|body|content)\b/i,
+        1,
+      ],
+      [/\b(no|zero|without) \w+s\b/i, 0.6],
+      [/\b(null|nil|none|undefined) (body|value|input|argument|payload|content)\b/i, 0.6],
       [/\bzero[- ](length|size|width|items)\b|\b0[- ](length|size|bytes?)\b|\bblank\b/i, 1],
       [/\b(is|are|was|were|when) (given )?(nothing|empty)\b/i, 0.5],
     ],
@@ -78,9 +90,13 @@ export const LESSONS: readonly Lesson[] = [
     'Code that assumes an optional field, name or value is set dereferences it and panics or throws.',
     'Construct the object or input with only its required parts and call every public method on it; assert no crash and a sensible default.',
     [
-      [/\b(nil|null|none|undefined|missing|not set|unset)\b.{0,40}\b(panic\w*|crash\w*|throws?|exception|segfault|error)\b/i, 1.1],
+      [
+        /\b(nil|null|none|undefined|missing|not set|unset)\b.{0,40}\b(panic\w*|crash\w*|throws?|exception|segfault|error)\b/i,
+        1.1,
+      ],
       [/\b(panic\w*|crash\w*|throws?|exception)\b.{0,40}\b(nil|null|none|undefined|missing)\b/i, 1.1],
       [/\b(nil|null) (pointer|dereference|reference)\b|\bnoneType\b|\bcannot read propert/i, 1.3],
+      [/\b(panic\w*|crash\w*|segfault)\b/i, 0.5],
     ],
   ),
   L(
@@ -91,8 +107,12 @@ export const LESSONS: readonly Lesson[] = [
     'Add cases at the boundaries of every range the change touches: the first and last element, exactly at a limit and one past it, and a single-element input.',
     [
       [/\boff[- ]by[- ]one\b|\bout of (range|bounds)\b|\bindex (out|error)\b|\bindexerror\b/i, 1.5],
-      [/\bboundar(y|ies)\b|\blast (element|item|line|char\w*|page)\b|\bfirst (element|item|line|char\w*)\b|\bend of (the )?(range|string|input|file|line)\b/i, 1],
+      [
+        /\bboundar(y|ies)\b|\blast (element|item|line|char\w*|page)\b|\bfirst (element|item|line|char\w*)\b|\bend of (the )?(range|string|input|file|line)\b/i,
+        1,
+      ],
       [/\b(exclusive|inclusive)\b|\bupper bound\b|\blower bound\b|\b24:00\b|\bmidnight\b/i, 0.8],
+      [/\b(maximum|minimum|max|min|limit)\b/i, 0.6],
     ],
   ),
   L(
@@ -102,8 +122,11 @@ export const LESSONS: readonly Lesson[] = [
     'Arithmetic and parsing written for small positive integers overflow, round wrongly or accept NaN.',
     'Test the changed computation with zero, a negative value, the largest supported value, a fraction and NaN, and assert the exact result or a clear error.',
     [
-      [/\b(over|under)flow\w*\b|\bnan\b|\binfinity\b|\bprecision\b|\brounding\b|\bfloat(ing point)?\b|\bintegers?\b/i, 1],
-      [/\bnegative\b|\blarge (numbers?|values?|files?|inputs?)\b|\bhuge\b|\bbig ?int\b/i, 0.8],
+      [
+        /\b(over|under)flow\w*\b|\bnan\b|\binfinity\b|\bprecision\b|\brounding\b|\bfloat(ing point)?\b|\bintegers?\b/i,
+        1,
+      ],
+      [/\bnegative\b|\blarge (numbers?|values?|files?|inputs?)\b|\bhuge\b|\bbig ?int\b/i, 1],
       [/\bdivi(de|sion) by zero\b/i, 1.5],
     ],
   ),
@@ -114,7 +137,10 @@ export const LESSONS: readonly Lesson[] = [
     'Splitting, quoting and tokenizing written for plain words break on characters that have a meaning of their own.',
     'Test the parser or formatter with values that contain spaces, quotes, the separator itself, a lone dash, a trailing backslash and non-letter characters, and assert the value comes back unchanged.',
     [
-      [/\bspecial characters?\b|\b(colons?|semicolons?|commas?|quotes?|brackets?|braces|spaces?|dash(es)?|hyphens?|slash(es)?|dots?|equals sign|percent|ampersand)\b/i, 0.7],
+      [
+        /\bspecial characters?\b|\b(colons?|semicolons?|commas?|quotes?|brackets?|braces|spaces?|dash(es)?|hyphens?|slash(es)?|dots?|equals sign|percent|ampersand)\b/i,
+        0.7,
+      ],
       [/"-"|'-'|\blone dash\b|\bdouble dash\b|"--"/i, 1.2],
       [/\b(whitespace|trailing|leading)\b/i, 0.6],
       [/\bescap(e|ed|ing)\b(?! sequence)|\bunescap\w*\b|\bquot(e|ed|ing)\b/i, 0.6],
@@ -128,7 +154,10 @@ export const LESSONS: readonly Lesson[] = [
     'A lenient parser accepts input with extra or invalid parts and returns a wrong value instead of failing.',
     'Feed the parser inputs with extra characters, missing parts and invalid values, and assert each is rejected with an error (or an invalid result) rather than parsed into something plausible.',
     [
-      [/\bmalformed\b|\binvalid (input|format|dates?|strings?|values?|syntax|json|urls?|numbers?)\b|\bnot returning invalid\b/i, 1.2],
+      [
+        /\bmalformed\b|\binvalid (input|format|dates?|strings?|values?|syntax|json|urls?|numbers?)\b|\bnot returning invalid\b/i,
+        1.2,
+      ],
       [/\bstrict(ly)? pars\w*|\bpars(e|er|ing)\b.{0,40}\b(accept\w*|allow\w*|invalid|extra|garbage|spaces?)\b/i, 0.9],
       [/\bincorrect(ly)? pars\w*|\bwrong(ly)? pars\w*|\bpars\w* (error|bug|issue)\b/i, 0.8],
     ],
@@ -140,8 +169,82 @@ export const LESSONS: readonly Lesson[] = [
     'A parser or walker that does not consume input on some path loops forever or overflows the stack.',
     'Add a test with the input that made no progress (and a cycle, for graphs and links) under a timeout, and assert it finishes.',
     [
-      [/\binfinite (loop|recursion)\b|\bstack overflow\b|\bmaximum (call stack|recursion)\b|\brecursion (depth|limit)\b/i, 1.5],
+      [
+        /\binfinite (loop|recursion)\b|\bstack overflow\b|\bmaximum (call stack|recursion)\b|\brecursion (depth|limit)\b/i,
+        1.5,
+      ],
       [/\b(cycles?|cyclic|circular|symlink loops?)\b/i, 0.7],
+    ],
+  ),
+  L(
+    'unknown-value',
+    'edge-input',
+    'A value outside the known set (an unknown method, key, name or type) must be refused cleanly, not crash',
+    'A lookup that assumes its key is one of the known ones dereferences nothing and panics or throws on anything else.',
+    'Call the changed code with a value it does not know (an unknown method, key, enum name or type) and assert a clear error or a documented fallback, not a crash.',
+    [
+      [
+        /\b(unknown|unsupported|unrecogni[sz]ed|unregistered|undeclared|invalid) (methods?|keys?|names?|types?|values?|commands?|options?|fields?|kinds?|formats?|encodings?)\b/i,
+        1.2,
+      ],
+      [/\bnot (in|found in|part of|present in|registered in|listed in)\b/i, 0.7],
+      [/\b(panic\w*|crash\w*|throws?|exception)\b/i, 0.4],
+    ],
+  ),
+  L(
+    'repeated-values',
+    'edge-input',
+    'A key given several times (repeated headers, parameters, flags or fields) must keep every value, or the documented one',
+    'Code that stores one value per key overwrites, merges or double-counts values given more than once.',
+    'Pass the same key twice with different values (and with the same value) and assert the documented result: all values in order, the last one, or a clear error; assert nothing is counted twice.',
+    [
+      [
+        /\b(repeated|duplicat\w*|multiple (values|headers|times|occurrences|entries)|twice|double[- ]count\w*|more than once|several times)\b/i,
+        1.1,
+      ],
+      [/\b(headers?|parameters?|params|keys?|flags?|fields?|values?|entries|cookies?)\b/i, 0.3],
+    ],
+  ),
+  L(
+    'anchored-pattern',
+    'edge-input',
+    'A pattern must match the whole value where it must, not just a part of it',
+    'An unanchored regular expression or wildcard accepts values that merely contain a match, or matches at the wrong place.',
+    'Test the pattern with values that contain a match at the start, the middle and the end, and with a prefix or suffix added, and assert which are accepted; anchor the expression where the whole value must match.',
+    [
+      [/\b(regex\w*|regexp|regular expressions?|patterns?|wildcards?|globs?|route matching|matcher)\b/i, 0.6],
+      [
+        /\b(only (a )?part of|partial(ly)? match\w*|anchor\w*|whole (value|string|path|word)|entire (value|string|path)|at (the )?end of|prefix|suffix|more than \d+)\b/i,
+        0.6,
+      ],
+    ],
+  ),
+  L(
+    'open-redirect',
+    'security-validation',
+    'A redirect target taken from the request must stay on the same site',
+    'A redirect built from a referer, a path or a parameter that starts with // or a scheme sends the user to another host.',
+    'Test the redirect with targets such as //evil.example, /\\evil.example, https://evil.example and an encoded slash, and assert each stays on the same origin or is refused.',
+    [
+      [/\bredirect\w*\b/i, 0.6],
+      [
+        /\b(refer(r)?er|open redirect|slash(es)?|protocol[- ]relative|location header|back url|return url|next url)\b|\/\//i,
+        0.6,
+      ],
+    ],
+  ),
+  L(
+    'display-width',
+    'encoding-locale',
+    'Text width on screen is not its length: test alignment with wide characters, tabs and escape codes',
+    'Padding, wrapping and alignment computed from string length break on wide characters, tabs, combining marks and invisible escape codes.',
+    'Render the changed output with CJK and emoji text, tabs, combining accents and ANSI colour codes, and assert the columns line up and lines wrap at the right width.',
+    [
+      [/\b(display )?width\b|\balign\w*\b|\bwrap(ping|ped|s)?\b|\bpadding\b|\bcolumns?\b/i, 0.6],
+      [
+        /\b(caret notation|control char\w*|escape codes?|ansi|colou?rs?|styles?|emoji|cjk|wide char\w*|tabs?|combining)\b/i,
+        0.6,
+      ],
     ],
   ),
   // ------------------------------------------------------------ encoding and locale
@@ -153,7 +256,12 @@ export const LESSONS: readonly Lesson[] = [
     'Run the date tests with the process time zone set to a large positive and a large negative offset (UTC+13, UTC-10) and compare instants, not formatted strings.',
     [
       [/\btime ?zones?\b|\btz\b|\btimezone\w*\b/i, 1.3],
-      [/\butc\b|\bgmt\b|\b(utc|gmt)?[+-]\d{1,2}(:?\d{2})?\b|\boffsets?\b.{0,20}\b(sign|hours?|zone)\b/i, 1],
+      [
+        /\butc\b|\bgmt\w*\b|(^|\s)[+-]\d{2}:\d{2}\b|\b(utc|gmt)[+-]\d{1,2}(:?\d{2})?\b|\boffsets?\b.{0,20}\b(sign|hours?|zone)\b/i,
+        1,
+      ],
+      [/\biana\b|\bzone (names?|ids?)\b|\boffsets?\b/i, 0.7],
+      [/\b(etc|america|europe|asia|africa|australia|pacific|atlantic)\/[a-z]\w*/i, 1],
       [/\blocal time\b|\bdates?\b.{0,30}\b(shift\w*|off by|wrong day|previous day|next day)\b/i, 0.8],
     ],
   ),
@@ -241,7 +349,10 @@ export const LESSONS: readonly Lesson[] = [
     'Keep a CI matrix with the oldest and newest supported runtime versions (and the next one, allowed to fail), and avoid asserting on messages the runtime writes.',
     [
       [/\bnode(\.?js)? ?v?\d+|\bpython ?[23](\.\d+)?\b|\bgo ?1\.\d+\b|\bruby ?\d|\bjava ?\d+\b|\bpy3\d+\b/i, 1.2],
-      [/\b(newer|older|latest|new|old) (node|python|runtime|go|rust|java|ruby|versions? of (node|python|go|rust))\b|\bruntime versions?\b/i, 1],
+      [
+        /\b(newer|older|latest|new|old) (node|python|runtime|go|rust|java|ruby|v8|engines?|jvm|interpreters?|versions? of (node|python|go|rust))\b|\bruntime versions?\b/i,
+        1,
+      ],
       [/\bmsrv\b|\bminimum supported\b/i, 1],
     ],
   ),
@@ -252,7 +363,10 @@ export const LESSONS: readonly Lesson[] = [
     'A newer language feature or built-in used in shipped code is missing in an older browser, engine or minifier that users still have.',
     'Run the built output through the oldest supported target in CI (an old browser or engine, or a syntax check for that target) and fail on any unsupported feature.',
     [
-      [/\bie ?\d+\b|\binternet explorer\b|\bsafari\b|\bold(er)? browsers?\b|\bes5\b|\bes3\b|\bpolyfill\w*\b|\blegacy\b/i, 1.3],
+      [
+        /\bie ?\d+\b|\binternet explorer\b|\bsafari\b|\bold(er)? browsers?\b|\bes5\b|\bes3\b|\bpolyfill\w*\b|\blegacy\b/i,
+        1.3,
+      ],
       [/\btranspil\w*\b|\bminif\w*\b|\buglif\w*\b/i, 0.6],
     ],
   ),
@@ -263,7 +377,10 @@ export const LESSONS: readonly Lesson[] = [
     'Timestamp resolution, case sensitivity, symbolic links and permissions differ between file systems, so code that relies on one behaviour fails on another.',
     'Test file operations on each supported system with coarse timestamps, case-only renames, symbolic links and read-only files, and avoid relying on a modification time changing between two quick writes.',
     [
-      [/\b(mtime|modification time|timestamps?)\b|\bcase[- ]?(in)?sensitiv\w*\b|\bsymlinks?\b|\bsymbolic links?\b|\bhard ?links?\b/i, 1],
+      [
+        /\b(mtime|modification time|timestamps?)\b|\bcase[- ]?(in)?sensitiv\w*\b|\bsymlinks?\b|\bsymbolic links?\b|\bhard ?links?\b/i,
+        1,
+      ],
       [/\bfile ?systems?\b|\bpermissions?\b|\bread[- ]only\b|\bnfs\b|\bmount\w*\b/i, 0.7],
       [/\b(macos|darwin|linux|freebsd|bsd|android|ios)\b/i, 0.5],
     ],
@@ -289,7 +406,10 @@ export const LESSONS: readonly Lesson[] = [
     'Add a test where the last asynchronous step is slow (a delayed callback or write) and assert nothing is reported complete, and nothing is lost, before it finishes.',
     [
       [/\basync\w*\b|\bawait\w*\b|\bpromises?\b|\bcallbacks?\b/i, 0.5],
-      [/\b(before|after|until|while)\b.{0,30}\b(complet\w*|finish\w*|resolv\w*|done|end(ed)?|pending|flush\w*)\b/i, 0.8],
+      [
+        /\b(before|after|until|while)\b.{0,30}\b(complet\w*|finish\w*|resolv\w*|done|end(ed)?|pending|flush\w*)\b/i,
+        0.8,
+      ],
       [/\b(order|ordering|sequence)\b|\bpremature\w*\b|\btoo early\b|\bnot awaited\b/i, 0.8],
     ],
   ),
@@ -299,7 +419,12 @@ export const LESSONS: readonly Lesson[] = [
     'Cancellation (an abort signal, a closed request) must be honoured at every asynchronous step',
     'An abort that arrives between two asynchronous steps is missed, so work goes on, resources stay open or a later step throws.',
     'Test aborting before the start, during each awaited step and after completion, and assert the operation stops, rejects with the abort reason and releases what it opened.',
-    [[/\babort\w*\b|\bcancel\w*\b|\babortsignal\b|\babortcontroller\b|\binterrupt\w*\b|\bctrl-?c\b|\bsigint\b|\bsigterm\b/i, 1.3]],
+    [
+      [
+        /\babort\w*\b|\bcancel\w*\b|\babortsignal\b|\babortcontroller\b|\binterrupt\w*\b|\bctrl-?c\b|\bsigint\b|\bsigterm\b/i,
+        1.3,
+      ],
+    ],
   ),
   L(
     'timeouts',
@@ -307,7 +432,12 @@ export const LESSONS: readonly Lesson[] = [
     'Every wait needs a timeout, and the timeout path needs a test',
     'A wait without a bound hangs forever when the other side never answers, and an untested timeout path leaks or reports the wrong error.',
     'Add a test where the dependency never answers and assert the operation fails with a timeout error within its bound and leaves nothing running.',
-    [[/\btime ?outs?\b|\btimed out\b|\bhang(s|ing)?\b|\bhung\b|\bstuck\b|\bdeadlock\w*\b|\bnever (returns|resolves|finishes|ends)\b/i, 1.2]],
+    [
+      [
+        /\btime ?outs?\b|\btimed out\b|\bhang(s|ing)?\b|\bhung\b|\bstuck\b|\bdeadlock\w*\b|\bnever (returns|resolves|finishes|ends)\b/i,
+        1.2,
+      ],
+    ],
   ),
   L(
     'use-after-close',
@@ -317,7 +447,10 @@ export const LESSONS: readonly Lesson[] = [
     'Close the receiving side first (stop the consumer, end the stream, drop the connection) while work is still being produced, and assert the producer stops cleanly.',
     [
       [/\b(after|once)\b.{0,20}\b(clos\w*|shut ?down|ended|end|exit\w*|disconnect\w*|dropped)\b/i, 1],
-      [/\bclosed (channel|stream|socket|pipe|connection)\b|\bbroken pipe\b|\bepipe\b|\bwrite after end\b|\breceiver\b/i, 1.2],
+      [
+        /\bclosed (channel|stream|socket|pipe|connection)\b|\bbroken pipe\b|\bepipe\b|\bwrite after end\b|\breceiver\b/i,
+        1.2,
+      ],
     ],
   ),
   // ------------------------------------------------------------ resources
@@ -341,7 +474,10 @@ export const LESSONS: readonly Lesson[] = [
     [
       [/\bleak\w*\b/i, 1],
       [/\b(file descriptors?|fds?|handles?|sockets?|connections?|child process\w*|processes|zombies?)\b/i, 0.6],
-      [/\bclos(e|es|ed|ing)\b|\brelease[sd]?\b|\bdispos\w*\b|\bclean ?up\b|\bfinaliz\w*\b|\bon exit\b|\bteardown\b/i, 0.6],
+      [
+        /\bclos(e|es|ed|ing)\b|\brelease[sd]?\b|\bdispos\w*\b|\bclean ?up\b|\bfinaliz\w*\b|\bon exit\b|\bteardown\b/i,
+        0.6,
+      ],
       [/\btoo many open\b|\bemfile\b|\bexhaust\w*\b|\bout of memory\b|\bmemory (usage|growth)\b/i, 1.2],
     ],
   ),
@@ -353,7 +489,10 @@ export const LESSONS: readonly Lesson[] = [
     'Benchmark the changed path on a large input with a simple budget, and bound parallel work by a limit (such as the CPU count) rather than the input size.',
     [
       [/\bslow\w*\b|\bperf(ormance)?\b|\bquadratic\b|\bo\(n\^?2\)|\bcpu\b|\bspeed\w*\b|\bfaster\b/i, 1],
-      [/\b(limit\w*|bound\w*|throttl\w*|too many)\b.{0,20}\b(processes|workers|threads|requests|concurren\w*|parallel\w*)\b/i, 1],
+      [
+        /\b(limit\w*|bound\w*|throttl\w*|too many)\b.{0,20}\b(processes|workers|threads|requests|concurren\w*|parallel\w*)\b/i,
+        1,
+      ],
       [/\bcach(e|es|ed|ing)\b|\bmemoiz\w*\b/i, 0.5],
     ],
   ),
@@ -365,7 +504,10 @@ export const LESSONS: readonly Lesson[] = [
     'An error thrown inside a callback, hook or asynchronous step is swallowed or leaves the operation hanging instead of failing it.',
     'For each hook or callback the change touches, add a test that makes it throw (and reject) and assert the caller receives that error and the operation ends.',
     [
-      [/\bswallow\w*\b|\buncaught\b|\bunhandled\b|\bsilent(ly)?\b|\bignor\w* (the )?errors?\b|\berrors? (are |is )?(lost|ignored|dropped)\b/i, 1.3],
+      [
+        /\bswallow\w*\b|\buncaught\b|\bunhandled\b|\bsilent(ly)?\b|\bignor\w* (the )?errors?\b|\berrors? (are |is )?(lost|ignored|dropped)\b/i,
+        1.3,
+      ],
       [/\bpropagat\w*\b|\bnot respond\w*\b|\bnever (called|respond\w*|reject\w*)\b|\brejection\b/i, 1],
       [/\bthrows?\b|\bthrown\b|\bthrowing\b|\berrors?\b/i, 0.3],
       [/\b(hooks?|callbacks?|handlers?|listeners?|middleware)\b/i, 0.3],
@@ -378,8 +520,14 @@ export const LESSONS: readonly Lesson[] = [
     'When cleanup or a second handler fails, its error replaces the first one, and the caller sees the wrong cause.',
     'Make the main step and then its cleanup fail in one test and assert the caller receives the main error (with the cleanup error attached or logged, not instead).',
     [
-      [/\bshadow\w*\b|\bmask\w*\b|\bhid(e|es|den|ing)\b.{0,20}\berrors?\b|\boriginal errors?\b|\boverwrit\w* (the )?errors?\b/i, 1.4],
-      [/\b(cleanup|finally|after|defer\w*|teardown)\b.{0,30}\berrors?\b|\berrors?\b.{0,30}\b(cleanup|finally|teardown)\b/i, 0.8],
+      [
+        /\bshadow\w*\b|\bmask\w*\b|\bhid(e|es|den|ing)\b.{0,20}\berrors?\b|\boriginal errors?\b|\boverwrit\w* (the )?errors?\b/i,
+        1.4,
+      ],
+      [
+        /\b(cleanup|finally|after|defer\w*|teardown)\b.{0,30}\berrors?\b|\berrors?\b.{0,30}\b(cleanup|finally|teardown)\b/i,
+        0.8,
+      ],
     ],
   ),
   L(
@@ -400,7 +548,10 @@ export const LESSONS: readonly Lesson[] = [
     'An error object built without its optional fields prints an empty, wrong or crashing message.',
     'Create each error type with only its required arguments and with all of them, and assert its string form names the failing input and does not itself raise.',
     [
-      [/\berror messages?\b|\bmessages? (of|for) (the )?errors?\b|\bstr(ing)? (cast|form|representation|conversion) of\b|\brepr\b|\btostring\b/i, 1.3],
+      [
+        /\berror messages?\b|\bmessages? (of|for) (the )?errors?\b|\bstr(ing)? (cast|form|representation|conversion) of\b|\brepr\b|\btostring\b/i,
+        1.3,
+      ],
       [/\b(exception|error)s? (class|type|object)\b|\bwrong (error|exception)\b/i, 0.7],
     ],
   ),
@@ -411,7 +562,10 @@ export const LESSONS: readonly Lesson[] = [
     'Errors that are expected (not found, permission denied, broken pipe) are reported as failures, or real failures are ignored, because the check looks at the wrong property.',
     'Trigger each class of error the code can meet (missing file, no permission, interrupted, not a directory) and assert which are reported and which are skipped.',
     [
-      [/\b(io|os|system) errors?\b|\berrno\b|\benoent\b|\beacces\b|\beperm\b|\bpermission denied\b|\bnot found errors?\b|\berror (kinds?|types?|codes?)\b/i, 1.2],
+      [
+        /\b(io|os|system) errors?\b|\berrno\b|\benoent\b|\beacces\b|\beperm\b|\bpermission denied\b|\bnot found errors?\b|\berror (kinds?|types?|codes?)\b/i,
+        1.2,
+      ],
       [/\bbased on (the )?(type|kind|code)\b|\bbenign\b|\bexpected errors?\b/i, 0.8],
     ],
   ),
@@ -423,7 +577,10 @@ export const LESSONS: readonly Lesson[] = [
     'A command assembled by string concatenation or split on spaces lets a value with quotes or metacharacters change what runs.',
     'Pass arguments as a list to the process API (no shell), and add tests with values containing spaces, quotes, semicolons and $() that assert they arrive as one literal argument.',
     [
-      [/\bshell ?(=|injection|true|command)\b|\bcommand (string|injection|line splitting)\b|\bshlex\b|\bexec\w* (of )?(user|untrusted)\b/i, 1.3],
+      [
+        /\bshell ?(=|injection|true|command)\b|\bcommand (string|injection|line splitting)\b|\bshlex\b|\bexec\w* (of )?(user|untrusted)\b/i,
+        1.3,
+      ],
       [/\bsaniti[sz]\w*\b|\binject\w*\b|\bmetachar\w*\b/i, 0.7],
       [/\b(spawn|exec|subprocess|system\(\))\b/i, 0.5],
     ],
@@ -467,7 +624,12 @@ export const LESSONS: readonly Lesson[] = [
     'A path built from untrusted input must stay inside its root',
     'A name containing .. or an absolute path lets a caller read or write outside the intended directory.',
     'Resolve each untrusted path against its root and test names with ../, absolute paths, encoded separators and symbolic links, asserting they are refused.',
-    [[/\bpath traversal\b|\bdirectory traversal\b|\.\.\/|\bzip slip\b|\boutside (the )?(root|directory|folder)\b/i, 1.5]],
+    [
+      [
+        /\bpath traversal\b|\bdirectory traversal\b|\.\.\/|\bzip slip\b|\boutside (the )?(root|directory|folder)\b/i,
+        1.5,
+      ],
+    ],
   ),
   // ------------------------------------------------------------ contracts and tools
   L(
@@ -502,7 +664,10 @@ export const LESSONS: readonly Lesson[] = [
     'Add type tests that compile real call sites (accepted and rejected ones, including null and optional values) and run the type checker on them in CI.',
     [
       [/\btypes?\b|\btypings?\b|\btyped\b/i, 0.7],
-      [/\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b|\btype[- ](hints?|checker|checking|definitions?|declarations?|signatures?|annotations?|errors?)\b|\bgenerics?\b/i, 1.2],
+      [
+        /\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b|\btype[- ](hints?|checker|checking|definitions?|declarations?|signatures?|annotations?|errors?)\b|\bgenerics?\b/i,
+        1.2,
+      ],
     ],
   ),
   L(
@@ -512,7 +677,10 @@ export const LESSONS: readonly Lesson[] = [
     'A new linter or compiler release adds rules, and warnings that are not a failing step pile up until they hide a real defect.',
     'Run the linter, vet tool and formatter with pinned versions as a failing CI step, and fix new findings when upgrading them rather than silencing them.',
     [
-      [/\blint\w*\b|\bclippy\b|\bgo vet\b|\bvet\b|\beslint\b|\bflake8\b|\bruff\b|\bpylint\b|\bstaticcheck\b|\bgofmt\b|\brustfmt\b|\bprettier\b/i, 1.3],
+      [
+        /\blint\w*\b|\bclippy\b|\bgo vet\b|\bvet\b|\beslint\b|\bflake8\b|\bruff\b|\bpylint\b|\bstaticcheck\b|\bgofmt\b|\brustfmt\b|\bprettier\b/i,
+        1.3,
+      ],
       [/\bwarnings?\b|\bunused\b|\bformat(ting|ter)\b/i, 0.5],
     ],
   ),
@@ -524,7 +692,10 @@ export const LESSONS: readonly Lesson[] = [
     'Add a CI step that builds from a clean checkout, packs the artifact, installs it into an empty project and imports or runs it, failing on any build error or missing file.',
     [
       [/\bbuild(s|ing)?\b|\bcompil\w*\b|\bbundl\w*\b|\bwebpack\b|\brollup\b|\besbuild\b|\bvite\b/i, 0.8],
-      [/\bpackag\w*\b|\bpublish\w*\b|\bdist\b|\bartifacts?\b|\bmakefile\b|\bsetup\.py\b|\bwheel\b|\bexports? (map|field)\b|\besm\b|\bcommonjs\b|\bcjs\b/i, 0.7],
+      [
+        /\bpackag\w*\b|\bpublish\w*\b|\bdist\b|\bartifacts?\b|\bmakefile\b|\bsetup\.py\b|\bwheel\b|\bexports? (map|field)\b|\besm\b|\bcommonjs\b|\bcjs\b/i,
+        0.7,
+      ],
       [/\balready declared\b|\bredeclared\b|\bundefined reference\b|\blinker\b|\blink(ing)? errors?\b/i, 1],
     ],
   ),
@@ -535,7 +706,10 @@ export const LESSONS: readonly Lesson[] = [
     'A native dependency or build flag that works on the main platform fails to compile or link for another target.',
     'Keep a CI build matrix over every shipped target (operating system, architecture, libc) and fail the release when one of them does not build.',
     [
-      [/\bandroid\b|\barm(64|v7)?\b|\baarch64\b|\bmusl\b|\bcross[- ]?compil\w*\b|\btargets?\b|\barchitectures?\b|\b32[- ]bit\b/i, 1],
+      [
+        /\bandroid\b|\barm(64|v7)?\b|\baarch64\b|\bmusl\b|\bcross[- ]?compil\w*\b|\btargets?\b|\barchitectures?\b|\b32[- ]bit\b/i,
+        1,
+      ],
       [/\bbuild\w*\b|\bcompil\w*\b|\bbinar(y|ies)\b|\bnative\b/i, 0.4],
     ],
   ),
@@ -546,7 +720,10 @@ export const LESSONS: readonly Lesson[] = [
     'A CI workflow breaks on a runner, tool or permission change and stops checking anything while looking green or red for the wrong reason.',
     'Pin the versions of actions and tools the workflow uses, give it the secrets and permissions it needs explicitly, and run a changed workflow on a branch before merging.',
     [
-      [/\bci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\bworkflows?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bpipelines?\b/i, 1.2],
+      [
+        /\bci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\bworkflows?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bpipelines?\b/i,
+        1.2,
+      ],
       [/\bcoverage\b|\brunners?\b|\bmatrix\b/i, 0.5],
     ],
   ),
@@ -592,8 +769,12 @@ export const LESSONS: readonly Lesson[] = [
     'A flag parser handles the usual form and breaks on a short alias, a value attached with =, combined short flags, a repeated flag or a value that looks like a flag.',
     'Test each changed flag as --name value, --name=value, -n value, -nvalue, combined with other short flags, repeated, and with a value starting with a dash.',
     [
-      [/\bflags?\b|\bshort options?\b|\blong options?\b|\bcommand[- ]line\b|\bargv\b|\bargument parsing\b|\bargs parsing\b/i, 0.9],
-      [/(^|\s)-{1,2}[a-z][\w-]*\b/i, 0.6],
+      [
+        /\bflags?\b|\bshort options?\b|\blong options?\b|\bcommand[- ]line\b|\bargv\b|\bargument parsing\b|\bargs parsing\b/i,
+        0.9,
+      ],
+      [/(^|[\s`'"(/])-{1,2}[a-z][\w-]*\b/i, 0.6],
+      [/\b(hyphen|dash)(es)?\b|\bvalues? (that )?(start|begin)\w* with\b/i, 0.5],
       [/\bpars(e|er|ing)\b|\barguments?\b|\boptions?\b|\bsubcommands?\b/i, 0.4],
     ],
   ),
@@ -604,7 +785,10 @@ export const LESSONS: readonly Lesson[] = [
     'A test or test helper that reads or changes the environment, working directory or global settings passes alone and fails, or breaks others, in another order or machine.',
     'Run the suite in random order and in a clean environment, and make each test helper save and restore what it changes (environment, working directory, global settings).',
     [
-      [/\btest (runner|helper|harness|isolation)\b|\bisolat\w*\b|\bhermetic\b|\bambient\b|\bworking directory\b|\bcwd\b/i, 1],
+      [
+        /\btest (runner|helper|harness|isolation)\b|\bisolat\w*\b|\bhermetic\b|\bambient\b|\bworking directory\b|\bcwd\b/i,
+        1,
+      ],
       [/\b(restor\w*|sav\w*|leak\w*)\b.{0,20}\b(env\w*|state|settings?|globals?)\b/i, 0.8],
     ],
   ),
@@ -630,8 +814,9 @@ export function detectLesson(
   for (const lesson of LESSONS) {
     if (kind !== undefined && lesson.kind !== kind) continue;
     let score = 0;
-    for (const [text, factor] of texts) {
-      if (text === '') continue;
+    for (const [raw, factor] of texts) {
+      if (raw === '') continue;
+      const text = cueText(raw);
       let sum = 0;
       for (const [pattern, weight] of lesson.cues) if (pattern.test(text)) sum += weight;
       score += Math.min(sum, 2.5) * factor;
@@ -642,8 +827,9 @@ export function detectLesson(
 }
 
 /** Every lesson a text names, best first (scores of at least `min`). */
-export function rankLessons(text: string, min = 1): { lesson: Lesson; score: number }[] {
+export function rankLessons(raw: string, min = 1): { lesson: Lesson; score: number }[] {
   const found: { lesson: Lesson; score: number }[] = [];
+  const text = cueText(raw);
   for (const lesson of LESSONS) {
     let sum = 0;
     for (const [pattern, weight] of lesson.cues) if (pattern.test(text)) sum += weight;

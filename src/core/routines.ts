@@ -4,6 +4,7 @@
  * an insight still finds it ("date parsing breaks for users in UTC+13" → encoding-locale).
  * The cues are general software vocabulary, not any repository's words. Pure: no I/O.
  */
+import { cueText } from './text.js';
 import type { CheckKind, Fix } from './types.js';
 
 export const ROUTINE_KINDS = [
@@ -160,7 +161,7 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
     [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 1],
     [/\bline[- ]endings?\b|\bcrlf\b|\bbom\b/i, 1],
     [/\btime ?zones?\b|\btz\b|\bdst\b|\bdaylight[- ]saving/i, 1.2],
-    [/\butc\b|\bgmt\b|[+-]\d{2}:?\d{2}\b/i, 1],
+    [/\butc\b|\bgmt\b|(^|\s)[+-]\d{2}:\d{2}\b|\b(utc|gmt)[+-]\d{1,2}/i, 1],
     [/\blocales?\b|\bi18n\b|\bl10n\b|\btranslations?\b|\bintl\b/i, 1],
     [/\bbytes?\b/i, 0.4],
     [/\bdates?\b|\btimes?\b/i, 0.3],
@@ -330,9 +331,10 @@ function add(weights: Map<RoutineKind, number>, kind: RoutineKind, weight: numbe
 }
 
 /** Routine weights found in one piece of prose, each kind capped. */
-function scoreText(text: string): Map<RoutineKind, number> {
+function scoreText(raw: string): Map<RoutineKind, number> {
   const found = new Map<RoutineKind, number>();
-  if (text.trim() === '') return found;
+  if (raw.trim() === '') return found;
+  const text = cueText(raw);
   for (const kind of ROUTINE_KINDS) {
     let sum = 0;
     for (const [pattern, weight] of TEXT_CUES[kind]) if (pattern.test(text)) sum += weight;

@@ -70,3 +70,17 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
+
+/**
+ * A text as cue detection reads it: issue references and commit ids dropped (a "#1834" is not a
+ * UTC offset), and code names also read as words ("LineDecoding" → "Line Decoding",
+ * "get_terminal_size" → "get terminal size"), next to the original.
+ */
+export function cueText(text: string): string {
+  const cleaned = text.replace(/\(?#\d+\)?|\bgh-\d+\b|\bissue[-_ ]?\d+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/gi, ' ');
+  const split = cleaned
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/(\w)[_.](?=\w)/g, '$1 ');
+  return split === cleaned ? cleaned : `${cleaned}\n${split}`;
+}

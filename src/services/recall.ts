@@ -61,7 +61,6 @@ export interface RecallOptions {
   anyTask?: boolean;
 }
 
-
 /** How many candidates each list fetches before policy filtering and ranking. */
 const CANDIDATES = 60;
 /** At most this many detected routines expand the query. */
@@ -118,8 +117,16 @@ export async function recall(
 
   // 3. score parts, normalized over what the requester may see (a hidden memory sets no scale)
   const seen = new Set(loaded.filter(visible).map((m) => m.id));
-  const lexNorm = normalizeList(lexical.filter((h) => seen.has(h.id)), fusion, 'lexical');
-  const expNorm = normalizeList(expanded.filter((h) => seen.has(h.id)), fusion, 'lexical');
+  const lexNorm = normalizeList(
+    lexical.filter((h) => seen.has(h.id)),
+    fusion,
+    'lexical',
+  );
+  const expNorm = normalizeList(
+    expanded.filter((h) => seen.has(h.id)),
+    fusion,
+    'lexical',
+  );
   const vecNorm = normalizeList(vector, fusion, 'vector');
   const queryTerms = [...new Set(terms(task).filter((t) => !/^\d+$/.test(t)))];
   const weights: RankingWeights = vector.length > 0 ? WEIGHTS_HYBRID : WEIGHTS_LEXICAL_ONLY;
@@ -194,8 +201,12 @@ function routinePart(
 }
 
 /** The routine kinds of the lessons a task names, added to the kinds its words point to. */
-function withLessonKinds(routines: RoutineCue[], lessons: readonly { lesson: { kind: RoutineKind }; score: number }[]): RoutineCue[] {
-  const weights = new Map<RoutineKind, RoutineCue>(routines.map((r) => [r.kind, { ...r }]));
+function withLessonKinds(
+  routines: readonly RoutineCue[],
+  lessons: readonly { lesson: { kind: RoutineKind }; score: number }[],
+): RoutineCue[] {
+  // a lesson is the sharper reading: the kinds its words point to only count when it names none
+  const weights = new Map<RoutineKind, RoutineCue>(lessons.length > 0 ? [] : routines.map((r) => [r.kind, { ...r }]));
   for (const { lesson, score } of lessons.slice(0, 3)) {
     const known = weights.get(lesson.kind);
     const weight = Math.min(2, score) * 0.5;
