@@ -75,7 +75,8 @@ export function generalizeSubject(
 ): Generalized {
   const removed: string[] = [];
   const names = new Set(sourceNames.flatMap((n) => n.toLowerCase().split(/[^a-z0-9]+/)).filter((n) => n.length >= 2));
-  let text = subject.split('\n')[0] ?? '';
+  // § and ¤ mark the generic nouns below; a subject's own are dropped first
+  let text = (subject.split('\n')[0] ?? '').replace(/[§¤]/g, ' ');
   text = text.replace(ISSUE_REFS, ' ').replace(SHA, (sha) => (/\d/.test(sha) && /[a-f]/.test(sha) ? ' ' : sha));
   const prefix = PREFIX.exec(text);
   if (prefix) {
@@ -85,7 +86,7 @@ export function generalizeSubject(
   text = text.replace(LEADING_REPAIR, '');
   text = text.replace(/\s+and added (a )?tests?\.?|\s*,?\s+and (add|adds|added) tests?\b.*$/i, '');
 
-  const placeholder = (noun: string) => `\u0000${noun.replace(/ /g, '\u0001')}\u0000`;
+  const placeholder = (noun: string) => `§${noun.replace(/ /g, '¤')}§`;
   // code spans and quoted strings first: a lone general word stays, anything else is a generic noun
   text = text.replace(CODE_SPAN, (_, inner: string) => {
     const word = inner.trim();
@@ -105,7 +106,7 @@ export function generalizeSubject(
   const out: string[] = [];
   for (let i = 0; i < words.length; i += 1) {
     const raw = words[i]!;
-    if (raw.startsWith('\u0000')) {
+    if (raw.startsWith('§')) {
       out.push(raw);
       continue;
     }
@@ -142,9 +143,9 @@ export function generalizeSubject(
   // "an option option" → "an option"; "the a function" → "a function"
   const joined = out.join(' ');
   let result = joined
-    .replace(/\u0001/g, ' ')
+    .replace(/¤/g, ' ')
     .replace(
-      /(?:\b(the|a|an|its|their|this|that)\s+)?\u0000(?:a|an|the) ([^\u0000]+)\u0000(\s+(\S+))?/g,
+      /(?:\b(the|a|an|its|their|this|that)\s+)?§(?:a|an|the) ([^§]+)§(\s+(\S+))?/g,
       (m, det: string | undefined, noun: string, tail: string | undefined, next: string | undefined) => {
         const nextWord = (next ?? '').replace(/[^\w]/g, '');
         if (nextWord && KIND_NOUNS.test(nextWord)) {
@@ -155,7 +156,7 @@ export function generalizeSubject(
         return `${phrase}${tail ?? ''}`;
       },
     );
-  result = result.replace(/\u0000/g, '');
+  result = result.replace(/§/g, '');
   result = result
     .replace(/\b(an?|the) (an?|the) /gi, '$2 ')
     .replace(/\b(a component|a name)( (a component|a name))+/g, '$1')
