@@ -175,7 +175,7 @@ describe('recall ranking', () => {
       ),
       insightMemory(
         'm2',
-        sampleFix({ repo: 'acme/b', ref: '2', title: 'Crash on a null name', files: ['b.py'], language: 'Python' }),
+        sampleFix({ repo: 'acme/b', ref: '2', title: 'Panic on an empty slice', files: ['b.py'], language: 'Python' }),
       ),
       insightMemory('m3', sampleFix({ repo: 'acme/c', ref: '3', title: 'Wrong hour after the DST change' })),
     ];

@@ -73,6 +73,7 @@ export const LESSONS: readonly Lesson[] = [
     'Add a test that passes the changed code each empty form of its input (empty string, empty list, no arguments, empty file) and assert a sensible result or a clear error.',
     [
       [/\bempty\b/i, 0.8],
+      [/\bempty [a-z]\w*/i, 0.4],
       [
         /\b(no|zero|without) (arguments?|args|input|items?|elements?|entries|values?|files?|results?|matches|patterns?|lines?|commands?|options?|children|rows?|data|body|content)\b/i,
         1,
@@ -462,7 +463,7 @@ export const LESSONS: readonly Lesson[] = [
     'Call the operation many times on the same long-lived object, including calls that fail or are aborted, and assert its listener count returns to the starting value.',
     [
       [/\blisteners?\b|\bevent handlers?\b|\bsubscri\w*\b|\bmaxlisteners\w*\b|\bon\(\w*\)/i, 1],
-      [/\bleak\w*\b|\bclean(ed)? ?up\b|\bremov\w*\b|\baccumulat\w*\b/i, 0.5],
+      [/\bleak\w*\b|\bclean(ed)? ?up\b|\bremov\w*\b|\baccumulat\w*\b/i, 0.7],
     ],
   ),
   L(
@@ -819,7 +820,7 @@ export function detectLesson(
       const text = cueText(raw);
       let sum = 0;
       for (const [pattern, weight] of lesson.cues) if (pattern.test(text)) sum += weight;
-      score += Math.min(sum, 2.5) * factor;
+      score += Math.round(Math.min(sum, 2.5) * factor * 100) / 100;
     }
     if (score >= 1 && (!best || score > best.score)) best = { lesson, score };
   }
@@ -833,6 +834,7 @@ export function rankLessons(raw: string, min = 1): { lesson: Lesson; score: numb
   for (const lesson of LESSONS) {
     let sum = 0;
     for (const [pattern, weight] of lesson.cues) if (pattern.test(text)) sum += weight;
+    sum = Math.round(sum * 100) / 100;
     if (sum >= min) found.push({ lesson, score: Math.min(sum, 2.5) });
   }
   return found.sort((a, b) => b.score - a.score);
