@@ -123,7 +123,7 @@ export function generalizeSubject(
       out.push(`${lead}${placeholder(nounForShape(core))}${trail}`);
       continue;
     }
-    if (/^v?\d+(\.\d+)*\+?$|^\d+(:\d+)+$|^[+-]\d+$/.test(core)) {
+    if (/^v?\d+(\.\d+)*\+?$|^\d+(:\d+)+$|^[+-]\d+$|^(utc|gmt)[+-]\d{1,2}(:\d{2})?$/i.test(core)) {
       out.push(raw);
       continue;
     }
@@ -145,15 +145,21 @@ export function generalizeSubject(
   let result = joined
     .replace(/¤/g, ' ')
     .replace(
-      /(?:\b(the|a|an|its|their|this|that)\s+)?§(?:a|an|the) ([^§]+)§(\s+(\S+))?/g,
-      (m, det: string | undefined, noun: string, tail: string | undefined, next: string | undefined) => {
+      /(?:\b(the|a|an|its|their|this|that)\s+)?§(a|an|the) ([^§]+)§(\s+(\S+))?/g,
+      (
+        _m: string,
+        det: string | undefined,
+        own: string,
+        noun: string,
+        tail: string | undefined,
+        next: string | undefined,
+      ) => {
+        const definite = det && /^(the|its|their|this|that)$/i.test(det) ? det : own === 'the' ? 'the' : undefined;
         const nextWord = (next ?? '').replace(/[^\w]/g, '');
         if (nextWord && KIND_NOUNS.test(nextWord)) {
-          const lead = det && /^(the|its|their|this|that)$/i.test(det) ? `${det} ` : '';
-          return `${lead || article(nextWord).split(' ')[0]! + ' '}${next}`;
+          return `${definite ?? article(nextWord).split(' ')[0]!} ${next}`;
         }
-        const phrase = det && /^(the|its|their|this|that)$/i.test(det) ? `${det} ${noun}` : article(noun);
-        return `${phrase}${tail ?? ''}`;
+        return `${definite ? `${definite} ${noun}` : article(noun)}${tail ?? ''}`;
       },
     );
   result = result.replace(/§/g, '');

@@ -623,7 +623,7 @@ export const LESSONS: readonly Lesson[] = [
     'path-traversal',
     'security-validation',
     'A path built from untrusted input must stay inside its root',
-    'A name containing .. or an absolute path lets a caller read or write outside the intended directory.',
+    'A name containing a parent-directory step or an absolute path lets a caller read or write outside the intended directory.',
     'Resolve each untrusted path against its root and test names with ../, absolute paths, encoded separators and symbolic links, asserting they are refused.',
     [
       [

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { generalVocabulary } from '../../src/abstraction/vocabulary.js';
+import { generalizeSubject } from '../../src/core/generalize.js';
+
+const vocabulary = generalVocabulary();
+const general = (subject: string, names: string[] = ['acme', 'widget']) =>
+  generalizeSubject(subject, vocabulary, names).text;
+
+describe('generalizeSubject: a fix subject in repository-agnostic words', () => {
+  it.each([
+    ['Fix socket `connect` listener memory leak (#406)', 'socket connect listener memory leak'],
+    [
+      'fix: throw in `onSend` causes widget to not respond (#2695)',
+      'throw in a function causes the project to not respond',
+    ],
+    ['Fix the default for the modifyCoreObjects option (#1517)', 'the default for the option'],
+    ['fix(types): allow `fastify.https` to be `null` (#4226)', 'allow a function to be null'],
+    ['Fix too many path separators on Windows (#93).', 'too many path separators on Windows'],
+    ['Fix `Invalid URL` checks on Node.js 16', 'a type checks on Node.js 16'],
+    ['Fix for sending files with size `0` on `stat` (#1488)', 'sending files with size 0 on stat'],
+    ['exec-batch: fix a panic with -X "echo {}"', 'a panic with a flag a special value'],
+    ['Fix DST bug in `addX` (closes #465) (#466)', 'DST bug'],
+    ['Fix zsh completions with colons', 'zsh completions with colons'],
+    [
+      'fix: display color when NO_COLOR is an empty string',
+      'display color when an environment variable is an empty string',
+    ],
+  ])('%j → %j', (subject, expected) => {
+    expect(general(subject)).toBe(expected);
+  });
+
+  it('drops plain words that are no general vocabulary (names of modules, misspelt identifiers)', () => {
+    const { text, removed } = generalizeSubject('Fix panic if Valus in the quux list is missing', vocabulary, []);
+    expect(text).not.toMatch(/Valus|quux/);
+    expect(removed).toEqual(expect.arrayContaining(['Valus', 'quux']));
+  });
+
+  it("never keeps the source repository's owner or name", () => {
+    expect(general('Fix acme crash when widget starts twice', ['acme', 'widget'])).not.toMatch(/acme|widget/i);
+  });
+
+  it('keeps the shared technical vocabulary that makes a lesson useful', () => {
+    expect(general('Fix Authorization header kept on redirect to another host')).toBe(
+      'Authorization header kept on redirect to another host',
+    );
+    expect(general('Fix empty config file crash on UTC+13')).toBe('empty config file crash on UTC+13');
+  });
+});
