@@ -61,6 +61,9 @@ export interface RecallOptions {
   anyTask?: boolean;
 }
 
+/** The routine a failure task that names none most likely needs, as a weak cue. */
+const FALLBACK_ROUTINE: RoutineCue = { kind: 'edge-input', weight: 0.3 };
+
 /** How many candidates each list fetches before policy filtering and ranking. */
 const CANDIDATES = 60;
 /** At most this many detected routines expand the query. */
@@ -88,7 +91,9 @@ export async function recall(
 
   // 1. candidates: the task's words, the routine vocabulary, and vectors
   const lessons = rankLessons(task);
-  const routines = withLessonKinds(detectRoutinesInText(task), lessons);
+  const named = withLessonKinds(detectRoutinesInText(task), lessons);
+  // a failure that names no routine is most often an edge input (the commonest class of bug): a weak prior
+  const routines = named.length > 0 || !focus.describesFailure ? named : [FALLBACK_ROUTINE];
   const lessonWeights = new Map(lessons.map((l) => [l.lesson.id, l.score / lessons[0]!.score]));
   const expansion = routines
     .slice(0, EXPANDED_ROUTINES)
