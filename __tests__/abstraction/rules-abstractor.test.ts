@@ -83,10 +83,18 @@ describe('rules abstractor', () => {
     ['Race between close and write drops the last chunk', 'routine:concurrency-async', 'lesson:shared-mutable-state'],
     ['Backslash path separators break on Windows', 'routine:platform-compat', 'lesson:windows-paths'],
     ['Socket listeners leak on every retry', 'routine:performance-resource', 'lesson:listener-leak'],
-    ['Shell injection through an unsanitized command string', 'routine:security-validation', 'lesson:shell-command-injection'],
+    [
+      'Shell injection through an unsanitized command string',
+      'routine:security-validation',
+      'lesson:shell-command-injection',
+    ],
     ['Error from the callback is swallowed', 'routine:error-handling', 'lesson:error-reaches-caller'],
     ['Null value crashes the formatter', 'routine:edge-input', 'lesson:missing-part-crash'],
-    ['An empty NO_COLOR environment variable is treated as set', 'routine:config-env', 'lesson:environment-variable-states'],
+    [
+      'An empty NO_COLOR environment variable is treated as set',
+      'routine:config-env',
+      'lesson:environment-variable-states',
+    ],
     ['Breaking change in the public API restored', 'routine:api-compat', 'lesson:public-behaviour-regression'],
   ])('problem text %j names its lesson: %s, %s', (title, kind, lesson) => {
     const insight = insightOf(sampleFix({ title, files: ['lib/thing.js', 'test/thing.js'] }));
@@ -124,14 +132,26 @@ describe('rules abstractor', () => {
     expect(insight.content).toMatch(/Seen in: query option re-applied on every followed redirect\.$/);
   });
 
-  it('reads the names of the tests the fix added, in general words', () => {
+  it('reads the names of the tests the fix added to find its lesson, without quoting them', () => {
     const insight = insightOf(
       sampleFix({
         title: 'Fix loading of settings',
-        change: "+  it('returns the defaults for an empty config file', () => {\n+    expect(load('')).toEqual({})",
+        change: "+  it('handles an empty list of entries', () => {\n+    expect(load([])).toEqual({})",
       }),
     );
-    expect(insight.content).toMatch(/pinned it with a test of: returns the defaults for an empty config file/);
+    expect(insight.tags).toContain('lesson:empty-input');
+    expect(insight.content).not.toMatch(/list of entries/);
+  });
+
+  it('keeps the lesson without its example when the example still names the source', () => {
+    const fix = sampleFix({
+      title: 'Fix crash when the config file is empty',
+      change: "+  it('crash when the config file is empty', () => {})",
+    });
+    const insight = insightOf(fix);
+    expect(insight.tags).toContain('lesson:empty-input');
+    expect(insight.content).not.toMatch(/Seen in/);
+    expect(checkSpecificity(insight, fix)).toEqual({ ok: true });
   });
 
   it.each([

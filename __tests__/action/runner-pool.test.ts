@@ -146,8 +146,8 @@ describe('run() in pool-file mode', () => {
   it('pull_request: title, body and the changed paths from the API', async () => {
     const payload = examplePayload('pull_request', 'opened');
     const pr = payload.pull_request as Record<string, unknown>;
-    pr.title = 'Update dependencies';
-    pr.body = 'Bumps the ranges.';
+    pr.title = 'Fix the build broken by the new dependency versions';
+    pr.body = 'Bumps the ranges and adapts to the removed API.';
     pr.number = 12;
     const scope = nock('https://api.github.com')
       .get('/repos/acme/web/pulls/12/files')

@@ -40,12 +40,16 @@ describe('forgetting that works', () => {
     await store.putVector('acme', memory.id, new Float32Array([0.6, 0.8]), 'test-embed');
     const reader = { tenant: 'acme' };
     expect(
-      (await recall({ store, logger: silentLogger, clock }, reader, canary, { minScore: 0, anyTask: true })).map((h) => h.memory.id),
+      (await recall({ store, logger: silentLogger, clock }, reader, canary, { minScore: 0, anyTask: true })).map(
+        (h) => h.memory.id,
+      ),
     ).toContain(memory.id);
 
     await forget(store, 'acme', memory.id, { actor: 'maintainer', now: clock.now() });
 
-    expect(await recall({ store, logger: silentLogger, clock }, reader, canary, { minScore: 0, k: 10, anyTask: true })).not.toEqual(
+    expect(
+      await recall({ store, logger: silentLogger, clock }, reader, canary, { minScore: 0, k: 10, anyTask: true }),
+    ).not.toEqual(
       expect.arrayContaining([expect.objectContaining({ memory: expect.objectContaining({ id: memory.id }) })]),
     );
     const exported = serializePool(

@@ -7,6 +7,7 @@
 import { withExamples } from '../core/insight-text.js';
 import { generalizeSubject, sentenceCase, type Vocabulary } from '../core/generalize.js';
 import { detectLesson, lessonTag, type Lesson } from '../core/lessons.js';
+import { checkSpecificity } from './specificity.js';
 import { generalVocabulary } from './vocabulary.js';
 import { detectEcosystem, runHint, type Ecosystem } from '../core/ecosystem.js';
 import {
@@ -173,7 +174,7 @@ export function chooseLesson(fix: Fix, choice: RoutineChoice, vocabulary: Vocabu
     [
       [fix.title, 1],
       [fix.problem.slice(0, 2000), 0.4],
-      [tests.join('\n'), 0.5],
+      [tests.join('\n'), 1],
     ],
     evidence,
   );
@@ -210,14 +211,17 @@ function exampleOf(condition: string): string | undefined {
   return /^[A-Z][a-z]+\b/.test(condition) ? condition[0]!.toLowerCase() + condition.slice(1) : condition;
 }
 
-function insightOf(lesson: LessonChoice, choice: RoutineChoice): AbstractedMemory['body'] & { level: 'insight' } {
-  const example = exampleOf(lesson.condition);
-  const testNote = lesson.tests.length > 0 ? ` The fix pinned it with a test of: ${lesson.tests.join('; ')}.` : '';
+function insightOf(
+  lesson: LessonChoice,
+  choice: RoutineChoice,
+  withExample = true,
+): AbstractedMemory['body'] & { level: 'insight' } {
+  const example = withExample ? exampleOf(lesson.condition) : undefined;
   if (lesson.lesson) {
     const { title, description, check } = lesson.lesson;
     return {
       level: 'insight',
-      insight: { title, description, content: withExamples(`${check}${testNote}`, example ? [example] : []) },
+      insight: { title, description, content: withExamples(check, example ? [example] : []) },
     };
   }
   const template = templateFor(lesson.kind, lesson.kind === choice.primary ? choice.facet : undefined);
@@ -227,7 +231,7 @@ function insightOf(lesson: LessonChoice, choice: RoutineChoice): AbstractedMemor
     insight: {
       title,
       description: template.description,
-      content: withExamples(`${template.check} ${template.why}${testNote}`, example ? [example] : []),
+      content: withExamples(`${template.check} ${template.why}`, example ? [example] : []),
     },
   };
 }
@@ -257,8 +261,14 @@ export function abstractWithRules(fix: Fix, vocabulary: Vocabulary = generalVoca
   const evidence = evidenceOf(fix, choice);
   const main = mainTemplate(choice);
 
-  const insightBody = insightOf(lesson, choice);
-  const insight: AbstractedMemory = { level: 'insight', ...insightBody.insight, body: insightBody, tags, evidence };
+  // the example is the fix's own condition in general words; where the specificity check still finds
+  // a name of the source in it, the lesson goes without its example rather than not at all
+  let insightBody = insightOf(lesson, choice);
+  let insight: AbstractedMemory = { level: 'insight', ...insightBody.insight, body: insightBody, tags, evidence };
+  if (!checkSpecificity(insight, fix).ok) {
+    insightBody = insightOf(lesson, choice, false);
+    insight = { level: 'insight', ...insightBody.insight, body: insightBody, tags, evidence };
+  }
 
   const steps = [main.step];
   const other = secondTemplate(choice);

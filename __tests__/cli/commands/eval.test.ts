@@ -53,7 +53,14 @@ describe('memory-transfer eval', () => {
     const run = await cli('eval', 'fixes.jsonl', '--json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ fixes: 4, precisionAt3: { weighted: expect.any(Object) } });
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ fixes: 4, repositories: 2, insights: 2, offtopic: { answered: 0 } });
+    // the other repository's insight of the same lesson comes back first, plainly and leaving each repository out
+    for (const score of [result.precisionAt3.plain, result.precisionAt3.leaveOneRepositoryOut]) {
+      expect(score.strict).toBeCloseTo(1 / 3);
+      expect(score.answered).toBe(1);
+    }
+    expect(result.sample).toHaveLength(2);
   }, 60_000);
 
   it('a missing fixes file exits 2 with the reason', async () => {
