@@ -9,17 +9,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { InputError, UpstreamError, describeError } from '../core/errors.js';
+import { AuthError, InputError, UpstreamError, describeError } from '../core/errors.js';
 import type { InsightSource } from './insight-source.js';
 import {
+  MCP_PATH,
   MCP_SERVER_NAME,
   TOP_RESOURCE_URI,
   reportOutcomeOutputSchema,
   shownInsightSchema,
   topResourceSchema,
 } from './tools.js';
-
-export const MCP_PATH = '/mcp';
 
 export interface RemoteSourceOptions {
   /** the App's URL, e.g. https://memory.acme.dev (its /mcp endpoint is called) */
@@ -48,6 +47,34 @@ function tokenCache(getToken: () => Promise<string>): () => Promise<string> {
   };
 }
 
+const apiErrorBody = z.object({ error: z.object({ message: z.string() }) });
+
+/** The App's refusal as one line: its own message and status (401: the token; 403: the run; 429: slow down). */
+function failure(endpoint: URL, error: unknown): Error {
+  // the SDK's StreamableHTTPError, recognised by shape (the SDK ships two builds: a class check can miss)
+  const status = (error as { code?: unknown } | null)?.code;
+  if (error instanceof Error && typeof status === 'number' && status >= 400 && status < 600) {
+    let reason = describeError(error);
+    const json = /\{.*\}\s*$/s.exec(error.message)?.[0];
+    if (json) {
+      try {
+        const parsed = apiErrorBody.safeParse(JSON.parse(json));
+        if (parsed.success) reason = parsed.data.error.message;
+      } catch {
+        // keep the SDK's message
+      }
+    }
+    const refused = `the Memory Transfer App at ${endpoint.origin} refused the request (HTTP ${status}): ${reason}`;
+    if (status === 401 || status === 403) return new AuthError(refused, status);
+    return new UpstreamError(refused, status === 429 || status >= 500);
+  }
+  if (error instanceof AuthError || error instanceof InputError) return error;
+  return new UpstreamError(
+    `the Memory Transfer App at ${endpoint.origin} did not answer: ${describeError(error)}`,
+    true,
+  );
+}
+
 export function endpointOf(serverUrl: string): URL {
   const base = new URL(serverUrl);
   return new URL(`${base.pathname.replace(/\/+$/, '')}${MCP_PATH}`, base);
@@ -73,10 +100,7 @@ export function createRemoteSource(options: RemoteSourceOptions): InsightSource 
         await client.connect(transport);
       } catch (error) {
         connected = undefined;
-        throw new UpstreamError(
-          `the Memory Transfer App at ${endpoint.origin} did not answer: ${describeError(error)}`,
-          true,
-        );
+        throw failure(endpoint, error);
       }
       return client;
     })();
@@ -89,7 +113,7 @@ export function createRemoteSource(options: RemoteSourceOptions): InsightSource 
     try {
       result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     } catch (error) {
-      throw new UpstreamError(`the Memory Transfer App could not answer ${name}: ${describeError(error)}`, true);
+      throw failure(endpoint, error);
     }
     if (result.isError) {
       const text = result.content.find((c) => c.type === 'text')?.text ?? 'refused';

@@ -175,7 +175,15 @@ export function createMcpServer(source: InsightSource, options: McpServerOptions
     TOP_RESOURCE_URI,
     { title: 'Top insights for this repository', description: DESCRIPTIONS.topResource, mimeType: 'text/markdown' },
     async (uri) => {
-      const insights = await source.top(TOP_RESOURCE_SIZE);
+      let insights: RecalledInsight[];
+      try {
+        insights = await source.top(TOP_RESOURCE_SIZE);
+      } catch (error) {
+        // a resource has no tool result: the client gets a protocol error with the same one line
+        const typed = error instanceof MemoryTransferError;
+        if (!typed) options.logger.error('mcp: top insights failed', { error: describeError(error) });
+        throw new Error(typed || options.exposeUnexpected ? describeError(error) : 'internal error; try again later');
+      }
       const { markdown } = renderInjection(insights, {
         maxChars: 20_000,
         githubUrl: options.githubUrl ?? 'https://github.com',

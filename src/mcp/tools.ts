@@ -9,6 +9,8 @@ import { MEMORY_LEVELS } from '../core/types.js';
 import { AGENT_OUTCOMES } from '../services/agent-report.js';
 
 export const MCP_SERVER_NAME = 'memory-transfer';
+/** the App's streamable HTTP endpoint */
+export const MCP_PATH = '/mcp';
 export const TOP_RESOURCE_URI = 'memory-transfer://insights/top';
 /** how many insights the top resource lists */
 export const TOP_RESOURCE_SIZE = 5;

@@ -12,6 +12,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import { InputError, describeError } from '../../core/errors.js';
 import { tenantOf } from '../../core/ids.js';
+import { VERSION } from '../../core/version.js';
 import { MemoryIndex } from '../../core/memory-index.js';
 import { parsePool } from '../../core/pool-file.js';
 import type { Visibility } from '../../core/types.js';
@@ -252,6 +253,6 @@ export const mcpCommand: CliCommand = {
           'See docs/mcp.md for every agent.',
         ].join('\n'),
       )
-      .action((options: Record<string, unknown>) => mcp(ctx, options, program.version() ?? '0.0.0'));
+      .action((options: Record<string, unknown>) => mcp(ctx, options, VERSION));
   },
 };
