@@ -48,7 +48,7 @@ afterAll(async () => rm(dir, { recursive: true, force: true }));
 describe('memory-transfer mcp over stdio, on the pool', () => {
   it('lists its tools with schemas, recalls, shows, and reports an outcome once per run', async () => {
     const env = await jobEnv('workflow_dispatch', { repository: REPOSITORY, inputs: {} });
-    const { client, close, stderr } = await stdioClient(['--db', pool, 'mcp'], env);
+    const { client, close, stderr } = await stdioClient(['--db', pool, 'mcp'], { ...env, MEMORY_TRANSFER_DEBUG: '1' });
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['recall', 'report_outcome', 'show']);
@@ -99,6 +99,9 @@ describe('memory-transfer mcp over stdio, on the pool', () => {
         failure: before?.failure ?? 0,
       });
       expect(await outcomesOf(PRIVATE_ID)).toEqual({ success: 0, failure: 0 });
+      // logs go to stderr (stdout is the protocol, which the client parsed throughout)
+      expect(stderr()).toContain('mcp: serving the pool');
+      expect(stderr()).toContain('agent report recorded');
       expect(stderr()).not.toMatch(/error/i);
     } finally {
       await close();
