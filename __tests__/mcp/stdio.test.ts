@@ -209,6 +209,16 @@ describe('memory-transfer mcp over stdio, on a pool file', () => {
     }
   });
 
+  it("refuses at start a pool file of another organization than the repository's", async () => {
+    const file = path.join(dir, 'acme-tenant.jsonl');
+    await writeFile(file, serializePool({ tenant: 'acme', exportedAt: '2026-01-01T00:00:00.000Z' }, poolInsights()));
+    const result = await runCli(['mcp', '--pool', file, '--repo', 'globex/app'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /is the pool of "acme", but this server answers for "globex": insights never cross organizations/,
+    );
+  });
+
   it('a pool error is a tool error, never a crash: a missing pool file fails at start with one line', async () => {
     const result = await runCli(['mcp', '--pool', path.join(dir, 'missing.jsonl')], dir);
     expect(result.code).toBe(2);

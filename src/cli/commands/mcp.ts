@@ -47,6 +47,12 @@ type McpFlags = z.output<z.ZodObject<typeof shape>>;
 
 const TOKEN_ENV = 'MEMORY_TRANSFER_OIDC_TOKEN';
 
+/** GITHUB_SERVER_URL (an Actions job on GitHub Enterprise), else github.com: the only host links may point to */
+function githubUrlOf(env: Record<string, string | undefined>): string {
+  const given = env.GITHUB_SERVER_URL?.trim();
+  return given && URL.canParse(given) ? given : 'https://github.com';
+}
+
 async function readEventPayload(env: Record<string, string | undefined>): Promise<unknown> {
   if (!env.GITHUB_EVENT_PATH) return {};
   try {
@@ -69,7 +75,7 @@ async function serveOver(ctx: CliContext, source: InsightSource, version: string
   const server = createMcpServer(source, {
     logger: ctx.logger,
     version,
-    githubUrl: ctx.io.env.GITHUB_SERVER_URL || 'https://github.com',
+    githubUrl: githubUrlOf(ctx.io.env),
     exposeUnexpected: true,
   });
   const transport = new StdioServerTransport();
@@ -115,7 +121,7 @@ async function poolFileSource(ctx: CliContext, opts: McpFlags, file: string, bou
     );
   }
   const memories = parsed.memories.filter((m) => m.status === 'active');
-  const githubUrl = ctx.io.env.GITHUB_SERVER_URL || 'https://github.com';
+  const githubUrl = githubUrlOf(ctx.io.env);
   const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, new URL(githubUrl).hostname];
   const verdicts = new Map<string, boolean>();
   return createPoolSource({
@@ -155,7 +161,7 @@ function storeSource(
     tenant,
     ...(bound ? { bound } : {}),
     ...(opts.visibility ? { unboundVisibility: opts.visibility } : {}),
-    githubUrl: ctx.io.env.GITHUB_SERVER_URL || 'https://github.com',
+    githubUrl: githubUrlOf(ctx.io.env),
     list: () => store.listMemories(tenant, { status: ['active'], level: ['insight'], limit: 5_000 }),
     voting: {
       deps,
