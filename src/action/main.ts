@@ -1,6 +1,7 @@
 /**
  * The Action's pipeline, one numbered step each: task → recall → render → inject → prompt file →
- * MCP configuration → report usage. No process.env, no @actions/core: runner.ts gives it parsed inputs and ports.
+ * MCP configuration → report usage. No process.env, no @actions/core: runner.ts gives it parsed
+ * inputs and ports.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
