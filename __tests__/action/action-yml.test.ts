@@ -24,7 +24,15 @@ describe('action.yml', () => {
   });
 
   it('declares the outputs the runner sets', () => {
-    expect(Object.keys(action.outputs).sort()).toEqual(['count', 'ids', 'insights', 'insights-json', 'prompt-file']);
+    expect(Object.keys(action.outputs).sort()).toEqual([
+      'claude-args',
+      'count',
+      'ids',
+      'insights',
+      'insights-json',
+      'mcp-config',
+      'prompt-file',
+    ]);
   });
 });
 
@@ -63,6 +71,41 @@ describe('the committed bundle', () => {
       expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toContain(
         'Run migration tests against a fresh database',
       );
+    },
+  );
+
+  it.skipIf(!existsSync('dist/action/index.js'))(
+    'writes the MCP configuration with mcp: true (claude: --mcp-config file and claude-args)',
+    async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'mt-dist-'));
+      await copyFile('__tests__/fixtures/pools/smoke.jsonl', path.join(dir, 'pool.jsonl'));
+      await writeFile(path.join(dir, 'event.json'), JSON.stringify({ repository: { visibility: 'private' } }));
+      await writeFile(path.join(dir, 'output'), '');
+      const result = spawnSync(process.execPath, [path.resolve('dist/action/index.js')], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH,
+          GITHUB_REPOSITORY: 'acme/web',
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_EVENT_PATH: path.join(dir, 'event.json'),
+          GITHUB_WORKSPACE: dir,
+          RUNNER_TEMP: path.join(dir, 'tmp'),
+          GITHUB_OUTPUT: path.join(dir, 'output'),
+          INPUT_POOL: 'pool.jsonl',
+          INPUT_TASK: 'The database migration fails on a fresh install',
+          INPUT_TARGET: 'claude',
+          INPUT_MCP: 'true',
+        },
+      });
+      expect(result.status).toBe(0);
+      const config = path.join(dir, 'tmp', 'memory-transfer-mcp.json');
+      const output = readFileSync(path.join(dir, 'output'), 'utf8');
+      expect(output).toContain(`mcp-config<<`);
+      expect(output).toContain(`--mcp-config ${config} --allowedTools mcp__memory-transfer__recall`);
+      const written = JSON.parse(readFileSync(config, 'utf8')) as { mcpServers: Record<string, { args: string[] }> };
+      expect(written.mcpServers['memory-transfer']?.args).toContain('--pool');
+      expect(written.mcpServers['memory-transfer']?.args.slice(-2)).toEqual(['--visibility', 'private']);
     },
   );
 

@@ -58,6 +58,15 @@ describe('the App server over real HTTP', () => {
     expect(response.status).toBe(401);
   });
 
+  it('mounts /mcp behind the same OIDC check: a request without a token is refused with 401', async () => {
+    const response = await fetch(`http://127.0.0.1:${server.port}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+  });
+
   it('accepts a correctly signed webhook (200) and records one job', async () => {
     const body = JSON.stringify(loadEvent('pull_request.closed'));
     const response = await post(server, body, { 'x-hub-signature-256': sign(body) });

@@ -1,6 +1,7 @@
 /**
  * The Action's pipeline, one numbered step each: task → recall → render → inject → prompt file →
- * report usage. No process.env, no @actions/core: runner.ts gives it parsed inputs and ports.
+ * MCP configuration → report usage. No process.env, no @actions/core: runner.ts gives it parsed
+ * inputs and ports.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,9 +11,11 @@ import type { MemoryLevel, Requester } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { taskFromEvent, type ChangedPathsFetcher } from './event-task.js';
 import { targetFor, type InjectionTarget } from './inject/index.js';
+import { mcpServerSpec, writeMcpConfig, type McpConfigResult, type McpSource } from './mcp-config/index.js';
 import type { FileChange } from './inject/target.js';
 import { recallFromPool, type LocalRecall, type PoolParser } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
+import { resolveInWorkspace } from './workspace-path.js';
 
 export interface ActionInputs {
   /** exactly one of serverUrl and pool */
@@ -29,6 +32,8 @@ export interface ActionInputs {
   reportUsage: boolean;
   failOnError: boolean;
   timeoutMs: number;
+  /** write the agent's MCP configuration (the Memory Transfer MCP server) for the target */
+  mcp: boolean;
 }
 
 /** What the runner read from the environment of the job. */
@@ -68,6 +73,8 @@ export interface ActionResult {
   /** set when recall failed and the run continued without insights */
   recallError?: string;
   usageReported: number;
+  /** with `mcp: true`: the configuration files written for the agent */
+  mcp?: McpConfigResult;
 }
 
 export const PROMPT_FILE_NAME = 'memory-transfer-insights.md';
@@ -155,7 +162,34 @@ async function writePromptFile(
   return file;
 }
 
-// 6. report which insights were injected for which run, so the run's outcome feeds back
+// 6. with `mcp: true`, the agent's MCP configuration: the same pool or server, mid-run
+async function writeMcp(
+  target: InjectionTarget,
+  inputs: ActionInputs,
+  context: RunContext,
+  deps: MainDeps,
+): Promise<McpConfigResult | undefined> {
+  if (!inputs.mcp) return undefined;
+  const source: McpSource =
+    inputs.pool !== undefined
+      ? {
+          kind: 'pool',
+          pool: resolveInWorkspace(context.workspace, inputs.pool, 'pool'),
+          repo: context.repository,
+          visibility: context.visibility ?? 'public',
+        }
+      : { kind: 'server', serverUrl: inputs.serverUrl ?? '', audience: inputs.audience };
+  const result = await writeMcpConfig(target.name, mcpServerSpec(source), {
+    workspace: context.workspace,
+    codexHome: context.codexHome,
+    tempDir: context.tempDir,
+    dryRun: inputs.dryRun,
+  });
+  for (const file of result.files) if (file.note) deps.logger.warn(`Memory Transfer: ${file.note}`);
+  return result;
+}
+
+// 7. report which insights were injected for which run, so the run's outcome feeds back
 async function reportUsage(
   ids: string[],
   target: string,
@@ -189,6 +223,7 @@ export async function main(inputs: ActionInputs, context: RunContext, deps: Main
   const rendered = render(recalled.insights, target, context);
   const { files } = await inject(target, rendered, inputs, context);
   const promptFile = await writePromptFile(rendered, inputs, context);
+  const mcp = await writeMcp(target, inputs, context, deps);
   const insights = recalled.insights.filter((item) => rendered.ids.includes(item.id));
   const usageReported = await reportUsage(rendered.ids, target.name, inputs, context, deps);
   return {
@@ -200,5 +235,6 @@ export async function main(inputs: ActionInputs, context: RunContext, deps: Main
     promptFile,
     usageReported,
     ...(recalled.error ? { recallError: recalled.error } : {}),
+    ...(mcp ? { mcp } : {}),
   };
 }

@@ -75,6 +75,7 @@ const inputsSchema = z
     'report-usage': bool(true),
     'fail-on-error': bool(false),
     'timeout-seconds': numberOr(z.number({ error: 'must be a number' }).positive().max(300), 10),
+    mcp: bool(false),
   })
   .superRefine((value, ctx) => {
     const both = value['server-url'] !== undefined && value.pool !== undefined;
@@ -113,6 +114,7 @@ export function parseInputs(env: NodeJS.ProcessEnv): ActionInputs {
     reportUsage: v['report-usage'],
     failOnError: v['fail-on-error'],
     timeoutMs: Math.round(v['timeout-seconds'] * 1000),
+    mcp: v.mcp,
   };
 }
 
@@ -175,6 +177,8 @@ function setOutputs(result: ActionResult, deps: RunnerDeps): void {
   deps.setOutput('count', String(result.insights.length));
   deps.setOutput('ids', result.rendered.ids.join(','));
   deps.setOutput('prompt-file', result.promptFile);
+  deps.setOutput('mcp-config', result.mcp?.config ?? '');
+  deps.setOutput('claude-args', result.mcp?.claudeArgs ?? '');
 }
 
 /** Runs the Action. Never throws: a failure becomes setFailed with one line. */

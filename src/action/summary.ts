@@ -39,5 +39,9 @@ export function renderSummary(
   }
   const written = result.files.filter((f) => f.change !== 'unchanged').map((f) => `${cell(f.path)} (${f.change})`);
   if (written.length > 0) lines.push('', `Files: ${written.join(', ')}`);
+  if (result.mcp) {
+    const configured = result.mcp.files.map((f) => `${cell(f.path)} (${f.change})`);
+    lines.push('', `MCP server for the agent: ${configured.join(', ')}`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -35,6 +35,10 @@ import { createGroupCommit, createWebhookIntake, type EnqueueBatch } from './int
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
 import { createApiHandler, type ApiOptions } from './http/api.js';
+import { createGitHubInstallationDirectory } from './http/installation-directory.js';
+import { createMcpHandler, type McpEndpointOptions, type VoteCheck } from './http/mcp-endpoint.js';
+import { hasWriteAccess } from '../github/trust.js';
+import { VERSION } from '../core/version.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
@@ -52,8 +56,8 @@ export interface StartServerOptions {
   log?: PinoLogger;
   /** Octokit class for Probot (tests turn Probot's retries off) */
   Octokit?: typeof ProbotOctokit;
-  /** options of the recall API (tests pass a local key set) */
-  api?: Partial<ApiOptions>;
+  /** options of the recall API and of /mcp (tests pass a local key set) */
+  api?: Partial<ApiOptions> & Pick<McpEndpointOptions, 'mayVote' | 'mcpRateLimitPerMinute'>;
   /** start the job worker (default true); worker options override the settings */
   worker?: boolean | Partial<Omit<WorkerOptions, 'store' | 'logger' | 'clock'>>;
   /**
@@ -266,9 +270,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const auth = (installationId?: number) => (probot as Probot).auth(installationId);
   const audience = env.MEMORY_TRANSFER_AUDIENCE?.trim();
-  const api = createApiHandler(deps, { auth, ...(audience ? { audience } : {}), ...options.api });
+  // one directory of installations (and its caches) for the recall API and /mcp
+  const directory = options.api?.directory ?? createGitHubInstallationDirectory(auth, deps.clock);
+  const apiOptions = { auth, ...(audience ? { audience } : {}), ...options.api, directory };
+  const api = createApiHandler(deps, apiOptions);
+  // an agent's report counts only from a run whose actor has write access to the repository
+  const mayVote: VoteCheck = async (run, actor) => {
+    if (!actor) return 'the token names no actor';
+    const gh = await (probot as Probot).auth(run.repo.installationId);
+    const [owner = '', repo = ''] = run.repo.fullName.split('/');
+    return (await hasWriteAccess(deps, gh, { owner, repo }, actor))
+      ? undefined
+      : `${actor} has no write access to ${run.repo.fullName}`;
+  };
+  const mcp = createMcpHandler(deps, { mayVote, version: VERSION, ...apiOptions });
   const http = await server.start();
-  putInFront(http, [intake, healthz, api]);
+  putInFront(http, [intake, healthz, api, mcp]);
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (runWorker) worker.start();

@@ -5,13 +5,14 @@
  */
 import { Command, CommanderError } from 'commander';
 import { describeError } from '../core/errors.js';
+import { VERSION } from '../core/version.js';
 import { COMMANDS } from './commands/index.js';
 import { CliContext } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIo } from './io.js';
 import type { CliIo } from './io.js';
 
-export const VERSION = '0.1.0';
+export { VERSION };
 
 export function buildProgram(io: CliIo): { program: Command; ctx: CliContext } {
   const program = new Command('memory-transfer');

@@ -53,7 +53,7 @@ export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => Promise<
 
 const API_PREFIX = '/api/v1/';
 
-class HttpError extends Error {
+export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
@@ -64,7 +64,7 @@ class HttpError extends Error {
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -75,7 +75,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
-async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\b/i.test(type))
     throw new HttpError(415, 'unsupported-media-type', 'send the body as application/json');
@@ -103,7 +103,7 @@ async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown
   }
 }
 
-function bearer(req: IncomingMessage): string {
+export function bearer(req: IncomingMessage): string {
   const header = req.headers.authorization ?? '';
   const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header);
   if (!match?.[1]) throw new AuthError('send the workflow\'s OIDC token as "Authorization: Bearer <token>"', 401);
@@ -214,7 +214,7 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
   };
 }
 
-function classify(error: unknown): [number, string, Record<string, string>] {
+export function classify(error: unknown): [number, string, Record<string, string>] {
   if (error instanceof HttpError) return [error.status, error.code, error.headers];
   if (error instanceof AuthError)
     return [error.status, error.code, error.status === 401 ? { 'www-authenticate': 'Bearer' } : {}];

@@ -14,6 +14,7 @@ import { forgetCommand } from './forget.js';
 import { importCommand } from './import.js';
 import { learnCommand } from './learn.js';
 import { listCommand } from './list.js';
+import { mcpCommand } from './mcp.js';
 import { recallCommand } from './recall.js';
 import { rejectCommand } from './reject.js';
 import { restoreCommand } from './restore.js';
@@ -39,6 +40,7 @@ export const COMMANDS: CliCommand[] = [
   auditCommand,
   archiveStaleCommand,
   serveCommand,
+  mcpCommand,
   backfillCommand,
   evalCommand,
 ];
