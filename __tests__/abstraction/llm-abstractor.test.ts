@@ -121,7 +121,7 @@ describe('LLM abstractor', () => {
     nock(BASE).post(PATH).reply(200, completion('{"workflow": {'));
     const { abstractor, warnings } = setup();
     const result = await abstractor.abstract(fix);
-    expect(result).toEqual(abstractWithRules(fix));
+    expect(result).toEqual({ ...abstractWithRules(fix), fallback: { reason: 'invalid JSON' } });
     expect(warnings).toEqual(['LLM abstraction of acme/http-kit@42 failed (invalid JSON); using the rules']);
   });
 
@@ -209,7 +209,10 @@ describe('LLM abstractor', () => {
       .times(3)
       .reply(429, { error: { message: 'slow down' } }, { 'retry-after-ms': '1' });
     const { abstractor, warnings } = setup({ MEMORY_TRANSFER_LLM_RETRIES: '2' });
-    expect(await abstractor.abstract(fix)).toEqual(abstractWithRules(fix));
+    expect(await abstractor.abstract(fix)).toEqual({
+      ...abstractWithRules(fix),
+      fallback: { reason: 'rate limited (HTTP 429), retries exhausted' },
+    });
     expect(warnings).toEqual([
       'LLM abstraction of acme/http-kit@42 failed (rate limited (HTTP 429), retries exhausted); using the rules',
     ]);

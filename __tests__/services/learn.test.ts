@@ -228,7 +228,17 @@ describe('learnFixes', () => {
     const progress: [number, number | undefined][] = [];
     const fixes = [emptyBody('acme/web', 'w1'), emptyBody('acme/api', 'a1'), emptyBody('acme/api', 'a1')];
     const summary = await learnFixes(deps(), fixes, { onProgress: (done, total) => progress.push([done, total]) });
-    expect(summary).toEqual({ fixes: 3, skipped: 1, created: 7, merged: 1, rejected: 0, failed: 0 });
+    expect(summary).toEqual({
+      fixes: 3,
+      skipped: 1,
+      created: 7,
+      merged: 1,
+      rejected: 0,
+      failed: 0,
+      fallbacks: 0,
+      fallbackReasons: {},
+      retried: 0,
+    });
     expect(progress).toEqual([
       [1, 3],
       [2, 3],
