@@ -5,34 +5,12 @@ import { abstractWithRules, createRulesAbstractor } from '../../src/abstraction/
 import { leaksSource } from '../../src/abstraction/specificity.js';
 import { createOpenAIClient, llmConfigFromEnv } from '../../src/config/llm.js';
 import type { Logger } from '../../src/services/ports.js';
-import { makeFix } from './llm-fixtures.js';
+import { goodAnswer, makeFix } from './llm-fixtures.js';
 
 const BASE = 'https://llm.test';
 const PATH = '/v1/chat/completions';
 
 const fix = makeFix({ problem: 'The retry option was ignored. Token [REDACTED] was in the log.' });
-
-const goodAnswer = {
-  workflow: {
-    goal: 'Confirm that short-form option values keep every default.',
-    steps: [
-      'Write a test passing the short form of the option.',
-      'Assert each default field survives.',
-      'Run the suite.',
-    ],
-  },
-  summary: {
-    task_summary: 'An option given in short form silently dropped its defaults.',
-    experience_summary: 'A test that asserts the merged defaults catches this class of bug.',
-  },
-  insight: {
-    title: 'Assert merged defaults when options accept a short form',
-    description: 'Use this when an option can be given as a shorthand value or as a full object.',
-    content:
-      'Add a regression test that passes the shorthand and asserts every default field of the full object. The fix worked because defaults were merged before the shorthand was applied.',
-  },
-  tags: { routine: ['config-env', 'regression-test'], check: ['unit'], language: 'typescript', tool: 'npm' },
-};
 
 function completion(content: string | null, extra: Record<string, unknown> = {}) {
   return {

@@ -15,6 +15,7 @@ import { importCommand } from './import.js';
 import { learnCommand } from './learn.js';
 import { listCommand } from './list.js';
 import { recallCommand } from './recall.js';
+import { reembedCommand } from './reembed.js';
 import { rejectCommand } from './reject.js';
 import { restoreCommand } from './restore.js';
 import { serveCommand } from './serve.js';
@@ -40,5 +41,6 @@ export const COMMANDS: CliCommand[] = [
   archiveStaleCommand,
   serveCommand,
   backfillCommand,
+  reembedCommand,
   evalCommand,
 ];
