@@ -31,8 +31,8 @@ export interface FakeOpenAI {
   requests: RecordedRequest[];
   /** queues replies for an endpoint, answered in order */
   reply(endpoint: Endpoint, ...replies: Reply[]): void;
-  /** answers wait until this many requests are waiting at once (then all go) */
-  holdUntil(waiting: number): void;
+  /** answers of this endpoint wait until this many of its requests are waiting at once (then all go) */
+  holdUntil(waiting: number, endpoint?: Endpoint): void;
   /** the most requests that were waiting for an answer at once */
   maxInFlight(): number;
   /** replies queued but never asked for, and requests that found no reply */
@@ -48,8 +48,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   let unexpected = 0;
   let inFlight = 0;
   let maxInFlight = 0;
-  let hold = 0;
-  const held: (() => void)[] = [];
+  const hold: Record<Endpoint, number> = { chat: 0, embeddings: 0 };
+  const held: Record<Endpoint, (() => void)[]> = { chat: [], embeddings: [] };
 
   const answer = (res: ServerResponse, reply: Reply) => {
     if ('hang' in reply) return;
@@ -78,8 +78,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       res.on('close', () => (inFlight -= 1));
-      held.push(() => answer(res, reply));
-      if (held.length >= hold) for (const release of held.splice(0)) release();
+      held[endpoint].push(() => answer(res, reply));
+      if (held[endpoint].length >= hold[endpoint]) for (const release of held[endpoint].splice(0)) release();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -91,8 +91,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     reply(endpoint, ...replies) {
       queues[endpoint].push(...replies);
     },
-    holdUntil(waiting) {
-      hold = waiting;
+    holdUntil(waiting, endpoint = 'chat') {
+      hold[endpoint] = waiting;
     },
     maxInFlight: () => maxInFlight,
     leftover: () => ({ unused: queues.chat.length + queues.embeddings.length, unexpected }),
@@ -128,8 +128,16 @@ export function chatReply(content: unknown, usage = { prompt_tokens: 900, comple
   };
 }
 
-/** An embeddings answer: one vector of `dimensions` per input, with token usage. */
+let embeddingSeed = 0;
+/** A pseudo-random component in [-1, 1): each reply's vectors differ (no accidental near-duplicates). */
+const noise = (x: number) => {
+  const v = Math.sin(x) * 43758.5453;
+  return (v - Math.floor(v)) * 2 - 1;
+};
+
+/** An embeddings answer: one vector of `dimensions` per input (different for every reply), with token usage. */
 export function embeddingsReply(inputs: number, dimensions: number, tokens = 50): Reply {
+  const seed = (embeddingSeed += 1);
   return {
     json: {
       object: 'list',
@@ -137,7 +145,7 @@ export function embeddingsReply(inputs: number, dimensions: number, tokens = 50)
       data: Array.from({ length: inputs }, (_, index) => ({
         object: 'embedding',
         index,
-        embedding: Array.from({ length: dimensions }, (_, k) => Math.sin(index + k + 1)),
+        embedding: Array.from({ length: dimensions }, (_, k) => noise(seed * 12.9898 + index * 78.233 + k * 37.719)),
       })),
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     },
