@@ -144,7 +144,9 @@ export async function learnFix(
     const existing = await store.getMemory(fix.tenant, id);
     if (existing) {
       // relearning the same fix: refresh the text, keep the standing it earned
-      writes.push({ memory: refresh(existing, memory, abstraction.model, now), ...(vector ? { vector } : {}) });
+      // (a fix learned by fallback before: the model's text replaces the rules', qualifiers and all)
+      const refreshed = refresh(existing, memory, abstraction.model, now, !result.retried);
+      writes.push({ memory: refreshed, ...(vector ? { vector } : {}) });
       continue;
     }
     if (memory.level === 'insight') {
@@ -399,8 +401,15 @@ function withContent(body: Memory['body'], content: string): Memory['body'] {
 }
 
 /** The memory of a relearned fix: new text (keeping the run hints merged in), same standing. */
-function refresh(existing: Memory, memory: AbstractedMemory, model: string, now: string): Memory {
-  const content = memory.level === 'insight' ? mergeQualifiers(memory.content, existing.content) : memory.content;
+function refresh(
+  existing: Memory,
+  memory: AbstractedMemory,
+  model: string,
+  now: string,
+  keepQualifiers = true,
+): Memory {
+  const content =
+    memory.level === 'insight' && keepQualifiers ? mergeQualifiers(memory.content, existing.content) : memory.content;
   return {
     ...existing,
     title: memory.title,

@@ -117,6 +117,14 @@ describe('memory-transfer learn with a model', () => {
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ fixes: 2, skipped: 0, retried: 2, fallbacks: 0 });
     expect(await fixState('#1')).toEqual({ fix: {}, models: ['gpt-5-mini'] });
+    // the model's text replaces the rules' (nothing of the rules' template is glued on)
+    const store = await openStore(db);
+    try {
+      const insights = await store.listMemories('acme', { level: ['insight'] });
+      expect(insights.map((m) => m.content).sort()).toEqual([LESSONS[0]!.content, LESSONS[1]!.content].sort());
+    } finally {
+      await store.close();
+    }
 
     // and then they are learned for good
     const third = await cli(['learn', '--fixes', file, '--json'], online());
