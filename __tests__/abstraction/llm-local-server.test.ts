@@ -187,12 +187,15 @@ describe('the LLM abstractor against a local OpenAI-compatible server', () => {
 
   it('stops calling a failing model after N consecutive failures (circuit open), then uses the rules at once', async () => {
     server.reply('chat', errorReply(500, 'down'), errorReply(500, 'down'));
-    const { abstractor } = setup({ MEMORY_TRANSFER_LLM_BREAKER_FAILURES: '2' });
+    const { abstractor, warnings } = setup({ MEMORY_TRANSFER_LLM_BREAKER_FAILURES: '2' });
     const reasons: (string | undefined)[] = [];
     for (let i = 0; i < 4; i += 1)
       reasons.push((await abstractor.abstract(makeFix({ ref: String(i) }))).fallback?.reason);
     expect(server.requests).toHaveLength(2);
     expect(reasons.slice(2)).toEqual(['circuit open', 'circuit open']);
+    // one warn line per failed call and one when the circuit opens; none per fix while it is open
+    expect(warnings).toHaveLength(3);
+    expect(warnings[1]).toMatch(/^calls to gpt-5-mini keep failing \(HTTP 500: .*\): circuit breaker open/);
   });
 
   it('probes again after the cool-down and closes the circuit when the model answers', async () => {

@@ -73,6 +73,12 @@ export function createLlmAbstractor(options: LlmAbstractorOptions): Abstractor {
         throw new LlmAuthError(error.status);
       }
       breaker?.failed();
+      if (breaker?.state() === 'open')
+        logger.warn(
+          `calls to ${model} keep failing (${describeLlmFailure(error).reason}): circuit breaker open, ` +
+            'the rules learn the next fixes until a probe call succeeds',
+          { model },
+        );
       throw error;
     }
   }
@@ -122,7 +128,9 @@ export function createLlmAbstractor(options: LlmAbstractorOptions): Abstractor {
       } catch (error) {
         if (error instanceof LlmAuthError) throw error;
         const reason = error instanceof AnswerRejected ? error.message : describeLlmFailure(error).reason;
-        logger.warn(`LLM abstraction of ${fix.repo}@${fix.ref} failed (${reason}); using the rules`, {
+        // while the circuit is open, one line said so already
+        const log = reason === 'circuit open' ? logger.debug.bind(logger) : logger.warn.bind(logger);
+        log(`LLM abstraction of ${fix.repo}@${fix.ref} failed (${reason}); using the rules`, {
           repo: fix.repo,
           ref: fix.ref,
           model,
