@@ -744,7 +744,7 @@ export function runStoreContract(
           makeMemory({ level: 'trajectory', provenance: [{ ...makeMemory().provenance[0]!, repo: 'acme/web' }] }),
         );
         await store.markFixLearned('acme', 'acme/api', '1');
-        await store.markFixLearned('acme', 'acme/web', '2');
+        await store.markFixLearned('acme', 'acme/web', '2', { fallback: 'timeout' });
         const stats = await store.stats('acme');
         expect(stats).toEqual({
           memories: 3,
@@ -752,6 +752,7 @@ export function runStoreContract(
           byStatus: { proposed: 1, active: 2, rejected: 0, archived: 0 },
           repos: 2,
           fixes: 2,
+          fixesByFallback: 1,
         });
       });
     });

@@ -622,11 +622,15 @@ export class PostgresStore implements Store {
       'SELECT COUNT(DISTINCT s.repo)::int AS n FROM memory_sources s JOIN memories m ON m.seq = s.seq WHERE m.tenant = $1',
       [tenant],
     );
-    const fixes = await this.query('SELECT COUNT(*)::int AS n FROM fixes WHERE tenant = $1', [tenant]);
+    const fixes = await this.query(
+      'SELECT COUNT(*)::int AS n, COUNT(fallback)::int AS f FROM fixes WHERE tenant = $1',
+      [tenant],
+    );
     return statsFrom(
       groups.map((g) => ({ level: String(g.level), status: String(g.status), n: Number(g.n) })),
       Number(repos[0]?.n ?? 0),
       Number(fixes[0]?.n ?? 0),
+      Number(fixes[0]?.f ?? 0),
     );
   }
 

@@ -596,8 +596,11 @@ export class SqliteStore implements Store {
       'SELECT COUNT(DISTINCT s.repo) AS n FROM memory_sources s JOIN memories m ON m.seq = s.seq WHERE m.tenant = ?',
       [tenant],
     );
-    const fixes = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM fixes WHERE tenant = ?', [tenant]);
-    return statsFrom(groups, repos?.n ?? 0, fixes?.n ?? 0);
+    const fixes = await this.db.get<{ n: number; f: number }>(
+      'SELECT COUNT(*) AS n, COUNT(fallback) AS f FROM fixes WHERE tenant = ?',
+      [tenant],
+    );
+    return statsFrom(groups, repos?.n ?? 0, fixes?.n ?? 0, fixes?.f ?? 0);
   }
 
   // internals

@@ -69,6 +69,8 @@ export interface PoolStats {
   byStatus: Record<string, number>;
   repos: number;
   fixes: number;
+  /** of those fixes, the ones the rules learned because the model failed (a run with a model retries them) */
+  fixesByFallback: number;
 }
 
 export interface Store {

@@ -104,6 +104,9 @@ describe('memory-transfer learn with a model', () => {
       /^2 learned by rules because the model failed: HTTP 500: 500 overloaded \(2\); the next learn run with the model abstracts them again \(no --force needed\)$/m,
     );
     expect(await fixState('#1')).toEqual({ fix: { fallback: 'HTTP 500: 500 overloaded' }, models: ['rules@1'] });
+    expect((await cli(['stats'], {})).stdout).toContain(
+      'fixes     2 (2 learned by rules because the model failed: the next learn with a model retries them)',
+    );
 
     // an offline run leaves them alone: the rules would write the same thing again
     const offline = await cli(['learn', '--fixes', file, '--json'], {});
