@@ -5,34 +5,12 @@ import { abstractWithRules, createRulesAbstractor } from '../../src/abstraction/
 import { leaksSource } from '../../src/abstraction/specificity.js';
 import { createOpenAIClient, llmConfigFromEnv } from '../../src/config/llm.js';
 import type { Logger } from '../../src/services/ports.js';
-import { makeFix } from './llm-fixtures.js';
+import { goodAnswer, makeFix } from './llm-fixtures.js';
 
 const BASE = 'https://llm.test';
 const PATH = '/v1/chat/completions';
 
 const fix = makeFix({ problem: 'The retry option was ignored. Token [REDACTED] was in the log.' });
-
-const goodAnswer = {
-  workflow: {
-    goal: 'Confirm that short-form option values keep every default.',
-    steps: [
-      'Write a test passing the short form of the option.',
-      'Assert each default field survives.',
-      'Run the suite.',
-    ],
-  },
-  summary: {
-    task_summary: 'An option given in short form silently dropped its defaults.',
-    experience_summary: 'A test that asserts the merged defaults catches this class of bug.',
-  },
-  insight: {
-    title: 'Assert merged defaults when options accept a short form',
-    description: 'Use this when an option can be given as a shorthand value or as a full object.',
-    content:
-      'Add a regression test that passes the shorthand and asserts every default field of the full object. The fix worked because defaults were merged before the shorthand was applied.',
-  },
-  tags: { routine: ['config-env', 'regression-test'], check: ['unit'], language: 'typescript', tool: 'npm' },
-};
 
 function completion(content: string | null, extra: Record<string, unknown> = {}) {
   return {
@@ -121,7 +99,7 @@ describe('LLM abstractor', () => {
     nock(BASE).post(PATH).reply(200, completion('{"workflow": {'));
     const { abstractor, warnings } = setup();
     const result = await abstractor.abstract(fix);
-    expect(result).toEqual(abstractWithRules(fix));
+    expect(result).toEqual({ ...abstractWithRules(fix), fallback: { reason: 'invalid JSON' } });
     expect(warnings).toEqual(['LLM abstraction of acme/http-kit@42 failed (invalid JSON); using the rules']);
   });
 
@@ -209,7 +187,10 @@ describe('LLM abstractor', () => {
       .times(3)
       .reply(429, { error: { message: 'slow down' } }, { 'retry-after-ms': '1' });
     const { abstractor, warnings } = setup({ MEMORY_TRANSFER_LLM_RETRIES: '2' });
-    expect(await abstractor.abstract(fix)).toEqual(abstractWithRules(fix));
+    expect(await abstractor.abstract(fix)).toEqual({
+      ...abstractWithRules(fix),
+      fallback: { reason: 'rate limited (HTTP 429), retries exhausted' },
+    });
     expect(warnings).toEqual([
       'LLM abstraction of acme/http-kit@42 failed (rate limited (HTTP 429), retries exhausted); using the rules',
     ]);

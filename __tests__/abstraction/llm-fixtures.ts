@@ -41,3 +41,26 @@ export function makeInsight(title: string, description: string, content: string)
     evidence: ['tests changed in the same change'],
   };
 }
+
+/** A valid model answer for makeFix() (names nothing of the fix). */
+export const goodAnswer = {
+  workflow: {
+    goal: 'Confirm that short-form option values keep every default.',
+    steps: [
+      'Write a test passing the short form of the option.',
+      'Assert each default field survives.',
+      'Run the suite.',
+    ],
+  },
+  summary: {
+    task_summary: 'An option given in short form silently dropped its defaults.',
+    experience_summary: 'A test that asserts the merged defaults catches this class of bug.',
+  },
+  insight: {
+    title: 'Assert merged defaults when options accept a short form',
+    description: 'Use this when an option can be given as a shorthand value or as a full object.',
+    content:
+      'Add a regression test that passes the shorthand and asserts every default field of the full object. The fix worked because defaults were merged before the shorthand was applied.',
+  },
+  tags: { routine: ['config-env', 'regression-test'], check: ['unit'], language: 'typescript', tool: 'npm' },
+};

@@ -98,7 +98,13 @@ export function recordingLogger(logs: Harness['logs']): Logger {
 }
 
 export async function createHarness(
-  options: { store?: Store; clock?: Clock; settings?: Partial<AppSettings> } = {},
+  options: {
+    store?: Store;
+    clock?: Clock;
+    settings?: Partial<AppSettings>;
+    /** the model side (default: the offline rules, no meter) */
+    engine?: Partial<Pick<AppDeps, 'abstractor' | 'embedder' | 'meter'>>;
+  } = {},
 ): Promise<Harness> {
   const pool = options.store ? undefined : await tempPool();
   const store = options.store ?? pool!.store;
@@ -115,6 +121,7 @@ export async function createHarness(
     clock,
     queue: worker,
     settings: { ...settings, ...options.settings },
+    ...options.engine,
   };
   const probot = new Probot({
     appId: 1,

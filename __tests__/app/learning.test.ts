@@ -1,5 +1,12 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAbstractor } from '../../src/abstraction/create-abstractor.js';
+import { readTokenTotals, renderMetrics } from '../../src/app/http/metrics.js';
+import { llmConfigFromEnv } from '../../src/config/llm.js';
+import { createTokenMeter } from '../../src/core/token-usage.js';
+import { silentLogger } from '../../src/services/ports.js';
+import { goodAnswer } from '../abstraction/llm-fixtures.js';
+import { chatReply, errorReply, startFakeOpenAI, type FakeOpenAI } from '../helpers/openai-server.js';
 import { createHarness, github, loadEvent, noConfig, type Harness } from './app-harness.js';
 
 const OWNER = 'Codertocat';
@@ -525,5 +532,63 @@ describe('a repository renamed after its fixes were learned', () => {
     expect(after.every((m) => m.provenance.every((p) => p.repo === `${OWNER}/${NEW}`))).toBe(true);
     const learned = h.logs.filter((l) => l.message === 'fix learned');
     expect(learned.map((l) => l.fields?.skipped)).toEqual([undefined, 'already-learned', 'already-learned']);
+  });
+});
+
+describe('learning with a model (a local OpenAI-compatible server)', () => {
+  let h: Harness;
+  let llm: FakeOpenAI;
+  beforeEach(async () => {
+    llm = await startFakeOpenAI();
+    const config = llmConfigFromEnv({
+      OPENAI_API_KEY: 'sk-local',
+      OPENAI_BASE_URL: llm.baseURL,
+      MEMORY_TRANSFER_LLM_RETRIES: '0',
+    });
+    const meter = createTokenMeter();
+    h = await createHarness({ engine: { abstractor: createAbstractor(config, silentLogger, meter), meter } });
+  });
+  afterEach(async () => {
+    const leftover = llm.leftover();
+    await llm.close();
+    await h.cleanup();
+    expect(leftover).toEqual({ unused: 0, unexpected: 0 });
+  });
+
+  it('logs the token use with the learned fix and records it for /metrics', async () => {
+    llm.reply('chat', chatReply(goodAnswer, { prompt_tokens: 800, completion_tokens: 200 }));
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    const scope = learnPrCalls({});
+    await h.worker.drain();
+    scope.done();
+    const learned = h.logs.find((l) => l.message === 'fix learned');
+    expect(learned?.fields).toMatchObject({ tokens: { chatCalls: 1, promptTokens: 800, completionTokens: 200 } });
+    const metrics = renderMetrics(await readTokenTotals(h.store));
+    expect(metrics).toContain('memory_transfer_llm_tokens_total{kind="prompt"} 800\n');
+    expect(metrics).toContain('memory_transfer_llm_tokens_total{kind="completion"} 200\n');
+    expect(metrics).toContain('memory_transfer_llm_fallbacks_total 0\n');
+  });
+
+  it('says when the rules learned a fix because the model failed, and counts it', async () => {
+    llm.reply('chat', errorReply(500, 'overloaded'));
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    const scope = learnPrCalls({});
+    await h.worker.drain();
+    scope.done();
+    const line = h.logs.find((l) => l.message === 'fix learned by the rules: the model failed');
+    expect(line?.fields).toMatchObject({ fallback: 'HTTP 500: 500 overloaded' });
+    expect(await h.store.learnedFix(TENANT, `${OWNER}/${REPO}`, '2')).toEqual({ fallback: 'HTTP 500: 500 overloaded' });
+    expect(renderMetrics(await readTokenTotals(h.store))).toContain('memory_transfer_llm_fallbacks_total 1\n');
+  });
+
+  it('a refused API key fails the job with one clear line (retried later), learning nothing', async () => {
+    llm.reply('chat', errorReply(401, 'Incorrect API key provided'));
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    const scope = learnPrCalls({});
+    await h.worker.drain();
+    scope.done();
+    const failed = h.logs.find((l) => l.message === 'job failed, will retry');
+    expect(failed?.fields?.error).toBe('the model endpoint refused the API key (401): check OPENAI_API_KEY');
+    expect(await h.store.isFixLearned(TENANT, `${OWNER}/${REPO}`, '2')).toBe(false);
   });
 });

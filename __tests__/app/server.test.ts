@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { recordTokenTotals } from '../../src/app/http/metrics.js';
 import { startServer, type RunningServer } from '../../src/app/server.js';
 import { defaultProcesses, readServeConfig } from '../../src/app/settings.js';
 import type { Store } from '../../src/store/store.js';
@@ -47,6 +48,26 @@ describe('the App server over real HTTP', () => {
     const response = await fetch(`http://127.0.0.1:${server.port}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers /metrics with the model use the job worker recorded', async () => {
+    const empty = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+    expect(empty.status).toBe(200);
+    expect(empty.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await empty.text()).toContain('memory_transfer_llm_tokens_total{kind="prompt"} 0\n');
+    await recordTokenTotals(store, {
+      chatCalls: 2,
+      promptTokens: 1500,
+      completionTokens: 400,
+      embeddingCalls: 2,
+      embeddingTokens: 60,
+      fallbacks: 1,
+    });
+    const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+    expect(text).toContain('memory_transfer_llm_calls_total{kind="chat"} 2\n');
+    expect(text).toContain('memory_transfer_llm_tokens_total{kind="prompt"} 1500\n');
+    expect(text).toContain('memory_transfer_llm_tokens_total{kind="embedding"} 60\n');
+    expect(text).toContain('memory_transfer_llm_fallbacks_total 1\n');
   });
 
   it('mounts the recall API: a request without an OIDC token is refused with 401', async () => {

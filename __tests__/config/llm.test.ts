@@ -11,6 +11,9 @@ describe('llmConfigFromEnv', () => {
       embedDimensions: 512,
       timeoutMs: 30_000,
       retries: 2,
+      concurrency: 4,
+      breakerFailures: 3,
+      breakerCooldownMs: 60_000,
     });
     expect(isOnline(config)).toBe(false);
   });
@@ -28,6 +31,11 @@ describe('llmConfigFromEnv', () => {
       MEMORY_TRANSFER_EMBED_DIMENSIONS: '768',
       MEMORY_TRANSFER_LLM_TIMEOUT_MS: '5000',
       MEMORY_TRANSFER_LLM_RETRIES: '0',
+      MEMORY_TRANSFER_LLM_CONCURRENCY: '8',
+      MEMORY_TRANSFER_LLM_REASONING_EFFORT: 'minimal',
+      MEMORY_TRANSFER_LLM_MAX_OUTPUT_TOKENS: '6000',
+      MEMORY_TRANSFER_LLM_BREAKER_FAILURES: '5',
+      MEMORY_TRANSFER_LLM_BREAKER_COOLDOWN_MS: '30000',
     });
     expect(config).toEqual({
       apiKey: 'sk-test',
@@ -37,6 +45,11 @@ describe('llmConfigFromEnv', () => {
       embedDimensions: 768,
       timeoutMs: 5000,
       retries: 0,
+      concurrency: 8,
+      reasoningEffort: 'minimal',
+      maxOutputTokens: 6000,
+      breakerFailures: 5,
+      breakerCooldownMs: 30_000,
     });
     expect(isOnline(config)).toBe(true);
   });
@@ -50,9 +63,20 @@ describe('llmConfigFromEnv', () => {
     ['MEMORY_TRANSFER_LLM_TIMEOUT_MS', '1.5'],
     ['MEMORY_TRANSFER_LLM_RETRIES', '99'],
     ['MEMORY_TRANSFER_ABSTRACT_MODEL', 'gpt 5; rm -rf /'],
+    ['MEMORY_TRANSFER_LLM_CONCURRENCY', '0'],
+    ['MEMORY_TRANSFER_LLM_CONCURRENCY', 'many'],
+    ['MEMORY_TRANSFER_LLM_REASONING_EFFORT', 'extreme'],
+    ['MEMORY_TRANSFER_LLM_MAX_OUTPUT_TOKENS', '10k'],
+    ['MEMORY_TRANSFER_LLM_BREAKER_FAILURES', '0'],
   ])('rejects %s=%j with an error naming the variable', (name, value) => {
     const read = () => llmConfigFromEnv({ [name]: value });
     expect(read).toThrow(InputError);
     expect(read).toThrow(new RegExp(`^${name} `));
+  });
+
+  it('names the allowed reasoning efforts, with an example', () => {
+    expect(() => llmConfigFromEnv({ MEMORY_TRANSFER_LLM_REASONING_EFFORT: 'extreme' })).toThrow(
+      'MEMORY_TRANSFER_LLM_REASONING_EFFORT must be one of none, minimal, low, medium, high, xhigh (e.g. low)',
+    );
   });
 });

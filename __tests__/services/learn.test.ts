@@ -245,11 +245,51 @@ describe('learnFix', () => {
 });
 
 describe('learnFixes', () => {
+  it('abstracts ahead, as many at once as the abstractor allows, and writes in input order', async () => {
+    const rules = createRulesAbstractor();
+    const waiting: (() => void)[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const abstractor: Abstractor = {
+      concurrency: 3,
+      async abstract(fix) {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        // the three answers come back last first, once all three are asked
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          if (waiting.length === 3) for (const release of waiting.reverse()) release();
+        });
+        inFlight -= 1;
+        return rules.abstract(fix);
+      },
+    };
+    let second = 0;
+    const ticking = { now: () => new Date(Date.UTC(2025, 0, 1, 0, 0, (second += 1))) };
+    const fixes = ['r1', 'r2', 'r3'].map((ref) => emptyBody('acme/api', ref));
+    const summary = await learnFixes(deps({ abstractor, clock: ticking }), fixes);
+    expect(most).toBe(3);
+    expect(summary.fixes).toBe(3);
+    const trajectories = await store.listMemories('acme', { level: ['trajectory'] });
+    const writtenAt = (ref: string) => trajectories.find((m) => m.provenance[0]?.ref === ref)!.createdAt;
+    expect([writtenAt('r1') < writtenAt('r2'), writtenAt('r2') < writtenAt('r3')]).toEqual([true, true]);
+  });
+
   it('learns a list, reports progress and sums the results', async () => {
     const progress: [number, number | undefined][] = [];
     const fixes = [emptyBody('acme/web', 'w1'), emptyBody('acme/api', 'a1'), emptyBody('acme/api', 'a1')];
     const summary = await learnFixes(deps(), fixes, { onProgress: (done, total) => progress.push([done, total]) });
-    expect(summary).toEqual({ fixes: 3, skipped: 1, created: 7, merged: 1, rejected: 0, failed: 0 });
+    expect(summary).toEqual({
+      fixes: 3,
+      skipped: 1,
+      created: 7,
+      merged: 1,
+      rejected: 0,
+      failed: 0,
+      fallbacks: 0,
+      fallbackReasons: {},
+      retried: 0,
+    });
     expect(progress).toEqual([
       [1, 3],
       [2, 3],

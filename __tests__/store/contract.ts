@@ -170,6 +170,23 @@ export function runStoreContract(
         expect(await store.countMemories('acme', { repo: 'acme/nothing' })).toBe(0);
       });
 
+      it('lists the memories of some levels that have no vector of a model, oldest first, in one tenant', async () => {
+        const store = await fresh();
+        const [first, second, third] = [makeMemory(), makeMemory(), makeMemory()];
+        const workflow = makeMemory({ level: 'workflow' });
+        const theirs = makeMemory({ tenant: 'other' });
+        for (const memory of [first!, second!, third!, workflow, theirs]) await store.putMemory(memory);
+        await store.putVector('acme', second!.id, axisVector(4, 0), 'emb');
+        await store.putVector('acme', third!.id, axisVector(4, 1), 'old-model');
+        expect(await store.listIdsWithoutVector('acme', 'emb', ['insight'])).toEqual([first!.id, third!.id]);
+        expect(await store.listIdsWithoutVector('acme', 'emb', ['insight', 'workflow'])).toEqual([
+          first!.id,
+          third!.id,
+          workflow.id,
+        ]);
+        expect(await store.listIdsWithoutVector('acme', 'old-model', ['insight'])).toEqual([first!.id, second!.id]);
+      });
+
       it('deletes a memory with its full-text entry and vector', async () => {
         const store = await fresh();
         const memory = makeMemory({ title: 'Reproduce the race with a stress test' });
@@ -509,6 +526,25 @@ export function runStoreContract(
         expect(await store.isFixLearned('acme', 'acme/web', '1')).toBe(true);
       });
 
+      it('records a fix learned by fallback with its reason, and clears it when the fix is learned again by the model', async () => {
+        const store = await fresh();
+        expect(await store.learnedFix('acme', 'acme/api', '7')).toBeUndefined();
+        expect(await store.markFixLearned('acme', 'acme/api', '7', { fallback: 'timeout' })).toBe(true);
+        expect(await store.learnedFix('acme', 'Acme/API', '7')).toEqual({ fallback: 'timeout' });
+        expect(await store.isFixLearned('acme', 'acme/api', '7')).toBe(true);
+        // without `how` (an import), the record is left as it is
+        expect(await store.markFixLearned('acme', 'acme/api', '7')).toBe(false);
+        expect(await store.learnedFix('acme', 'acme/api', '7')).toEqual({ fallback: 'timeout' });
+        // learned again, by the model
+        expect(await store.markFixLearned('acme', 'acme/api', '7', {})).toBe(false);
+        expect(await store.learnedFix('acme', 'acme/api', '7')).toEqual({});
+        // a rename keeps the reason
+        await store.markFixLearned('acme', 'acme/api', '8', { fallback: 'circuit open' });
+        await store.renameFixRepo('acme', 'acme/api', 'acme/server');
+        expect(await store.learnedFix('acme', 'acme/server', '8')).toEqual({ fallback: 'circuit open' });
+        expect(await store.learnedFix('other', 'acme/server', '8')).toBeUndefined();
+      });
+
       it('moves learned fixes to a renamed repository, keeping one row when both names had it', async () => {
         const store = await fresh();
         await store.markFixLearned('acme', 'acme/old', '1');
@@ -708,7 +744,7 @@ export function runStoreContract(
           makeMemory({ level: 'trajectory', provenance: [{ ...makeMemory().provenance[0]!, repo: 'acme/web' }] }),
         );
         await store.markFixLearned('acme', 'acme/api', '1');
-        await store.markFixLearned('acme', 'acme/web', '2');
+        await store.markFixLearned('acme', 'acme/web', '2', { fallback: 'timeout' });
         const stats = await store.stats('acme');
         expect(stats).toEqual({
           memories: 3,
@@ -716,6 +752,7 @@ export function runStoreContract(
           byStatus: { proposed: 1, active: 2, rejected: 0, archived: 0 },
           repos: 2,
           fixes: 2,
+          fixesByFallback: 1,
         });
       });
     });

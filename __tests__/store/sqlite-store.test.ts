@@ -97,15 +97,18 @@ describe('SQLite pool file', () => {
     const store = await openStore(path);
     await store.putMemory(makeMemory());
     await store.close();
-    // back to version 1 as an earlier release left it: no jobs.body, a job waiting
+    // back to version 1 as an earlier release left it: no jobs.body, no fixes.fallback, a job waiting, a fix learned
     const other = raw(path);
-    await other.exec(`ALTER TABLE jobs DROP COLUMN body; DELETE FROM schema_version WHERE version > 1;
+    await other.exec(`ALTER TABLE jobs DROP COLUMN body; ALTER TABLE fixes DROP COLUMN fallback;
+      DELETE FROM schema_version WHERE version > 1;
+      INSERT INTO fixes (tenant, repo, ref, learned_at) VALUES ('acme', 'acme/api', '7', '2026-01-01');
       INSERT INTO jobs (key, kind, payload, state, attempts, run_after, created_at, updated_at)
       VALUES ('webhook:old', 'webhook-delivery', '{"id":"old"}', 'pending', 0, '1970-01-01T00:00:00.000Z', '2026-01-01', '2026-01-01')`);
     await other.close();
     const again = await openStore(path);
     try {
       expect(await again.countMemories('acme')).toBe(1);
+      expect(await again.learnedFix('acme', 'acme/api', '7')).toEqual({});
       const job = await again.claimJob(new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
       expect(job).toMatchObject({ key: 'webhook:old', payload: { id: 'old' } });
       expect(job?.body).toBeUndefined();

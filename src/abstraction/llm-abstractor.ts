@@ -1,18 +1,27 @@
 /**
  * The LLM abstractor: one chat completion per fix, over any OpenAI-compatible endpoint, with a
  * JSON-schema structured answer (workflow, summary, one insight, tags) validated with zod again.
- * The trajectory and the evidence lines are built without the model, by the rules. Any failure
- * (timeout, 429 or 5xx after the client's retries, network, refusal, invalid JSON, a schema
- * mismatch, an insight that names its source) falls back to the rules for that fix, with one warn
- * line naming the reason. It never throws.
+ * The trajectory and the evidence lines are built without the model, by the rules.
+ *
+ * Any failure (timeout, 429 or 5xx after the client's retries, network, refusal, invalid JSON, a
+ * schema mismatch, an insight that names its source or that the screen refuses) falls back to the
+ * rules for that fix: one warn line, and `fallback: { reason }` on the Abstraction, so the fix is
+ * recorded as learned by fallback and abstracted again by a later run. After a few consecutive
+ * failed calls a circuit breaker stops calling the model for a cool-down (reason "circuit open").
+ * An endpoint that refuses the API key (401/403) throws LlmAuthError: the run stops.
+ * Token use read from each answer goes to the meter.
  */
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { detectEcosystem } from '../core/ecosystem.js';
+import { LlmAuthError } from '../core/errors.js';
 import { routineTag } from '../core/routines.js';
+import type { TokenMeter } from '../core/token-usage.js';
 import type { Fix } from '../core/types.js';
+import { screenInsightText } from '../security/screen.js';
 import type { AbstractedMemory, Abstraction, Abstractor, Logger } from '../services/ports.js';
-import { describeLlmFailure } from '../config/llm.js';
+import { describeLlmFailure, type ReasoningEffort } from '../config/llm.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
 import { AnswerSchema, SYSTEM_PROMPT, ValidAnswerSchema, buildUserPrompt, type ValidAnswer } from './prompts.js';
 import { checkSpecificity } from './specificity.js';
 
@@ -23,6 +32,16 @@ export interface LlmAbstractorOptions {
   /** the offline abstractor: the trajectory and evidence of every fix, and the fallback */
   rules: Abstractor;
   logger: Logger;
+  /** `reasoning_effort` of each call (absent: not sent) */
+  reasoningEffort?: ReasoningEffort;
+  /** `max_completion_tokens` of each call (absent: not sent) */
+  maxOutputTokens?: number;
+  /** abstractions a learn run may keep in flight (default 1) */
+  concurrency?: number;
+  /** stops calling a failing model for a while (absent: every fix calls the model) */
+  breaker?: CircuitBreaker;
+  /** receives the token use each answer reports */
+  meter?: TokenMeter;
 }
 
 /** Why the model's answer was not used. */
@@ -31,17 +50,50 @@ class AnswerRejected extends Error {}
 const RESPONSE_FORMAT = zodResponseFormat(AnswerSchema, 'fix_memory');
 
 export function createLlmAbstractor(options: LlmAbstractorOptions): Abstractor {
-  const { client, model, rules, logger } = options;
+  const { client, model, rules, logger, breaker, meter } = options;
+
+  async function call(fix: Fix): Promise<OpenAI.Chat.Completions.ChatCompletion> {
+    if (breaker && !breaker.tryAcquire()) throw new AnswerRejected('circuit open');
+    try {
+      const completion = await client.chat.completions.create({
+        model,
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: buildUserPrompt(fix) },
+        ],
+        response_format: RESPONSE_FORMAT,
+        ...(options.reasoningEffort ? { reasoning_effort: options.reasoningEffort } : {}),
+        ...(options.maxOutputTokens ? { max_completion_tokens: options.maxOutputTokens } : {}),
+      });
+      breaker?.succeeded();
+      return completion;
+    } catch (error) {
+      if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
+        breaker?.succeeded(); // the endpoint answered; the run stops on this error anyway
+        throw new LlmAuthError(error.status);
+      }
+      breaker?.failed();
+      if (breaker?.state() === 'open')
+        logger.warn(
+          `calls to ${model} keep failing (${describeLlmFailure(error).reason}): circuit breaker open, ` +
+            'the rules learn the next fixes until a probe call succeeds',
+          { model },
+        );
+      throw error;
+    }
+  }
 
   async function ask(fix: Fix): Promise<ValidAnswer> {
-    const completion = await client.chat.completions.create({
-      model,
-      messages: [
-        { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: buildUserPrompt(fix) },
-      ],
-      response_format: RESPONSE_FORMAT,
-    });
+    const completion = await call(fix);
+    const usage = (completion as { usage?: unknown }).usage;
+    if (meter && usage && typeof usage === 'object') {
+      const { prompt_tokens, completion_tokens } = usage as Record<string, unknown>;
+      meter.record({
+        kind: 'chat',
+        promptTokens: typeof prompt_tokens === 'number' ? prompt_tokens : 0,
+        completionTokens: typeof completion_tokens === 'number' ? completion_tokens : 0,
+      });
+    }
     const choice = completion.choices?.[0];
     const message = choice?.message;
     if (message?.refusal) throw new AnswerRejected(`refusal: ${message.refusal.slice(0, 120)}`);
@@ -65,6 +117,8 @@ export function createLlmAbstractor(options: LlmAbstractorOptions): Abstractor {
   }
 
   return {
+    usesModel: true,
+    concurrency: Math.max(1, options.concurrency ?? 1),
     async abstract(fix: Fix): Promise<Abstraction> {
       const offline = await rules.abstract(fix);
       try {
@@ -72,17 +126,25 @@ export function createLlmAbstractor(options: LlmAbstractorOptions): Abstractor {
         const memories = toMemories(answer, fix, offline);
         return { memories, model };
       } catch (error) {
+        if (error instanceof LlmAuthError) throw error;
         const reason = error instanceof AnswerRejected ? error.message : describeLlmFailure(error).reason;
-        logger.warn(`LLM abstraction of ${fix.repo}@${fix.ref} failed (${reason}); using the rules`, {
+        // while the circuit is open, one line said so already
+        const log = reason === 'circuit open' ? logger.debug.bind(logger) : logger.warn.bind(logger);
+        log(`LLM abstraction of ${fix.repo}@${fix.ref} failed (${reason}); using the rules`, {
           repo: fix.repo,
           ref: fix.ref,
           model,
           reason,
         });
-        return offline;
+        return { ...offline, fallback: { reason } };
       }
     },
   };
+}
+
+/** Refuses a memory the screen refuses (instruction-like or hidden text), like learn's own screen. */
+function screened(memory: AbstractedMemory): { ok: boolean; reason?: string } {
+  return screenInsightText([memory.title, memory.description, memory.content].join('\n'));
 }
 
 /** The model's three levels plus the rules' trajectory; each checked for specificity. */
@@ -120,17 +182,22 @@ function toMemories(answer: ValidAnswer, fix: Fix, offline: Abstraction): Abstra
 
   const checked = checkSpecificity(insightMemory, fix);
   if (!checked.ok) throw new AnswerRejected(`specificity: ${checked.reason ?? 'names its source'}`);
+  const insightOut = checked.rewritten ?? insightMemory;
+  const screen = screened(insightOut);
+  if (!screen.ok) throw new AnswerRejected(`screen: ${screen.reason ?? 'refused'}`);
   const out: AbstractedMemory[] = [];
   const trajectory = offlineOf('trajectory');
   if (trajectory) out.push(trajectory);
-  // a workflow or summary that names its source is replaced by the rules' version of that level
+  // a workflow or summary that names its source or that the screen refuses is replaced by the
+  // rules' version of that level
   for (const memory of [workflowMemory, summaryMemory]) {
     const result = checkSpecificity(memory, fix);
+    const kept = result.ok ? (result.rewritten ?? memory) : undefined;
     const fallback = offlineOf(memory.level);
-    if (result.ok) out.push(result.rewritten ?? memory);
+    if (kept && screened(kept).ok) out.push(kept);
     else if (fallback) out.push(fallback);
   }
-  out.push(checked.rewritten ?? insightMemory);
+  out.push(insightOut);
   return out;
 }
 

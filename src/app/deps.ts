@@ -3,7 +3,7 @@
  * tests build it from a temp SQLite pool and nock'd GitHub/LLM.
  */
 import type { Store } from '../store/store.js';
-import type { Abstractor, Clock, Embedder, Logger, Redactor } from '../services/ports.js';
+import type { Abstractor, Clock, Embedder, Logger, Redactor, TokenMeter } from '../services/ports.js';
 
 /** A durable job handler: runs in the worker, may throw to be retried with backoff. */
 /** `job.body` holds the raw bytes recorded with the job, if any (a webhook delivery's body). */
@@ -41,4 +41,6 @@ export interface AppDeps {
   clock: Clock;
   queue: JobQueue;
   settings: AppSettings;
+  /** the model adapters' token use since the process started (logged per learned fix, on /metrics) */
+  meter?: TokenMeter;
 }

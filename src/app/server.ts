@@ -1,5 +1,5 @@
 /**
- * The App's HTTP server: Probot 14 with webhooks at /api/github/webhooks, /healthz, the recall
+ * The App's HTTP server: Probot 14 with webhooks at /api/github/webhooks, /healthz, /metrics, the recall
  * API (/api/v1/*, when src/app/http/api.ts is present) and the durable job worker.
  * Without App credentials it runs Probot's manifest set-up flow from app.yml instead.
  *
@@ -17,6 +17,7 @@ import { pino, type Logger as PinoLogger } from 'pino';
 import { Probot, ProbotOctokit, Server, run } from 'probot';
 import { createAbstractor } from '../abstraction/create-abstractor.js';
 import { llmConfigFromEnv } from '../config/llm.js';
+import { createTokenMeter } from '../core/token-usage.js';
 import { createEmbedder } from '../embedding/openai-embedder.js';
 import { createRedactor } from '../security/redact.js';
 import {
@@ -39,6 +40,7 @@ import { createGitHubInstallationDirectory } from './http/installation-directory
 import { createMcpHandler, type McpEndpointOptions, type VoteCheck } from './http/mcp-endpoint.js';
 import { hasWriteAccess } from '../github/trust.js';
 import { VERSION } from '../core/version.js';
+import { createMetricsHandler } from './http/metrics.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
@@ -197,15 +199,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     maxAttempts: config.worker.maxAttempts,
     ...workerOptions,
   });
-  const embedder = options.embedder ?? createEmbedder(llm);
+  const meter = createTokenMeter();
+  const embedder = options.embedder ?? createEmbedder(llm, meter);
   const deps: AppDeps = {
     store,
-    abstractor: options.abstractor ?? createAbstractor(llm, logger),
+    abstractor: options.abstractor ?? createAbstractor(llm, logger, meter),
     ...(embedder ? { embedder } : {}),
     redactor: options.redactor ?? createRedactor(),
     logger,
     clock,
     queue: worker,
+    meter,
     // the periodic sweeps are scheduled by one process only
     settings: role === 'http' ? { ...config.settings, sweeps: false } : config.settings,
   };
@@ -285,7 +289,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   const mcp = createMcpHandler(deps, { mayVote, version: VERSION, ...apiOptions });
   const http = await server.start();
-  putInFront(http, [intake, healthz, api, mcp]);
+  putInFront(http, [intake, healthz, createMetricsHandler(store), api, mcp]);
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (runWorker) worker.start();

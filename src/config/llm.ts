@@ -22,7 +22,20 @@ export interface LlmConfig {
   timeoutMs: number;
   /** retries of a failed request (429, 5xx, timeout, network), with backoff */
   retries: number;
+  /** model calls in flight at once during a learn run (abstractions run ahead; writes stay in order) */
+  concurrency: number;
+  /** `reasoning_effort` sent with each abstraction (absent: the model's default) */
+  reasoningEffort?: ReasoningEffort;
+  /** `max_completion_tokens` of each abstraction, reasoning included (absent: the model's limit) */
+  maxOutputTokens?: number;
+  /** consecutive failed calls that open the circuit breaker (the rules are used meanwhile) */
+  breakerFailures: number;
+  /** how long the breaker stays open before one probe call, milliseconds */
+  breakerCooldownMs: number;
 }
+
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 export const LLM_DEFAULTS = {
   abstractModel: 'gpt-5-mini',
@@ -30,6 +43,9 @@ export const LLM_DEFAULTS = {
   embedDimensions: 512,
   timeoutMs: 30_000,
   retries: 2,
+  concurrency: 4,
+  breakerFailures: 3,
+  breakerCooldownMs: 60_000,
 } as const;
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -65,6 +81,16 @@ const EnvSchema = z.object({
   MEMORY_TRANSFER_EMBED_DIMENSIONS: optional(integer(1, 8192)),
   MEMORY_TRANSFER_LLM_TIMEOUT_MS: optional(integer(100, 600_000)),
   MEMORY_TRANSFER_LLM_RETRIES: optional(integer(0, 10)),
+  MEMORY_TRANSFER_LLM_CONCURRENCY: optional(integer(1, 64)),
+  MEMORY_TRANSFER_LLM_REASONING_EFFORT: optional(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(REASONING_EFFORTS, { error: `must be one of ${REASONING_EFFORTS.join(', ')} (e.g. low)` })),
+  ),
+  MEMORY_TRANSFER_LLM_MAX_OUTPUT_TOKENS: optional(integer(16, 1_000_000)),
+  MEMORY_TRANSFER_LLM_BREAKER_FAILURES: optional(integer(1, 100)),
+  MEMORY_TRANSFER_LLM_BREAKER_COOLDOWN_MS: optional(integer(0, 3_600_000)),
 });
 
 /** Reads the LLM settings; throws InputError naming the first bad variable. */
@@ -84,6 +110,11 @@ export function llmConfigFromEnv(env: Record<string, string | undefined>): LlmCo
     embedDimensions: e.MEMORY_TRANSFER_EMBED_DIMENSIONS ?? LLM_DEFAULTS.embedDimensions,
     timeoutMs: e.MEMORY_TRANSFER_LLM_TIMEOUT_MS ?? LLM_DEFAULTS.timeoutMs,
     retries: e.MEMORY_TRANSFER_LLM_RETRIES ?? LLM_DEFAULTS.retries,
+    concurrency: e.MEMORY_TRANSFER_LLM_CONCURRENCY ?? LLM_DEFAULTS.concurrency,
+    ...(e.MEMORY_TRANSFER_LLM_REASONING_EFFORT ? { reasoningEffort: e.MEMORY_TRANSFER_LLM_REASONING_EFFORT } : {}),
+    ...(e.MEMORY_TRANSFER_LLM_MAX_OUTPUT_TOKENS ? { maxOutputTokens: e.MEMORY_TRANSFER_LLM_MAX_OUTPUT_TOKENS } : {}),
+    breakerFailures: e.MEMORY_TRANSFER_LLM_BREAKER_FAILURES ?? LLM_DEFAULTS.breakerFailures,
+    breakerCooldownMs: e.MEMORY_TRANSFER_LLM_BREAKER_COOLDOWN_MS ?? LLM_DEFAULTS.breakerCooldownMs,
   };
 }
 

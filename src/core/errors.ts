@@ -57,3 +57,14 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message.split('\n')[0] ?? String(error);
   return String(error);
 }
+
+/**
+ * The model endpoint refused the API key (HTTP 401 or 403): every later call would fail the same
+ * way, so a learn run stops instead of falling back to the rules for every fix. Retryable: a job
+ * retried after the key is fixed succeeds. (`answered`, not `status`: it is not a GitHub status.)
+ */
+export class LlmAuthError extends UpstreamError {
+  constructor(readonly answered: 401 | 403) {
+    super(`the model endpoint refused the API key (${answered}): check OPENAI_API_KEY`, true);
+  }
+}

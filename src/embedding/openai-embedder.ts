@@ -2,13 +2,14 @@
  * Text → vectors over any OpenAI-compatible embeddings endpoint. Batches of at most 96 texts a
  * request, the configured `dimensions`, the client's timeout and retries (429, 5xx, network).
  * The answer is checked with zod: one vector per text, each of the configured length. A failure
- * is an UpstreamError (retryable when trying later may help); callers decide whether to go on
- * without vectors.
+ * is an UpstreamError (retryable when trying later may help; LlmAuthError when the key is
+ * refused); callers decide whether to go on without vectors. Token use goes to the meter.
  */
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import { z } from 'zod';
-import { UpstreamError } from '../core/errors.js';
+import { LlmAuthError, UpstreamError } from '../core/errors.js';
 import { createOpenAIClient, describeLlmFailure, isOnline, type LlmConfig } from '../config/llm.js';
+import type { TokenMeter } from '../core/token-usage.js';
 import type { Embedder } from '../services/ports.js';
 
 export const EMBED_BATCH_SIZE = 96;
@@ -19,14 +20,17 @@ export interface OpenAIEmbedderOptions {
   client: OpenAI;
   model: string;
   dimensions: number;
+  /** receives the token use each answer reports */
+  meter?: TokenMeter;
 }
 
 const ResponseSchema = z.object({
   data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })),
+  usage: z.object({ prompt_tokens: z.number().optional(), total_tokens: z.number().optional() }).optional(),
 });
 
 export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
-  const { client, model, dimensions } = options;
+  const { client, model, dimensions, meter } = options;
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
     let raw: unknown;
@@ -39,11 +43,15 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
         encoding_format: 'float',
       });
     } catch (error) {
+      if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError)
+        throw new LlmAuthError(error.status);
       const { reason, retryable } = describeLlmFailure(error);
       throw new UpstreamError(`embedding with ${model} failed: ${reason}`, retryable);
     }
     const parsed = ResponseSchema.safeParse(raw);
     if (!parsed.success) throw new UpstreamError(`embedding with ${model} failed: unexpected answer`, false);
+    const usage = parsed.data.usage;
+    meter?.record({ kind: 'embedding', tokens: usage?.total_tokens ?? usage?.prompt_tokens ?? 0 });
     const vectors = new Array<Float32Array | undefined>(texts.length);
     for (const item of parsed.data.data) {
       if (item.index >= texts.length) continue;
@@ -77,11 +85,12 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
 }
 
 /** The embedder for a configuration; undefined when offline (no API key): retrieval stays lexical. */
-export function createEmbedder(config: LlmConfig): Embedder | undefined {
+export function createEmbedder(config: LlmConfig, meter?: TokenMeter): Embedder | undefined {
   if (!isOnline(config)) return undefined;
   return createOpenAIEmbedder({
     client: createOpenAIClient(config),
     model: config.embedModel,
     dimensions: config.embedDimensions,
+    ...(meter ? { meter } : {}),
   });
 }

@@ -5,6 +5,9 @@
  * near-duplicate insight (support +1, provenance appended, visibility = most private) → store in
  * one transaction → mark the fix learned.
  * Untrusted fixes produce `proposed` memories that are never recalled until approved.
+ * A fix the rules abstracted because the model failed is recorded as learned by fallback and
+ * abstracted again by a later run with a model (no --force needed). learnFixes runs the
+ * abstractions ahead, as many at once as the abstractor allows, and writes in input order.
  */
 import { memoryId } from '../core/ids.js';
 import { searchableText } from '../core/memory-index.js';
@@ -22,7 +25,7 @@ import { redactFix } from '../security/redact.js';
 import { stripHiddenText } from '../security/sanitize.js';
 import { screenInsightText } from '../security/screen.js';
 import type { Store } from '../store/store.js';
-import type { AbstractedMemory, Abstractor, Clock, Embedder, Logger, Redactor } from './ports.js';
+import type { AbstractedMemory, Abstraction, Abstractor, Clock, Embedder, Logger, Redactor } from './ports.js';
 
 export interface LearnDeps {
   store: Store;
@@ -52,6 +55,10 @@ export interface LearnResult {
   rejected: { title: string; reason: string }[];
   /** set when the fix was not learned at all (redaction failed): nothing was stored */
   failed?: string;
+  /** set when the model failed and the rules wrote the memories: why (a later run with a model retries) */
+  fallback?: string;
+  /** set when this fix had been learned by fallback before and was abstracted again */
+  retried?: true;
 }
 
 export interface LearnSummary {
@@ -62,36 +69,42 @@ export interface LearnSummary {
   rejected: number;
   /** fixes that could not be learned (e.g. redaction failed); they stay unlearned */
   failed: number;
+  /** fixes the rules abstracted because the model failed (a later run with a model retries them) */
+  fallbacks: number;
+  /** those fixes by reason ("timeout": 3, "circuit open": 9) */
+  fallbackReasons: Record<string, number>;
+  /** fixes learned by fallback before, abstracted again in this run */
+  retried: number;
 }
+
+/** Steps 1–2 of learning a fix (sanitize, redact, abstract): they may run ahead of the writes. */
+type Abstracted = { redacted: Fix; abstraction: Abstraction } | { failed: string };
 
 /** Evidence lines kept on one insight at most (merges append new ones). */
 const MAX_EVIDENCE = 12;
 /** Near-duplicate candidates examined per new insight. */
 const MERGE_CANDIDATES = 10;
 
-export async function learnFix(deps: LearnDeps, fix: Fix, options: LearnOptions = {}): Promise<LearnResult> {
+export async function learnFix(
+  deps: LearnDeps,
+  fix: Fix,
+  options: LearnOptions = {},
+  /** (learnFixes) the abstraction of this fix, already under way */
+  ahead?: Promise<Abstracted | undefined>,
+): Promise<LearnResult> {
   const result: LearnResult = { repo: fix.repo, ref: fix.ref, created: [], merged: [], rejected: [] };
   const { store, logger } = deps;
-  if (!options.force && (await store.isFixLearned(fix.tenant, fix.repo, fix.ref))) {
-    return { ...result, skipped: 'already-learned' };
-  }
+  const toLearn = await needsLearning(deps, fix, options);
+  if (toLearn === 'no') return { ...result, skipped: 'already-learned' };
+  if (toLearn === 'retry-fallback') result.retried = true;
 
-  // 1. what a reader saw, then without secrets; a redaction failure stops here
-  const clean = sanitizeFix(fix);
-  let redacted: Fix;
-  try {
-    redacted = await redactFix(clean, deps.redactor);
-  } catch (error) {
-    logger.error('learn: redaction failed, fix skipped (nothing sent or stored)', {
-      repo: fix.repo,
-      ref: fix.ref,
-      error: describeError(error),
-    });
-    return { ...result, failed: `redaction failed: ${describeError(error)}` };
-  }
+  // 1–2. sanitize, redact, abstract (a redaction failure stops here)
+  const prepared = (await ahead) ?? (await abstractFix(deps, fix));
+  if ('failed' in prepared) return { ...result, failed: prepared.failed };
+  const { redacted, abstraction } = prepared;
+  if (abstraction.fallback) result.fallback = abstraction.fallback.reason;
 
-  // 2. abstract, then check what may be stored
-  const abstraction = await deps.abstractor.abstract(redacted);
+  // 2. check what may be stored
   const accepted: AbstractedMemory[] = [];
   for (const memory of abstraction.memories) {
     const checked = vet(memory, redacted);
@@ -132,7 +145,9 @@ export async function learnFix(deps: LearnDeps, fix: Fix, options: LearnOptions 
     const existing = await store.getMemory(fix.tenant, id);
     if (existing) {
       // relearning the same fix: refresh the text, keep the standing it earned
-      writes.push({ memory: refresh(existing, memory, abstraction.model, now), ...(vector ? { vector } : {}) });
+      // (a fix learned by fallback before: the model's text replaces the rules', qualifiers and all)
+      const refreshed = refresh(existing, memory, abstraction.model, now, !result.retried);
+      writes.push({ memory: refreshed, ...(vector ? { vector } : {}) });
       continue;
     }
     if (memory.level === 'insight') {
@@ -177,7 +192,7 @@ export async function learnFix(deps: LearnDeps, fix: Fix, options: LearnOptions 
       if (write.vector && deps.embedder)
         await store.putVector(fix.tenant, write.memory.id, write.vector, deps.embedder.model);
     }
-    await store.markFixLearned(fix.tenant, fix.repo, fix.ref);
+    await store.markFixLearned(fix.tenant, fix.repo, fix.ref, result.fallback ? { fallback: result.fallback } : {});
   });
   logger.debug('learn: fix learned', {
     repo: fix.repo,
@@ -193,22 +208,85 @@ export async function learnFixes(
   fixes: AsyncIterable<Fix> | Iterable<Fix>,
   options: LearnOptions & { onProgress?: (done: number, total?: number) => void } = {},
 ): Promise<LearnSummary> {
-  const summary: LearnSummary = { fixes: 0, skipped: 0, created: 0, merged: 0, rejected: 0, failed: 0 };
+  const summary: LearnSummary = {
+    fixes: 0,
+    skipped: 0,
+    created: 0,
+    merged: 0,
+    rejected: 0,
+    failed: 0,
+    fallbacks: 0,
+    fallbackReasons: {},
+    retried: 0,
+  };
   const total = Array.isArray(fixes) ? fixes.length : undefined;
-  for await (const fix of fixes) {
-    const result = await learnFix(deps, fix, options);
+  // abstractions run ahead (at most `width` at once); writes happen one by one, in input order
+  const width = Math.max(1, deps.abstractor.concurrency ?? 1);
+  const pending: { fix: Fix; ahead: Promise<Abstracted | undefined> }[] = [];
+  const writeNext = async (): Promise<void> => {
+    const next = pending.shift();
+    if (!next) return;
+    const result = await learnFix(deps, next.fix, options, next.ahead);
     summary.fixes += 1;
     if (result.skipped) summary.skipped += 1;
     if (result.failed) summary.failed += 1;
+    if (result.retried) summary.retried += 1;
+    if (result.fallback) {
+      summary.fallbacks += 1;
+      summary.fallbackReasons[result.fallback] = (summary.fallbackReasons[result.fallback] ?? 0) + 1;
+    }
     summary.created += result.created.length;
     summary.merged += result.merged.length;
     summary.rejected += result.rejected.length;
     options.onProgress?.(summary.fixes, total);
+  };
+  for await (const fix of fixes) {
+    const ahead = abstractAhead(deps, fix, options);
+    // a run stopped by an error (an API key refused) leaves the others unawaited: no unhandled rejection
+    ahead.catch(() => undefined);
+    pending.push({ fix, ahead });
+    if (pending.length >= width) await writeNext();
   }
+  while (pending.length > 0) await writeNext();
   return summary;
 }
 
 // ---------------------------------------------------------------- steps
+
+/** Whether a fix is to be learned: new, forced, or learned by fallback before and a model is at hand now. */
+async function needsLearning(
+  deps: LearnDeps,
+  fix: Fix,
+  options: LearnOptions,
+): Promise<'yes' | 'no' | 'retry-fallback'> {
+  if (options.force) return 'yes';
+  const learned = await deps.store.learnedFix(fix.tenant, fix.repo, fix.ref);
+  if (!learned) return 'yes';
+  return learned.fallback !== undefined && deps.abstractor.usesModel ? 'retry-fallback' : 'no';
+}
+
+/** The abstraction of a fix that needs learning, started before its turn to be written. */
+async function abstractAhead(deps: LearnDeps, fix: Fix, options: LearnOptions): Promise<Abstracted | undefined> {
+  if ((await needsLearning(deps, fix, options)) === 'no') return undefined;
+  return abstractFix(deps, fix);
+}
+
+/** What a reader saw, then without secrets (a redaction failure stops here), then abstracted. */
+async function abstractFix(deps: LearnDeps, fix: Fix): Promise<Abstracted> {
+  const clean = sanitizeFix(fix);
+  let redacted: Fix;
+  try {
+    redacted = await redactFix(clean, deps.redactor);
+  } catch (error) {
+    deps.logger.error('learn: redaction failed, fix skipped (nothing sent or stored)', {
+      repo: fix.repo,
+      ref: fix.ref,
+      error: describeError(error),
+    });
+    return { failed: `redaction failed: ${describeError(error)}` };
+  }
+  return { redacted, abstraction: await deps.abstractor.abstract(redacted) };
+}
 
 function sanitizeFix(fix: Fix): Fix {
   const strip = (text: string) => stripHiddenText(text, { trustedAuthor: fix.trusted });
@@ -343,9 +421,10 @@ function withContent(body: Memory['body'], content: string): Memory['body'] {
   return body.level === 'insight' ? { level: 'insight', insight: { ...body.insight, content } } : body;
 }
 
-/** The memory of a relearned fix: new text (keeping the run hints merged in), same standing. */
-function refresh(existing: Memory, memory: AbstractedMemory, model: string, now: string): Memory {
-  const content = memory.level === 'insight' ? mergeExamples(memory.content, existing.content) : memory.content;
+/** The memory of a relearned fix: new text (keeping the examples merged in), same standing. */
+function refresh(existing: Memory, memory: AbstractedMemory, model: string, now: string, keepExamples = true): Memory {
+  const content =
+    memory.level === 'insight' && keepExamples ? mergeExamples(memory.content, existing.content) : memory.content;
   return {
     ...existing,
     title: memory.title,

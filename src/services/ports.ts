@@ -39,10 +39,23 @@ export interface Abstraction {
   memories: AbstractedMemory[];
   /** "rules@1" or the LLM model that wrote the insight */
   model: string;
+  /**
+   * Set when the model was asked but the rules wrote these memories: why ("timeout", "circuit
+   * open", "HTTP 500: …", "screen: …"). The fix is recorded as learned by fallback, and a later
+   * run with a model abstracts it again.
+   */
+  fallback?: { reason: string };
 }
 
 export interface Abstractor {
-  /** never throws for a bad model answer: falls back to the rules and logs */
+  /** true when a model writes the insights: fixes learned by fallback are then abstracted again */
+  readonly usesModel?: boolean;
+  /** abstractions that may run at once (learnFixes runs them ahead of its in-order writes); default 1 */
+  readonly concurrency?: number;
+  /**
+   * Never throws for a bad model answer or a failed call: falls back to the rules and logs.
+   * Throws LlmAuthError when the endpoint refuses the API key (every later call would fail too).
+   */
   abstract(fix: Fix): Promise<Abstraction>;
 }
 
@@ -52,6 +65,8 @@ export interface Embedder {
   readonly dimensions: number;
   embed(texts: string[]): Promise<Float32Array[]>;
 }
+
+export type { TokenMeter } from '../core/token-usage.js';
 
 /** Redacts secrets from text. Throws if redaction could not be done (then nothing is sent or stored). */
 export interface Redactor {

@@ -256,6 +256,12 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: 'ALTER TABLE jobs ADD COLUMN body BLOB;',
     postgres: 'ALTER TABLE jobs ADD COLUMN body BYTEA;',
   },
+  {
+    version: 3,
+    description: 'a learned fix records why the rules wrote it when the model failed (learned by fallback)',
+    sqlite: 'ALTER TABLE fixes ADD COLUMN fallback TEXT;',
+    postgres: 'ALTER TABLE fixes ADD COLUMN fallback TEXT;',
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

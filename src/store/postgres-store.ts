@@ -28,7 +28,17 @@ import {
 } from './rows.js';
 import { ReadCache } from './read-cache.js';
 import { TermStats } from './term-stats.js';
-import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
+import type {
+  Job,
+  LearnedFix,
+  MemoryFilter,
+  NewJob,
+  PoolStats,
+  ScoredId,
+  SearchOptions,
+  Store,
+  UsageRecord,
+} from './store.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-listener.js';
 
@@ -403,6 +413,15 @@ export class PostgresStore implements Store {
     return this.vectors.search(tenant, model, vector, options);
   }
 
+  async listIdsWithoutVector(tenant: string, model: string, levels: MemoryLevel[]): Promise<string[]> {
+    const rows = await this.query(
+      `SELECT m.id FROM memories m WHERE m.tenant = $1 AND m.level = ANY($2::text[])
+         AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.seq = m.seq AND v.model = $3) ORDER BY m.seq`,
+      [tenant, levels, model],
+    );
+    return rows.map((r) => String(r.id));
+  }
+
   private async loadVectors(tenant: string, model: string) {
     const rows = await this.query(
       'SELECT m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = $1 AND v.model = $2',
@@ -418,21 +437,34 @@ export class PostgresStore implements Store {
 
   // fixes learned
 
-  async markFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
+  async markFixLearned(tenant: string, repo: string, ref: string, how?: LearnedFix): Promise<boolean> {
+    const key = [tenant, repo.toLowerCase(), ref];
+    const fallback = how?.fallback ?? null;
     const rows = await this.query(
-      'INSERT INTO fixes (tenant, repo, ref, learned_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1 AS x',
-      [tenant, repo.toLowerCase(), ref, new Date().toISOString()],
+      'INSERT INTO fixes (tenant, repo, ref, learned_at, fallback) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1 AS x',
+      [...key, new Date().toISOString(), fallback],
     );
+    if (rows.length === 0 && how)
+      await this.query('UPDATE fixes SET fallback = $4 WHERE tenant = $1 AND repo = $2 AND ref = $3', [
+        ...key,
+        fallback,
+      ]);
     return rows.length > 0;
   }
 
   async isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
-    const rows = await this.query('SELECT 1 AS x FROM fixes WHERE tenant = $1 AND repo = $2 AND ref = $3', [
+    return (await this.learnedFix(tenant, repo, ref)) !== undefined;
+  }
+
+  async learnedFix(tenant: string, repo: string, ref: string): Promise<LearnedFix | undefined> {
+    const rows = await this.query('SELECT fallback FROM fixes WHERE tenant = $1 AND repo = $2 AND ref = $3', [
       tenant,
       repo.toLowerCase(),
       ref,
     ]);
-    return rows.length > 0;
+    const row = rows[0];
+    if (!row) return undefined;
+    return row.fallback === null || row.fallback === undefined ? {} : { fallback: String(row.fallback) };
   }
 
   async unmarkFix(tenant: string, repo: string, ref?: string): Promise<void> {
@@ -451,7 +483,7 @@ export class PostgresStore implements Store {
     if (source === target) return 0;
     return this.transaction(async () => {
       const moved = await this.query(
-        `INSERT INTO fixes (tenant, repo, ref, learned_at) SELECT tenant, $1, ref, learned_at FROM fixes
+        `INSERT INTO fixes (tenant, repo, ref, learned_at, fallback) SELECT tenant, $1, ref, learned_at, fallback FROM fixes
          WHERE tenant = $2 AND repo = $3 ON CONFLICT DO NOTHING RETURNING 1 AS x`,
         [target, tenant, source],
       );
@@ -590,11 +622,15 @@ export class PostgresStore implements Store {
       'SELECT COUNT(DISTINCT s.repo)::int AS n FROM memory_sources s JOIN memories m ON m.seq = s.seq WHERE m.tenant = $1',
       [tenant],
     );
-    const fixes = await this.query('SELECT COUNT(*)::int AS n FROM fixes WHERE tenant = $1', [tenant]);
+    const fixes = await this.query(
+      'SELECT COUNT(*)::int AS n, COUNT(fallback)::int AS f FROM fixes WHERE tenant = $1',
+      [tenant],
+    );
     return statsFrom(
       groups.map((g) => ({ level: String(g.level), status: String(g.status), n: Number(g.n) })),
       Number(repos[0]?.n ?? 0),
       Number(fixes[0]?.n ?? 0),
+      Number(fixes[0]?.f ?? 0),
     );
   }
 

@@ -160,6 +160,7 @@ export function statsFrom(
   groups: { level: string; status: string; n: number | string }[],
   repos: number,
   fixes: number,
+  fixesByFallback = 0,
 ): PoolStats {
   const byLevel: Record<string, number> = Object.fromEntries(MEMORY_LEVELS.map((l) => [l, 0]));
   const byStatus: Record<string, number> = Object.fromEntries(MEMORY_STATUSES.map((s) => [s, 0]));
@@ -170,5 +171,12 @@ export function statsFrom(
     byLevel[g.level] = (byLevel[g.level] ?? 0) + n;
     byStatus[g.status] = (byStatus[g.status] ?? 0) + n;
   }
-  return { memories, byLevel, byStatus, repos: Number(repos), fixes: Number(fixes) };
+  return {
+    memories,
+    byLevel,
+    byStatus,
+    repos: Number(repos),
+    fixes: Number(fixes),
+    fixesByFallback: Number(fixesByFallback),
+  };
 }

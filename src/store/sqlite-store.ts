@@ -29,7 +29,17 @@ import { SqliteConnection } from './sqlite-connection.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
-import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
+import type {
+  Job,
+  LearnedFix,
+  MemoryFilter,
+  NewJob,
+  PoolStats,
+  ScoredId,
+  SearchOptions,
+  Store,
+  UsageRecord,
+} from './store.js';
 import { ReadCache } from './read-cache.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
@@ -354,6 +364,15 @@ export class SqliteStore implements Store {
     return this.vectors.search(tenant, model, vector, options);
   }
 
+  async listIdsWithoutVector(tenant: string, model: string, levels: MemoryLevel[]): Promise<string[]> {
+    const rows = await this.db.all<{ id: string }>(
+      `SELECT m.id FROM memories m WHERE m.tenant = ? AND m.level IN (SELECT value FROM json_each(?))
+         AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.seq = m.seq AND v.model = ?) ORDER BY m.seq`,
+      [tenant, JSON.stringify(levels), model],
+    );
+    return rows.map((r) => r.id);
+  }
+
   private async loadVectors(tenant: string, model: string) {
     const rows = await this.db.all<{ id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer }>(
       `SELECT m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?`,
@@ -364,25 +383,34 @@ export class SqliteStore implements Store {
 
   // fixes learned
 
-  async markFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
-    const result = await this.write(() =>
-      this.db.run('INSERT OR IGNORE INTO fixes (tenant, repo, ref, learned_at) VALUES (?, ?, ?, ?)', [
-        tenant,
-        repo.toLowerCase(),
-        ref,
-        new Date().toISOString(),
-      ]),
-    );
-    return result.changes > 0;
+  async markFixLearned(tenant: string, repo: string, ref: string, how?: LearnedFix): Promise<boolean> {
+    const key = [tenant, repo.toLowerCase(), ref];
+    const fallback = how?.fallback ?? null;
+    return this.write(async () => {
+      const result = await this.db.run(
+        'INSERT OR IGNORE INTO fixes (tenant, repo, ref, learned_at, fallback) VALUES (?, ?, ?, ?, ?)',
+        [...key, new Date().toISOString(), fallback],
+      );
+      if (result.changes === 0 && how)
+        await this.db.run('UPDATE fixes SET fallback = ? WHERE tenant = ? AND repo = ? AND ref = ?', [
+          fallback,
+          ...key,
+        ]);
+      return result.changes > 0;
+    });
   }
 
   async isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
-    const row = await this.db.get('SELECT 1 AS x FROM fixes WHERE tenant = ? AND repo = ? AND ref = ?', [
-      tenant,
-      repo.toLowerCase(),
-      ref,
-    ]);
-    return row !== undefined;
+    return (await this.learnedFix(tenant, repo, ref)) !== undefined;
+  }
+
+  async learnedFix(tenant: string, repo: string, ref: string): Promise<LearnedFix | undefined> {
+    const row = await this.db.get<{ fallback: string | null }>(
+      'SELECT fallback FROM fixes WHERE tenant = ? AND repo = ? AND ref = ?',
+      [tenant, repo.toLowerCase(), ref],
+    );
+    if (!row) return undefined;
+    return row.fallback === null ? {} : { fallback: row.fallback };
   }
 
   async unmarkFix(tenant: string, repo: string, ref?: string): Promise<void> {
@@ -398,7 +426,7 @@ export class SqliteStore implements Store {
     if (source === target) return 0;
     return this.transaction(async () => {
       const moved = await this.db.run(
-        'INSERT OR IGNORE INTO fixes (tenant, repo, ref, learned_at) SELECT tenant, ?, ref, learned_at FROM fixes WHERE tenant = ? AND repo = ?',
+        'INSERT OR IGNORE INTO fixes (tenant, repo, ref, learned_at, fallback) SELECT tenant, ?, ref, learned_at, fallback FROM fixes WHERE tenant = ? AND repo = ?',
         [target, tenant, source],
       );
       await this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ?', [tenant, source]);
@@ -568,8 +596,11 @@ export class SqliteStore implements Store {
       'SELECT COUNT(DISTINCT s.repo) AS n FROM memory_sources s JOIN memories m ON m.seq = s.seq WHERE m.tenant = ?',
       [tenant],
     );
-    const fixes = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM fixes WHERE tenant = ?', [tenant]);
-    return statsFrom(groups, repos?.n ?? 0, fixes?.n ?? 0);
+    const fixes = await this.db.get<{ n: number; f: number }>(
+      'SELECT COUNT(*) AS n, COUNT(fallback) AS f FROM fixes WHERE tenant = ?',
+      [tenant],
+    );
+    return statsFrom(groups, repos?.n ?? 0, fixes?.n ?? 0, fixes?.f ?? 0);
   }
 
   // internals

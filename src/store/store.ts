@@ -58,12 +58,19 @@ export interface UsageRecord {
   at: string;
 }
 
+/** A learned fix: `fallback` says why the rules wrote it when the model was asked and failed. */
+export interface LearnedFix {
+  fallback?: string;
+}
+
 export interface PoolStats {
   memories: number;
   byLevel: Record<string, number>;
   byStatus: Record<string, number>;
   repos: number;
   fixes: number;
+  /** of those fixes, the ones the rules learned because the model failed (a run with a model retries them) */
+  fixesByFallback: number;
 }
 
 export interface Store {
@@ -108,11 +115,19 @@ export interface Store {
   putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void>;
   /** cosine similarity against stored vectors of the same model */
   searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]>;
+  /** ids of the tenant's memories of these levels (every status) with no vector of this model, oldest first */
+  listIdsWithoutVector(tenant: string, model: string, levels: MemoryLevel[]): Promise<string[]>;
 
   // fixes already learned (natural-key dedupe)
-  /** records that a fix was learned; false if it was already recorded */
-  markFixLearned(tenant: string, repo: string, ref: string): Promise<boolean>;
+  /**
+   * records that a fix was learned; false if it was already recorded. With `how`, also records
+   * (or, with no `fallback`, clears) that the rules wrote it because the model failed; without
+   * `how` an existing record is left as it is.
+   */
+  markFixLearned(tenant: string, repo: string, ref: string, how?: LearnedFix): Promise<boolean>;
   isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean>;
+  /** how a fix was learned, or undefined when it was not */
+  learnedFix(tenant: string, repo: string, ref: string): Promise<LearnedFix | undefined>;
   /** forgets that fixes of this repo (or one ref) were learned */
   unmarkFix(tenant: string, repo: string, ref?: string): Promise<void>;
   /**

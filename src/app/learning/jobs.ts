@@ -14,6 +14,7 @@ import { gatherCommitFix } from '../../github/gather-commit.js';
 import { ISSUE_CLOSERS_QUERY, type IssueClosersQuery } from '../../github/queries.js';
 import { judgeTrust } from '../../github/trust.js';
 import type { AppDeps } from '../deps.js';
+import { recordTokenTotals } from '../http/metrics.js';
 import { requestReview } from '../interaction/review.js';
 import {
   BackfillRepoJob,
@@ -49,6 +50,7 @@ async function unlessGone(deps: AppDeps, what: Record<string, unknown>, fn: () =
 export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options: LearningJobOptions = {}): void {
   const loadConfig: ConfigLoader = options.loadConfig ?? (async () => DEFAULT_REPO_CONFIG);
   const learnDeps = { ...deps };
+  let fallbacks = 0;
 
   /**
    * Learns the fix; when its new (or strengthened) insights wait as `proposed` (an untrusted
@@ -56,7 +58,9 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
    */
   async function learn(fix: Fix, config: RepoConfig, installationId: number): Promise<void> {
     const result = await learnFix(learnDeps, fix, { requireReview: requiresReview(config) });
-    deps.logger.info('fix learned', {
+    if (result.fallback) fallbacks += 1;
+    const tokens = deps.meter?.totals();
+    deps.logger.info(result.fallback ? 'fix learned by the rules: the model failed' : 'fix learned', {
       repo: fix.repo,
       ref: fix.ref,
       trusted: fix.trusted,
@@ -64,7 +68,12 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
       created: result.created.length,
       merged: result.merged.length,
       rejected: result.rejected.length,
+      ...(result.fallback ? { fallback: result.fallback } : {}),
+      ...(result.retried ? { retried: true } : {}),
+      // the model's token use since the App started (every process's /metrics shows it)
+      ...(tokens ? { tokens } : {}),
     });
+    if (tokens && !result.skipped) await recordTokenTotals(deps.store, { ...tokens, fallbacks });
     if (config.review === 'off') return;
     const touched = await deps.store.getMemories(fix.tenant, [...result.created, ...result.merged]);
     const memoryIds = touched.filter((m) => m.status === 'proposed' && m.level === 'insight').map((m) => m.id);

@@ -16,6 +16,7 @@ import { learnCommand } from './learn.js';
 import { listCommand } from './list.js';
 import { mcpCommand } from './mcp.js';
 import { recallCommand } from './recall.js';
+import { reembedCommand } from './reembed.js';
 import { rejectCommand } from './reject.js';
 import { restoreCommand } from './restore.js';
 import { serveCommand } from './serve.js';
@@ -42,5 +43,6 @@ export const COMMANDS: CliCommand[] = [
   serveCommand,
   mcpCommand,
   backfillCommand,
+  reembedCommand,
   evalCommand,
 ];

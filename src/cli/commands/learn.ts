@@ -6,8 +6,9 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
+import { describeTokenTotals, emptyTokenTotals } from '../../core/token-usage.js';
 import type { Fix } from '../../core/types.js';
-import { learnFixes } from '../../services/learn.js';
+import { learnFixes, type LearnSummary } from '../../services/learn.js';
 import { readFixesFile } from '../../sources/fixes-file.js';
 import { mineGitFixes } from '../../sources/git.js';
 import type { CliContext } from '../context.js';
@@ -71,22 +72,25 @@ async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
   if (!opts.git === !opts.fixes) throw new InputError('learn needs exactly one of --git DIR or --fixes FILE');
   const source = await openSource(ctx, opts);
   const started = Date.now();
+  let tokens = emptyTokenTotals();
   const summary = await ctx.withStore(async (store) => {
     const progress = startProgress(ctx.io, 'learn', source.count, opts.json);
+    const deps = engineDeps(ctx, store);
     try {
-      return await learnFixes(engineDeps(ctx, store), source.fixes, {
+      return await learnFixes(deps, source.fixes, {
         ...(opts.force && { force: true }),
         onProgress: (done, total) => progress.update(done, total ?? source.count),
       });
     } finally {
       progress.stop();
+      tokens = deps.meter.totals();
     }
   });
   const seconds = (Date.now() - started) / 1000;
   // fixes that failed stay unlearned (a rerun retries them); say so in the exit code
   if (summary.failed > 0) ctx.exitCode = EXIT.failed;
   if (opts.json) {
-    ctx.json({ repo: source.repo ?? null, tenant: source.tenant ?? null, ...summary, seconds });
+    ctx.json({ repo: source.repo ?? null, tenant: source.tenant ?? null, ...summary, tokens, seconds });
     return;
   }
   const from = source.repo ? ` from ${source.repo}` : '';
@@ -98,6 +102,22 @@ async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
       (summary.skipped > 0 ? `, ${summary.skipped} already learned (--force to learn again)` : '') +
       (summary.failed > 0 ? `, ${summary.failed} failed (see the errors above; run again to retry them)` : '') +
       ` (${seconds.toFixed(1)} s)`,
+  );
+  if (summary.retried > 0) ctx.print(`${summary.retried} learned by rules before, abstracted again by the model`);
+  if (summary.fallbacks > 0) ctx.print(describeFallbacks(summary));
+  const used = describeTokenTotals(tokens);
+  if (used) ctx.print(`tokens: ${used}`);
+}
+
+/** "12 learned by rules: the model answered 500 (9), circuit open (3); a later run with the model retries them" */
+export function describeFallbacks(summary: LearnSummary): string {
+  const reasons = Object.entries(summary.fallbackReasons)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([reason, n]) => `${reason} (${n})`);
+  const shown = reasons.length > 4 ? [...reasons.slice(0, 4), `${reasons.length - 4} more`] : reasons;
+  return (
+    `${summary.fallbacks} learned by rules because the model failed: ${shown.join(', ')}; ` +
+    'the next learn run with the model abstracts them again (no --force needed)'
   );
 }
 

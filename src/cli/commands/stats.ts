@@ -22,7 +22,10 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
         `memories  ${stats.memories} (${parts(stats.byLevel)})`,
         `status    ${parts(stats.byStatus)}`,
         `repos     ${stats.repos}`,
-        `fixes     ${stats.fixes}`,
+        `fixes     ${stats.fixes}` +
+          (stats.fixesByFallback > 0
+            ? ` (${stats.fixesByFallback} learned by rules because the model failed: the next learn with a model retries them)`
+            : ''),
       ].join('\n'),
     );
   });

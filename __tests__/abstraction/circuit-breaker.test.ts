@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { createCircuitBreaker } from '../../src/abstraction/circuit-breaker.js';
+
+function setup(failures = 3, cooldownMs = 60_000) {
+  const clock = { t: 1_000 };
+  const breaker = createCircuitBreaker({ failures, cooldownMs, now: () => clock.t });
+  return { breaker, clock };
+}
+
+describe('circuit breaker', () => {
+  it('stays closed while failures are not consecutive', () => {
+    const { breaker } = setup(3);
+    for (const outcome of ['fail', 'fail', 'ok', 'fail', 'fail', 'ok']) {
+      expect(breaker.tryAcquire()).toBe(true);
+      if (outcome === 'fail') breaker.failed();
+      else breaker.succeeded();
+    }
+    expect(breaker.state()).toBe('closed');
+  });
+
+  it('opens after N consecutive failures and lets nothing through during the cool-down', () => {
+    const { breaker, clock } = setup(3, 60_000);
+    for (let i = 0; i < 3; i += 1) {
+      expect(breaker.tryAcquire()).toBe(true);
+      breaker.failed();
+    }
+    expect(breaker.state()).toBe('open');
+    expect(breaker.tryAcquire()).toBe(false);
+    clock.t += 59_999;
+    expect(breaker.tryAcquire()).toBe(false);
+  });
+
+  it('lets one probe through after the cool-down (half-open); its success closes the circuit', () => {
+    const { breaker, clock } = setup(1, 60_000);
+    breaker.tryAcquire();
+    breaker.failed();
+    clock.t += 60_000;
+    expect(breaker.state()).toBe('half-open');
+    expect(breaker.tryAcquire()).toBe(true);
+    // while the probe is out, nobody else goes
+    expect(breaker.tryAcquire()).toBe(false);
+    breaker.succeeded();
+    expect(breaker.state()).toBe('closed');
+    expect(breaker.tryAcquire()).toBe(true);
+  });
+
+  it('a failed probe opens the circuit for a full cool-down again', () => {
+    const { breaker, clock } = setup(2, 10_000);
+    for (let i = 0; i < 2; i += 1) {
+      breaker.tryAcquire();
+      breaker.failed();
+    }
+    clock.t += 10_000;
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.failed();
+    expect(breaker.state()).toBe('open');
+    clock.t += 9_999;
+    expect(breaker.tryAcquire()).toBe(false);
+    clock.t += 1;
+    expect(breaker.tryAcquire()).toBe(true);
+  });
+});
