@@ -51,12 +51,15 @@ export interface RoutineChoice {
   cues: RoutineCue[];
 }
 
+/** Below this weight a fix's routine kind is a guess: the insight takes none rather than a wrong one. */
+const MIN_KIND_WEIGHT = 0.6;
+
 /** The main routine of a fix and, when clearly present too, a second one. */
 export function chooseRoutines(fix: Fix): RoutineChoice {
   const cues = detectRoutinesInFix(fix);
   const real = cues.filter((c) => c.kind !== 'regression-test');
   const first = real[0];
-  if (!first) return { primary: 'regression-test', cues };
+  if (!first || first.weight < MIN_KIND_WEIGHT) return { primary: 'regression-test', cues };
   const second = real[1];
   const secondary = second && second.weight >= 0.5 && second.weight >= first.weight * 0.4 ? second : undefined;
   return {
