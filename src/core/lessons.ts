@@ -248,6 +248,55 @@ export const LESSONS: readonly Lesson[] = [
       ],
     ],
   ),
+  L(
+    'case-insensitive-names',
+    'edge-input',
+    'Names a protocol or platform treats as case-insensitive must match in any case',
+    'Header names, encodings, schemes, hosts and some file names compared case-sensitively miss values written in another case.',
+    'Test each such comparison with the value in lower, upper and mixed case, and assert it matches; compare after normalizing the case rather than with a plain equality.',
+    [
+      [
+        /\bcase[- ]?insensitiv\w*\b|\bcase[- ]?sensitiv\w*\b|\b(upper|lower|mixed)[- ]?case\b|\bcapitali[sz]ation\b/i,
+        1.2,
+      ],
+    ],
+  ),
+  L(
+    'path-joining',
+    'edge-input',
+    'Joining paths and URLs must neither double nor drop a separator',
+    'Concatenating a prefix and a path doubles or loses slashes at the joint, and drops or duplicates a query string.',
+    'Join every combination of a prefix with and without a trailing slash and a path with and without a leading slash (and with a query string), and assert exactly one separator and the query kept once.',
+    [
+      [
+        /\b(double|trailing|leading|duplicate|extra|missing) (slash(es)?|separators?)\b|\b(double|trailing|leading) \/|\/\//i,
+        1,
+      ],
+      [
+        /\bnest(ed|ing)? (routes?|routers?|paths?)\b|\bjoin(ing|ed)? (paths?|urls?)\b|\bprefix(es|ed)?\b|\bmount(ed|ing)?\b/i,
+        0.6,
+      ],
+      [/\bslash(es)?\b|\bquery (strings?|parameters?|params)\b/i, 0.4],
+    ],
+  ),
+  L(
+    'unexpected-input-type',
+    'edge-input',
+    'Code that receives values of several types must be tested with each of them',
+    'A function written for strings breaks on a number, a list, bytes or an object it also receives in practice.',
+    'Call the changed code with each type a caller may pass (a string, a number, a list, bytes, an object, a subclass) and assert a correct result or a clear type error.',
+    [
+      [/\bnon-?(strings?|str|numeric|numbers?|integers?|lists?|dicts?|objects?|iterables?|bytes)\b/i, 1.1],
+      [
+        /\b(strings?|str|integers?|int|floats?|lists?|dicts?|objects?|bytes|arrays?|numbers?) (instead of|rather than|as well as|or)\b.{0,20}\b(strings?|str|integers?|int|floats?|lists?|dicts?|objects?|bytes|arrays?|numbers?)\b/i,
+        1,
+      ],
+      [
+        /\bwhen an? (integer|number|int|float|list|dict|object|string|tuple) is passed\b|\bwrong type\b|\btype coercion\b/i,
+        1,
+      ],
+    ],
+  ),
   // ------------------------------------------------------------ encoding and locale
   L(
     'time-zone-offset',
@@ -281,7 +330,8 @@ export const LESSONS: readonly Lesson[] = [
     'Formatting, sorting and parsing that depend on the locale are right in English and wrong elsewhere.',
     'Run the affected tests under at least one non-English locale with other number, date and ordering rules, and assert the localized result.',
     [
-      [/\blocales?\b|\bi18n\b|\bl10n\b|\bintl\b|\btranslations?\b|\blocali[sz]\w*\b/i, 1.3],
+      [/\blocales?\b|\bi18n\b|\bl10n\b|\bintl\b|\blocali[sz]\w*\b/i, 1.3],
+      [/\btranslations?\b/i, 0.8],
       [/\b(week ?days?|month names?|plural\w*|ordinals?|first day of (the )?week)\b/i, 0.8],
     ],
   ),
@@ -378,10 +428,7 @@ export const LESSONS: readonly Lesson[] = [
     'Timestamp resolution, case sensitivity, symbolic links and permissions differ between file systems, so code that relies on one behaviour fails on another.',
     'Test file operations on each supported system with coarse timestamps, case-only renames, symbolic links and read-only files, and avoid relying on a modification time changing between two quick writes.',
     [
-      [
-        /\b(mtime|modification time|timestamps?)\b|\bcase[- ]?(in)?sensitiv\w*\b|\bsymlinks?\b|\bsymbolic links?\b|\bhard ?links?\b/i,
-        1,
-      ],
+      [/\b(mtime|modification time|timestamps?)\b|\bsymlinks?\b|\bsymbolic links?\b|\bhard ?links?\b/i, 1],
       [/\bfile ?systems?\b|\bpermissions?\b|\bread[- ]only\b|\bnfs\b|\bmount\w*\b/i, 0.7],
       [/\b(macos|darwin|linux|freebsd|bsd|android|ios)\b/i, 0.5],
     ],
@@ -397,6 +444,10 @@ export const LESSONS: readonly Lesson[] = [
       [/\brace( conditions?)?\b|\bracy\b|\bdata races?\b/i, 1.2],
       [/\bconcurren\w*\b|\bparallel\w*\b|\bthread[- ]?safe\w*\b|\bthreads?\b|\bgoroutines?\b/i, 0.9],
       [/\bglobals?\b|\bshared (state|buffer|cache|map)\b|\bmutable\b|\bsingleton\b/i, 0.7],
+      [
+        /\b(rw)?mutex(es)?\b|\bspinlocks?\b|\bsemaphores?\b|\batomic(ally)?\b|\btoctou\b|\btime[- ]of[- ]check\b|\bcheck[- ]then[- ]act\b/i,
+        1,
+      ],
     ],
   ),
   L(
@@ -425,6 +476,7 @@ export const LESSONS: readonly Lesson[] = [
         /\babort\w*\b|\bcancel\w*\b|\babortsignal\b|\babortcontroller\b|\binterrupt\w*\b|\bctrl-?c\b|\bsigint\b|\bsigterm\b/i,
         1.3,
       ],
+      [/\bcontext\b.{0,30}\b(propagat\w*|cancel\w*|deadlines?|done)\b/i, 1.3],
     ],
   ),
   L(
@@ -480,6 +532,7 @@ export const LESSONS: readonly Lesson[] = [
         0.6,
       ],
       [/\btoo many open\b|\bemfile\b|\bexhaust\w*\b|\bout of memory\b|\bmemory (usage|growth)\b/i, 1.2],
+      [/\b(connection|thread|worker|object) pool\w*\b|\bpooling\b|\bpooled\b/i, 0.6],
     ],
   ),
   L(
@@ -495,6 +548,10 @@ export const LESSONS: readonly Lesson[] = [
         1,
       ],
       [/\bcach(e|es|ed|ing)\b|\bmemoiz\w*\b/i, 0.5],
+      [
+        /\b(body|size|request|upload|memory|payload|buffer|line) (size )?limits?\b|\blimits? (on|of) (the )?(body|size|request|upload|payload)\b/i,
+        1,
+      ],
     ],
   ),
   // ------------------------------------------------------------ errors
@@ -529,6 +586,7 @@ export const LESSONS: readonly Lesson[] = [
         /\b(cleanup|finally|after|defer\w*|teardown)\b.{0,30}\berrors?\b|\berrors?\b.{0,30}\b(cleanup|finally|teardown)\b/i,
         0.8,
       ],
+      [/\b[A-Z]\w*(Error|Exception)\b.{0,60}\b[A-Z]\w*(Error|Exception)\b/, 1.1],
     ],
   ),
   L(
@@ -554,6 +612,10 @@ export const LESSONS: readonly Lesson[] = [
         1.3,
       ],
       [/\b(exception|error)s? (class|type|object)\b|\bwrong (error|exception)\b/i, 0.7],
+      [
+        /\b(stack traces?|tracebacks?|log(s|ged|ging)?|print(s|ed|ing)?)\b.{0,30}\b(panics?|errors?|exceptions?)\b|\b(panics?|errors?|exceptions?)\b.{0,30}\b(printed|logged)\b|\brecover(y|ed|s)?\b/i,
+        1,
+      ],
     ],
   ),
   L(
@@ -632,6 +694,45 @@ export const LESSONS: readonly Lesson[] = [
       ],
     ],
   ),
+  L(
+    'header-value-injection',
+    'security-validation',
+    'A value written into a header must be escaped: quotes, newlines and non-ASCII cannot pass through',
+    'A file name, cookie or redirect target copied into a header unescaped breaks its syntax or lets a caller inject another header.',
+    'Write values containing quotes, semicolons, CR and LF and non-ASCII characters through each header the change builds, and assert they are escaped or encoded and no new header appears.',
+    [
+      [/\bcontent-disposition\b|\bset-cookie\b|\bheader (values?|injection|splitting)\b|\bresponse splitting\b/i, 1],
+      [/\bescap\w*\b|\bquot\w*\b|\bcrlf\b|\bnewlines?\b|\binject\w*\b|\bfile ?names?\b/i, 0.5],
+    ],
+  ),
+  L(
+    'weak-randomness',
+    'security-validation',
+    'Secrets and tokens must come from a cryptographic random source, without bias',
+    'Random values made with a general-purpose generator, or reduced with a modulo, are predictable or uneven, so tokens can be guessed.',
+    'Generate tokens with the platform cryptographic generator, draw uniformly (rejection sampling, not a modulo), and test the distribution of many draws.',
+    [
+      [
+        /\brandom\w*\b.{0,30}\b(bias\w*|predictab\w*|weak|modulo|uniform\w*)\b|\b(bias\w*|predictab\w*|weak)\b.{0,30}\brandom\w*\b/i,
+        1.2,
+      ],
+      [/\bentropy\b|\bcsprng\b|\bmath\.random\b|\bcrypto(graphic)?(ally)? (secure|random)\b|\bnonces?\b/i, 1],
+    ],
+  ),
+  L(
+    'optional-platform-feature',
+    'platform-compat',
+    'A feature the platform may lack (TLS, a hash, a system call, an optional module) must be detected and reported clearly',
+    'Code that assumes an optional part of the runtime exists fails at import or with an unrelated error where it is missing.',
+    'Run the tests with the optional feature made unavailable (mock its import or its absence) and assert a clear error at the point of use, and that everything else still works.',
+    [
+      [
+        /\b(no|without|absent|missing|unavailable|not available|lacks?)\b.{0,30}\b(support|modules?|features?|hash(es)? functions?|library|libraries|ssl|tls|ipv6|system calls?)\b/i,
+        1,
+      ],
+      [/\bat runtime\b|\bimport ?errors?\b|\bbuilt without\b|\bcompiled without\b|\bare absent\b|\bis absent\b/i, 0.6],
+    ],
+  ),
   // ------------------------------------------------------------ contracts and tools
   L(
     'public-behaviour-regression',
@@ -655,6 +756,7 @@ export const LESSONS: readonly Lesson[] = [
       [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b|\bpeer\b|\block ?files?\b/i, 1],
       [/\bdeprecat\w*\b/i, 0.8],
       [/\bv\d+(\.\d+)*\+?\b|\bversion \d+\b|\bcompatib\w*\b|\bnew (major )?version\b/i, 0.5],
+      [/\b[a-z][\w.-]* ?(>=|<=|>|<|\^|~=|==) ?v?\d+(\.\d+)*/i, 1],
     ],
   ),
   L(
@@ -776,6 +878,7 @@ export const LESSONS: readonly Lesson[] = [
       ],
       [/(^|[\s`'"(/])-{1,2}[a-z][\w-]*\b/i, 0.6],
       [/\b(hyphen|dash)(es)?\b|\bvalues? (that )?(start|begin)\w* with\b/i, 0.5],
+      [/\b(option|argument)s? terminator\b|\bend of options\b/i, 1],
       [/\bpars(e|er|ing)\b|\barguments?\b|\boptions?\b|\bsubcommands?\b/i, 0.4],
     ],
   ),
