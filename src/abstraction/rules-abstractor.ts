@@ -205,10 +205,10 @@ function strongestEvidence(fix: Fix): RoutineKind | undefined {
 
 /** An example sentence fragment: the fix's condition, when it says something in general words. */
 function exampleOf(condition: string): string | undefined {
-  const general = condition.replace(
-    /\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi,
-    '',
-  );
+  const generic = /\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi;
+  // a condition made mostly of stand-ins for the source's names says nothing to another repository
+  if ((condition.match(generic) ?? []).length >= 2) return undefined;
+  const general = condition.replace(generic, '');
   if (general.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w)).length < 2) return undefined;
   // a fragment after "Seen in:": lower-case unless the first word is a name or an acronym
   return /^[A-Z][a-z]+\b/.test(condition) ? condition[0]!.toLowerCase() + condition.slice(1) : condition;
@@ -228,7 +228,11 @@ function insightOf(
     };
   }
   const template = templateFor(lesson.kind, lesson.kind === choice.primary ? choice.facet : undefined);
-  const title = example ? `${sentenceCase(lesson.condition)}: ${KIND_CHECK[lesson.kind]}` : template.title;
+  // the condition names the lesson when it is mostly general words; a stand-in for a name makes a poor title
+  const title =
+    example && !/\b(an?|the) (function|name|component|type|file|special value|project)\b/i.test(example)
+      ? `${sentenceCase(lesson.condition)}: ${KIND_CHECK[lesson.kind]}`
+      : template.title;
   return {
     level: 'insight',
     insight: {

@@ -74,7 +74,14 @@ export function generalizeSubject(
   sourceNames: readonly string[] = [],
 ): Generalized {
   const removed: string[] = [];
-  const names = new Set(sourceNames.flatMap((n) => n.toLowerCase().split(/[^a-z0-9]+/)).filter((n) => n.length >= 2));
+  // the whole names, and those of their parts that are no general word ("fns" of "date-fns", not "date")
+  const names = new Set(
+    sourceNames.flatMap((n) => {
+      const lower = n.toLowerCase();
+      const parts = lower.split(/[^a-z0-9]+/).filter((p) => p.length >= 2 && !vocabulary.has(p));
+      return [lower, ...parts];
+    }),
+  );
   // § and ¤ mark the generic nouns below; a subject's own are dropped first
   let text = (subject.split('\n')[0] ?? '').replace(/[§¤]/g, ' ');
   text = text.replace(ISSUE_REFS, ' ').replace(SHA, (sha) => (/\d/.test(sha) && /[a-f]/.test(sha) ? ' ' : sha));
@@ -113,7 +120,7 @@ export function generalizeSubject(
     const [, lead = '', core = '', trail = ''] = /^([("'[]*)(.*?)([)"'\],.:;!?]*)$/.exec(raw) ?? [];
     if (core === '') continue;
     const lower = core.toLowerCase();
-    if (names.has(lower) || sourceNames.some((n) => n.toLowerCase().split('/').includes(lower))) {
+    if (names.has(lower)) {
       removed.push(core);
       out.push(`${lead}${placeholder('the project')}${trail}`);
       continue;

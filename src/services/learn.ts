@@ -21,6 +21,7 @@ import { MEMORY_STATUSES } from '../core/types.js';
 import { mostPrivate } from '../core/visibility.js';
 import { describeError } from '../core/errors.js';
 import { checkSpecificity } from '../abstraction/specificity.js';
+import { RULES_MODEL } from '../abstraction/rules-abstractor.js';
 import { redactFix } from '../security/redact.js';
 import { stripHiddenText } from '../security/sanitize.js';
 import { screenInsightText } from '../security/screen.js';
@@ -151,7 +152,7 @@ export async function learnFix(
       continue;
     }
     if (memory.level === 'insight') {
-      const target = await findNearDuplicate(deps, fix, memory, vector, status);
+      const target = await findNearDuplicate(deps, fix, memory, vector, status, abstraction.model);
       if (target) {
         writes.push({ memory: strengthen(target, memory, provenance, now) });
         result.merged.push(target.id);
@@ -338,7 +339,7 @@ const SAME_CONDITION_JACCARD = 0.5;
  * or, for lessons the catalog does not name, the same main routine and the same condition in
  * other words (their examples), or near-identical advice.
  */
-function sameLesson(a: AbstractedMemory | Memory, b: AbstractedMemory | Memory): number {
+function sameLesson(a: AbstractedMemory | Memory, b: AbstractedMemory | Memory, rulesWritten: boolean): number {
   const lessonA = lessonOfTags(a.tags);
   const lessonB = lessonOfTags(b.tags);
   if (lessonA !== undefined || lessonB !== undefined) return lessonA === lessonB ? 1 : 0;
@@ -351,6 +352,8 @@ function sameLesson(a: AbstractedMemory | Memory, b: AbstractedMemory | Memory):
     const condition = jaccard(termSet(examplesA.join(' ')), termSet(examplesB.join(' ')));
     return condition >= SAME_CONDITION_JACCARD ? condition : 0;
   }
+  // a rule-written insight without its condition shares only its routine's advice: not a lesson
+  if (examplesA.length > 0 || examplesB.length > 0 || rulesWritten) return 0;
   const advice = jaccard(adviceTerms(a), adviceTerms(b));
   return advice >= NEAR_DUPLICATE_JACCARD ? advice : 0;
 }
@@ -366,6 +369,7 @@ async function findNearDuplicate(
   insight: AbstractedMemory,
   vector: Float32Array | undefined,
   status: MemoryStatus,
+  model: string,
 ): Promise<Memory | undefined> {
   const search = { level: ['insight' as const], status: [...MEMORY_STATUSES], limit: MERGE_CANDIDATES };
   const cosineById = new Map<string, number>();
@@ -380,7 +384,7 @@ async function findNearDuplicate(
   for (const candidate of await deps.store.getMemories(fix.tenant, ids)) {
     if (candidate.level !== 'insight') continue;
     if (status !== 'active' && candidate.status === 'active') continue;
-    const lesson = sameLesson(insight, candidate);
+    const lesson = sameLesson(insight, candidate, model === RULES_MODEL || candidate.model === RULES_MODEL);
     const cos = cosineById.get(candidate.id) ?? 0;
     // vectors alone never merge two catalog lessons, nor a catalog lesson with a fix's own one
     const bothOwn = lessonOfTags(insight.tags) === undefined && lessonOfTags(candidate.tags) === undefined;
