@@ -68,6 +68,8 @@ describe('LLM abstractor', () => {
     expect(insight.tags).toEqual([
       'routine:config-env',
       'routine:regression-test',
+      // the model's insight names a lesson of the catalog, so it merges with that lesson's other fixes
+      'lesson:default-applies-when-absent',
       'check:unit',
       'lang:typescript',
       'tool:npm',

@@ -15,6 +15,7 @@ import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { detectEcosystem } from '../core/ecosystem.js';
 import { LlmAuthError } from '../core/errors.js';
+import { detectLesson, lessonTag } from '../core/lessons.js';
 import { routineTag } from '../core/routines.js';
 import type { TokenMeter } from '../core/token-usage.js';
 import type { Fix } from '../core/types.js';
@@ -207,6 +208,15 @@ function tagsOf(answer: ValidAnswer, fix: Fix): string[] {
   const language = ecosystem.language ?? (answer.tags.language !== 'other' ? answer.tags.language : null);
   const tool = ecosystem.tool ?? (answer.tags.tool !== 'other' ? answer.tags.tool : null);
   const tags = answer.tags.routine.map(routineTag);
+  // the model's insight teaches a lesson of the catalog when its words name one of its routine kinds:
+  // then it merges with the other fixes of that lesson, whichever abstractor wrote them
+  const found = detectLesson([
+    [answer.insight.title, 1],
+    [answer.insight.description, 0.5],
+    [answer.insight.content, 0.5],
+    [fix.title, 1],
+  ]);
+  if (found && answer.tags.routine.includes(found.lesson.kind)) tags.push(lessonTag(found.lesson.id));
   for (const check of [...answer.tags.check].sort()) tags.push(`check:${check}`);
   if (language) tags.push(`lang:${language}`);
   if (tool) tags.push(`tool:${tool}`);

@@ -57,7 +57,7 @@ export const AnswerSchema = z.object({
     experience_summary: z.string().describe('one or two sentences: what was learned about validating such a fix'),
   }),
   insight: z.object({
-    title: z.string().describe('a short imperative phrase, at most 12 words'),
+    title: z.string().describe('at most 12 words naming the lesson: the condition that broke and what failed'),
     description: z.string().describe('exactly one sentence: when this insight applies'),
     content: z.string().describe('1 to 3 sentences: the validation routine and why it confirms such a fix'),
   }),
@@ -120,10 +120,12 @@ export const SYSTEM_PROMPT = `You turn one resolved software fix into reusable m
 Answer with JSON matching the given schema:
 - workflow: the goal and 2 to 6 steps of the validation routine that confirms a fix of this kind.
 - summary: task_summary (the kind of problem that was solved) and experience_summary (what was learned about validating it).
-- insight: exactly one transferable insight:
-  - title: a short imperative phrase, at most 12 words.
-  - description: exactly one sentence saying when the insight applies.
-  - content: 1 to 3 sentences. Focus on the validation routine (which test to write or which check to run, and what it must assert) and on why the fix worked, or why this routine would have caught the bug.
+- insight: exactly one transferable insight: the LESSON this fix teaches, not its category:
+  - title: at most 12 words naming the lesson: the condition that broke and what failed (for example "A falsy but valid value must not be treated as absent", not "Test edge cases").
+  - description: exactly one sentence saying when the insight applies: the input, state, environment or sequence that triggers the failure.
+  - content: 1 to 3 sentences. The check that would have caught it (which test to write or which check to run, and what it must assert) and why it fails before the fix and passes after.
+  - Keep the shared technical vocabulary that makes a lesson useful in any repository ("Authorization header", "redirect to another host", "empty config file", "UTC+13", "Windows path", "CRLF").
+- If the fix teaches two lessons, write the sharper one.
   - Prefer meta-knowledge over code: test-driven verification, which kind of check catches this class of bug, anti-patterns to avoid. Avoid a routine that merely confirms itself: say what observable result proves the fix.
 - tags: routine (1 or 2 routine kinds, the most specific first), check (the kinds of automated check that would catch this class of bug; may be empty), language and tool (null when unclear).
 
