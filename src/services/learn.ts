@@ -2,8 +2,9 @@
  * learn: fix → memories in the pool.
  * Pipeline: skip if already learned → strip hidden text → redact secrets (a failure aborts the fix:
  * nothing is abstracted or stored) → abstract → specificity check + screen → embed → merge with a
- * near-duplicate insight (support +1, provenance appended, visibility = most private) → store in
- * one transaction → mark the fix learned.
+ * near-duplicate insight (support +1, provenance appended, visibility = most private) → store and
+ * mark the fix learned. The decision (already learned? create or merge?) and the writes run in one
+ * tenant transaction (Store.tenantTransaction), so concurrent learns in any process lose nothing.
  * Untrusted fixes produce `proposed` memories that are never recalled until approved.
  */
 import { memoryId } from '../core/ids.js';
@@ -120,64 +121,73 @@ export async function learnFix(deps: LearnDeps, fix: Fix, options: LearnOptions 
     }
   }
 
-  // 4. build the rows, merging insights into near-duplicates
+  // 4. decide (create, merge or skip) and write in one transaction that serializes against every
+  //    other writer of the tenant, so no concurrent learn reads the same support or decides to
+  //    create the same insight (the slow steps above stay outside it)
   const now = deps.clock.now().toISOString();
   const status: MemoryStatus = !fix.trusted || options.requireReview ? 'proposed' : 'active';
   const provenance = provenanceOf(fix);
-  const writes: { memory: Memory; vector?: Float32Array }[] = [];
-  for (const memory of accepted) {
-    const id = memoryId(fix.tenant, fix.repo, fix.ref, memory.level);
-    const vector = memory.level === 'insight' ? vectors[insights.indexOf(memory)] : undefined;
-    const existing = await store.getMemory(fix.tenant, id);
-    if (existing) {
-      // relearning the same fix: refresh the text, keep the standing it earned
-      writes.push({ memory: refresh(existing, memory, abstraction.model, now), ...(vector ? { vector } : {}) });
-      continue;
-    }
-    if (memory.level === 'insight') {
-      const target = await findNearDuplicate(deps, fix, memory, vector, status);
-      if (target) {
-        writes.push({ memory: strengthen(target, memory, provenance, now) });
-        result.merged.push(target.id);
+  const decided = await store.tenantTransaction(fix.tenant, async () => {
+    if (!options.force && (await store.isFixLearned(fix.tenant, fix.repo, fix.ref))) return undefined;
+    const created: string[] = [];
+    const merged: string[] = [];
+    const writes: { memory: Memory; vector?: Float32Array }[] = [];
+    for (const memory of accepted) {
+      const id = memoryId(fix.tenant, fix.repo, fix.ref, memory.level);
+      const vector = memory.level === 'insight' ? vectors[insights.indexOf(memory)] : undefined;
+      const existing = await store.getMemory(fix.tenant, id);
+      if (existing) {
+        // relearning the same fix: refresh the text, keep the standing it earned
+        writes.push({ memory: refresh(existing, memory, abstraction.model, now), ...(vector ? { vector } : {}) });
         continue;
       }
+      if (memory.level === 'insight') {
+        const target = await findNearDuplicate(deps, fix, memory, vector, status);
+        if (target) {
+          writes.push({ memory: strengthen(target, memory, provenance, now) });
+          merged.push(target.id);
+          continue;
+        }
+      }
+      writes.push({
+        memory: {
+          id,
+          tenant: fix.tenant,
+          level: memory.level,
+          title: memory.title,
+          description: memory.description,
+          content: memory.content,
+          body: memory.body,
+          tags: memory.tags,
+          evidence: memory.evidence.slice(0, MAX_EVIDENCE),
+          provenance: [provenance],
+          visibility: fix.visibility,
+          status,
+          votes: { up: 0, down: 0 },
+          support: 1,
+          uses: 0,
+          outcomes: { success: 0, failure: 0 },
+          model: abstraction.model,
+          createdAt: now,
+          updatedAt: now,
+        },
+        ...(vector ? { vector } : {}),
+      });
+      created.push(id);
     }
-    writes.push({
-      memory: {
-        id,
-        tenant: fix.tenant,
-        level: memory.level,
-        title: memory.title,
-        description: memory.description,
-        content: memory.content,
-        body: memory.body,
-        tags: memory.tags,
-        evidence: memory.evidence.slice(0, MAX_EVIDENCE),
-        provenance: [provenance],
-        visibility: fix.visibility,
-        status,
-        votes: { up: 0, down: 0 },
-        support: 1,
-        uses: 0,
-        outcomes: { success: 0, failure: 0 },
-        model: abstraction.model,
-        createdAt: now,
-        updatedAt: now,
-      },
-      ...(vector ? { vector } : {}),
-    });
-    result.created.push(id);
-  }
-
-  // 5. store atomically, then remember the fix
-  await store.transaction(async () => {
+    // 5. store, then remember the fix (same transaction)
     for (const write of writes) {
       await store.putMemory(write.memory);
       if (write.vector && deps.embedder)
         await store.putVector(fix.tenant, write.memory.id, write.vector, deps.embedder.model);
     }
     await store.markFixLearned(fix.tenant, fix.repo, fix.ref);
+    return { created, merged };
   });
+  // learned by another writer meanwhile: nothing was written
+  if (!decided) return { ...result, skipped: 'already-learned' };
+  result.created.push(...decided.created);
+  result.merged.push(...decided.merged);
   logger.debug('learn: fix learned', {
     repo: fix.repo,
     ref: fix.ref,

@@ -43,7 +43,7 @@ export async function recordInjectionUsage(deps: UsageDeps, usage: InjectionUsag
   const { tenant, repo } = usage.requester;
   const at = deps.clock.now().toISOString();
   const ref = runRef(repo, usage.runId);
-  return deps.store.transaction(async () => {
+  return deps.store.tenantTransaction(tenant, async () => {
     const already = new Set((await deps.store.listUsage(tenant, ref)).map((u) => u.memoryId));
     const memories = await deps.store.getMemories(tenant, [...new Set(usage.ids)]);
     let recorded = 0;
@@ -80,7 +80,7 @@ async function applyOutcome(
   outcome: keyof Outcomes,
   onceKey: string,
 ): Promise<number> {
-  return deps.store.transaction(async () => {
+  return deps.store.tenantTransaction(tenant, async () => {
     const stateKey = `outcome:${tenant}:${onceKey}`;
     if ((await deps.store.getState(stateKey)) !== undefined) return 0;
     const ids = [...new Set((await deps.store.listUsage(tenant, ref)).map((u) => u.memoryId))];

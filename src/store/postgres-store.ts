@@ -6,6 +6,7 @@
  * (pgvector is not required). Option `schema` isolates a pool inside a database (tests use it).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { InputError, StoreError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
@@ -94,6 +95,8 @@ export class PostgresStore implements Store {
   private vectorRefresh: Promise<void> = Promise.resolve();
   /** memory writes so far: a transaction that wrote any drops the cached results again once committed */
   private memoryWrites = 0;
+  /** per tenant, the write mark this process's last tenant transaction left (see tenantTransaction) */
+  private readonly writeMarks = new Map<string, string>();
   /** which query tokens to search (document frequencies, cached) */
   private readonly termStats = new TermStats({
     levelRows: async () => {
@@ -262,6 +265,28 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * A transaction holding the tenant's advisory lock (released by COMMIT or ROLLBACK): writers of
+   * one tenant take turns across every replica; under READ COMMITTED each statement after the
+   * lock sees what the previous holder committed. The vector index is kept exact too: each holder
+   * leaves a new write mark in `state`; a mark this process did not leave means another replica
+   * learned meanwhile, and the index is reloaded before it is searched.
+   */
+  async tenantTransaction<T>(tenant: string, fn: () => Promise<T>): Promise<T> {
+    return this.transaction(async () => {
+      const key = tenant.toLowerCase();
+      await this.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`memory-transfer:${this.schema}:tenant:${key}`]);
+      const markKey = `tenant-writes:${key}`;
+      const rows = await this.query('SELECT value FROM state WHERE key = $1', [markKey]);
+      const mark = rows[0] ? String(rows[0].value) : undefined;
+      if (mark !== this.writeMarks.get(key)) this.vectors.clear();
+      const next = randomUUID();
+      await this.setState(markKey, next);
+      this.writeMarks.set(key, next);
+      return fn();
+    });
+  }
+
   // memories
 
   async putMemory(memory: Memory): Promise<void> {
@@ -352,6 +377,8 @@ export class PostgresStore implements Store {
     const search = lexicalSearch(query, options);
     if (!search) return [];
     const { tokens, levels, key } = search;
+    // inside a transaction (a create-or-merge decision) the answer is read, never cached
+    if (this.client.getStore()) return this.searchTokens(tenant, tokens, levels, options);
     return this.reads.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
   }
 

@@ -72,6 +72,15 @@ export interface Store {
   close(): Promise<void>;
   /** runs fn atomically; nested calls join the outer transaction */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Like transaction, and serialized against every other tenantTransaction of the same tenant, in
+   * this process and in any other process on the same pool (SQLite: BEGIN IMMEDIATE, waiting out
+   * another process's lock; PostgreSQL: an advisory transaction lock per tenant). Reads inside see
+   * every write committed before the lock was taken (no cached search result is used), so a
+   * read-modify-write or a create-or-merge decision made inside is never lost. Nested inside a
+   * transaction, the lock is taken there and held until the outer transaction ends.
+   */
+  tenantTransaction<T>(tenant: string, fn: () => Promise<T>): Promise<T>;
 
   // memories
   /** inserts or replaces the memory (by tenant+id), keeping the full-text index in step */
