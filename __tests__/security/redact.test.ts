@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Fix } from '../../src/core/types.js';
 import {
+  dropUserInfo,
+  redactingLogger,
   createRedactor,
   findSecretsByPattern,
   redactFix,
@@ -124,5 +126,25 @@ describe('redactFix', () => {
     expect(redacted.files[0]).toBe('src/a.ts');
     expect(redacted.repo).toBe('acme/app');
     expect(redacted.signals[0]?.check).toBe('unit');
+  });
+});
+
+describe('provenance and logs', () => {
+  it("drops a URL's user-info before anything else, whatever it holds", () => {
+    expect(dropUserInfo('https://deploy:hunter2hunter2@github.com/acme/api/pull/12')).toBe(
+      'https://github.com/acme/api/pull/12',
+    );
+    expect(dropUserInfo('https://just-a-user@github.com/acme/api')).toBe('https://github.com/acme/api');
+    expect(dropUserInfo('https://github.com/acme/api/pull/12')).toBe('https://github.com/acme/api/pull/12');
+  });
+
+  it('clears log messages and nested fields of secrets', () => {
+    const lines: string[] = [];
+    const record = (message: string, fields?: Record<string, unknown>) => lines.push(message + JSON.stringify(fields));
+    const logger = redactingLogger({ debug: record, info: record, warn: record, error: record });
+    const token = SECRET_SAMPLES.find((s) => s.kind === 'npm-token')!.leaks[0]!;
+    logger.error(`git failed for ${token}`, { error: { message: `401 for ${token}` }, refs: [token] });
+    expect(lines.join('\n')).not.toContain(token);
+    expect(lines.join('\n')).toContain('[REDACTED:npm-token]');
   });
 });

@@ -34,6 +34,7 @@ import { createApp, type HandledEvents } from './index.js';
 import { createGroupCommit, createWebhookIntake, type EnqueueBatch } from './intake.js';
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
+import { redactingLogger } from '../security/redact.js';
 import { createApiHandler, type ApiOptions } from './http/api.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -90,14 +91,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The Logger port over pino (Probot's logger). */
+/** The Logger port over pino (Probot's logger); messages and fields are cleared of secrets first. */
 export function pinoLogger(log: PinoLogger): Logger {
-  return {
+  return redactingLogger({
     debug: (message, fields) => log.debug(fields ?? {}, message),
     info: (message, fields) => log.info(fields ?? {}, message),
     warn: (message, fields) => log.warn(fields ?? {}, message),
     error: (message, fields) => log.error(fields ?? {}, message),
-  };
+  });
 }
 
 const healthz: NodeHandler = (req, res) => {

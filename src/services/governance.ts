@@ -41,7 +41,7 @@ async function mustGet(store: Store, tenant: string, id: string): Promise<Memory
 /** Appends an audit entry; a detail (often typed by a person) is capped and cleared of secrets. */
 async function audit(store: Store, entry: Omit<AuditEntry, 'at'>, at: string): Promise<void> {
   const detail = entry.detail ? redactKnownPatterns(entry.detail.slice(0, 500)) : undefined;
-  await store.appendAudit({ ...entry, ...(detail ? { detail } : {}), at });
+  await store.appendAudit({ ...entry, actor: redactKnownPatterns(entry.actor), ...(detail ? { detail } : {}), at });
 }
 
 /** Sets a status with its audit entry; no-op (and no entry) when it already has that status. */

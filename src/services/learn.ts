@@ -18,7 +18,7 @@ import { MEMORY_STATUSES } from '../core/types.js';
 import { mostPrivate } from '../core/visibility.js';
 import { describeError } from '../core/errors.js';
 import { checkSpecificity } from '../abstraction/specificity.js';
-import { redactFix } from '../security/redact.js';
+import { mapStrings, redactFix, redactKnownPatterns, redactRef } from '../security/redact.js';
 import { stripHiddenText } from '../security/sanitize.js';
 import { screenInsightText } from '../security/screen.js';
 import type { Store } from '../store/store.js';
@@ -69,7 +69,9 @@ const MAX_EVIDENCE = 12;
 /** Near-duplicate candidates examined per new insight. */
 const MERGE_CANDIDATES = 10;
 
-export async function learnFix(deps: LearnDeps, fix: Fix, options: LearnOptions = {}): Promise<LearnResult> {
+export async function learnFix(deps: LearnDeps, given: Fix, options: LearnOptions = {}): Promise<LearnResult> {
+  // the ref is part of the natural key stored as learned: cleared of secrets before its first use
+  const fix: Fix = { ...given, ref: redactRef(given.ref) };
   const result: LearnResult = { repo: fix.repo, ref: fix.ref, created: [], merged: [], rejected: [] };
   const { store, logger } = deps;
   if (!options.force && (await store.isFixLearned(fix.tenant, fix.repo, fix.ref))) {
@@ -103,7 +105,7 @@ export async function learnFix(deps: LearnDeps, fix: Fix, options: LearnOptions 
         level: memory.level,
         reason: checked.reason,
       });
-    } else accepted.push(checked.memory);
+    } else accepted.push(mapStrings(checked.memory, redactKnownPatterns));
   }
 
   // 3. embed the insights (a failure only costs the vectors)
@@ -126,7 +128,7 @@ export async function learnFix(deps: LearnDeps, fix: Fix, options: LearnOptions 
   //    create the same insight (the slow steps above stay outside it)
   const now = deps.clock.now().toISOString();
   const status: MemoryStatus = !fix.trusted || options.requireReview ? 'proposed' : 'active';
-  const provenance = provenanceOf(fix);
+  const provenance = provenanceOf(redacted);
   const decided = await store.tenantTransaction(fix.tenant, async () => {
     if (!options.force && (await store.isFixLearned(fix.tenant, fix.repo, fix.ref))) return undefined;
     const created: string[] = [];
