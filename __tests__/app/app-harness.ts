@@ -13,7 +13,7 @@ import { Probot, ProbotOctokit } from 'probot';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
 import { createApp } from '../../src/app/index.js';
 import type { AppDeps, AppSettings } from '../../src/app/deps.js';
-import { createWorker, type Worker } from '../../src/app/worker.js';
+import { createWorker, type Worker, type WorkerOptions } from '../../src/app/worker.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { silentLogger, type Clock, type Logger } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -98,7 +98,12 @@ export function recordingLogger(logs: Harness['logs']): Logger {
 }
 
 export async function createHarness(
-  options: { store?: Store; clock?: Clock; settings?: Partial<AppSettings> } = {},
+  options: {
+    store?: Store;
+    clock?: Clock;
+    settings?: Partial<AppSettings>;
+    worker?: Partial<Pick<WorkerOptions, 'leaseMs' | 'pollMs'>>;
+  } = {},
 ): Promise<Harness> {
   const pool = options.store ? undefined : await tempPool();
   const store = options.store ?? pool!.store;
@@ -106,7 +111,7 @@ export async function createHarness(
   const logger = recordingLogger(logs);
   let skew = 0;
   const clock = options.clock ?? { now: () => new Date(Date.now() + skew) };
-  const worker = createWorker({ store, logger, clock, backoffMs: 60_000, maxBackoffMs: 60_000 });
+  const worker = createWorker({ store, logger, clock, backoffMs: 60_000, maxBackoffMs: 60_000, ...options.worker });
   const deps: AppDeps = {
     store,
     abstractor: createRulesAbstractor(),

@@ -9,7 +9,19 @@ import type { Abstractor, Clock, Embedder, Logger, Redactor } from '../services/
 /** `job.body` holds the raw bytes recorded with the job, if any (a webhook delivery's body). */
 export type JobHandler = (
   payload: unknown,
-  job: { id: number; key: string; attempts: number; body?: Buffer },
+  job: {
+    id: number;
+    key: string;
+    attempts: number;
+    body?: Buffer;
+    /**
+     * Renews the job's lease now; false when it was lost (another worker claimed the job after
+     * the lease expired). A handler asks right before a write that must happen once (a comment).
+     */
+    held?: () => Promise<boolean>;
+    /** aborted when a heartbeat finds the lease lost */
+    signal?: AbortSignal;
+  },
 ) => Promise<void>;
 
 export interface JobQueue {

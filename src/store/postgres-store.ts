@@ -540,18 +540,30 @@ export class PostgresStore implements Store {
     return rows[0] && rowToJob(rows[0]);
   }
 
-  async completeJob(id: number): Promise<void> {
-    await this.query(`UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = $1 WHERE id = $2`, [
-      new Date().toISOString(),
-      id,
-    ]);
+  async completeJob(id: number, claim?: number): Promise<boolean> {
+    const rows = await this.query(
+      `UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = $1
+       WHERE id = $2 AND ($3::int IS NULL OR (state = 'running' AND attempts = $3)) RETURNING id`,
+      [new Date().toISOString(), id, claim ?? null],
+    );
+    return rows.length > 0;
   }
 
-  async failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void> {
-    await this.query(
-      `UPDATE jobs SET state = $1, last_error = $2, run_after = $3, lease_until = NULL, updated_at = $4 WHERE id = $5`,
-      [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id],
+  async failJob(id: number, error: string, runAfter: string, dead: boolean, claim?: number): Promise<boolean> {
+    const rows = await this.query(
+      `UPDATE jobs SET state = $1, last_error = $2, run_after = $3, lease_until = NULL, updated_at = $4
+       WHERE id = $5 AND ($6::int IS NULL OR (state = 'running' AND attempts = $6)) RETURNING id`,
+      [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id, claim ?? null],
     );
+    return rows.length > 0;
+  }
+
+  async renewJob(id: number, claim: number, leaseUntil: string): Promise<boolean> {
+    const rows = await this.query(
+      `UPDATE jobs SET lease_until = $1, updated_at = $2 WHERE id = $3 AND state = 'running' AND attempts = $4 RETURNING id`,
+      [iso(leaseUntil), new Date().toISOString(), id, claim],
+    );
+    return rows.length > 0;
   }
 
   async countJobs(state: 'pending' | 'done' | 'dead'): Promise<number> {

@@ -507,22 +507,36 @@ export class SqliteStore implements Store {
     return row && rowToJob(row);
   }
 
-  async completeJob(id: number): Promise<void> {
-    await this.write(() =>
-      this.db.run(`UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = ? WHERE id = ?`, [
-        new Date().toISOString(),
-        id,
-      ]),
-    );
-  }
-
-  async failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void> {
-    await this.write(() =>
+  async completeJob(id: number, claim?: number): Promise<boolean> {
+    const result = await this.write(() =>
       this.db.run(
-        `UPDATE jobs SET state = ?, last_error = ?, run_after = ?, lease_until = NULL, updated_at = ? WHERE id = ?`,
-        [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id],
+        `UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = ?
+         WHERE id = ? AND (? IS NULL OR (state = 'running' AND attempts = ?))`,
+        [new Date().toISOString(), id, claim ?? null, claim ?? null],
       ),
     );
+    return result.changes > 0;
+  }
+
+  async failJob(id: number, error: string, runAfter: string, dead: boolean, claim?: number): Promise<boolean> {
+    const result = await this.write(() =>
+      this.db.run(
+        `UPDATE jobs SET state = ?, last_error = ?, run_after = ?, lease_until = NULL, updated_at = ?
+         WHERE id = ? AND (? IS NULL OR (state = 'running' AND attempts = ?))`,
+        [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id, claim ?? null, claim ?? null],
+      ),
+    );
+    return result.changes > 0;
+  }
+
+  async renewJob(id: number, claim: number, leaseUntil: string): Promise<boolean> {
+    const result = await this.write(() =>
+      this.db.run(
+        `UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?`,
+        [iso(leaseUntil), new Date().toISOString(), id, claim],
+      ),
+    );
+    return result.changes > 0;
   }
 
   async countJobs(state: 'pending' | 'done' | 'dead'): Promise<number> {

@@ -146,9 +146,18 @@ export interface Store {
    * counts this claim (a worker that dies mid-job used an attempt)
    */
   claimJob(now: string, leaseUntil: string): Promise<Job | undefined>;
-  completeJob(id: number): Promise<void>;
-  /** records the error; the job is retried after runAfter, or dead when dead is true */
-  failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void>;
+  /**
+   * Marks the job done. With `claim` (the claimed job's `attempts`), only while that claim still
+   * holds the job (running, not claimed again since): false when the lease was lost meanwhile.
+   */
+  completeJob(id: number, claim?: number): Promise<boolean>;
+  /** records the error; the job is retried after runAfter, or dead when dead is true (with `claim`: as completeJob) */
+  failJob(id: number, error: string, runAfter: string, dead: boolean, claim?: number): Promise<boolean>;
+  /**
+   * Extends the lease of a running job to leaseUntil (a heartbeat) while the claim numbered
+   * `claim` (its `attempts`) still holds it; false when the job was claimed again, finished or is gone.
+   */
+  renewJob(id: number, claim: number, leaseUntil: string): Promise<boolean>;
   countJobs(state: 'pending' | 'done' | 'dead'): Promise<number>;
   /**
    * (App core) removes done and dead jobs last updated before `before` (ISO), so recorded webhook
