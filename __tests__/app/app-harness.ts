@@ -14,6 +14,7 @@ import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js
 import { createApp } from '../../src/app/index.js';
 import type { AppDeps, AppSettings } from '../../src/app/deps.js';
 import { createWorker, type Worker, type WorkerOptions } from '../../src/app/worker.js';
+import { ConfigCache } from '../../src/app/interaction/config-cache.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { silentLogger, type Clock, type Logger } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -103,6 +104,8 @@ export async function createHarness(
     clock?: Clock;
     settings?: Partial<AppSettings>;
     worker?: Partial<Pick<WorkerOptions, 'leaseMs' | 'pollMs'>>;
+    /** keep repositories' configuration between jobs, as `serve` does (default: read for every job) */
+    configCache?: boolean;
   } = {},
 ): Promise<Harness> {
   const pool = options.store ? undefined : await tempPool();
@@ -120,6 +123,7 @@ export async function createHarness(
     clock,
     queue: worker,
     settings: { ...settings, ...options.settings },
+    ...(options.configCache ? { configs: new ConfigCache(clock) } : {}),
   };
   const probot = new Probot({
     appId: 1,

@@ -3,6 +3,7 @@
  * tests build it from a temp SQLite pool and nock'd GitHub/LLM.
  */
 import type { Store } from '../store/store.js';
+import type { ConfigCache } from './interaction/config-cache.js';
 import type { Abstractor, Clock, Embedder, Logger, Redactor } from '../services/ports.js';
 
 /** A durable job handler: runs in the worker, may throw to be retried with backoff. */
@@ -53,4 +54,6 @@ export interface AppDeps {
   clock: Clock;
   queue: JobQueue;
   settings: AppSettings;
+  /** repositories' configuration read once per short while (absent: read for every job) */
+  configs?: ConfigCache;
 }

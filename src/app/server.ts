@@ -35,6 +35,7 @@ import { createGroupCommit, createWebhookIntake, type EnqueueBatch } from './int
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
 import { redactingLogger } from '../security/redact.js';
+import { ConfigCache } from './interaction/config-cache.js';
 import { createApiHandler, type ApiOptions } from './http/api.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -203,6 +204,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     logger,
     clock,
     queue: worker,
+    // each repository's configuration is read once per short while; a push that changes it drops it
+    configs: new ConfigCache(clock),
     // the periodic sweeps are scheduled by one process only
     settings: role === 'http' ? { ...config.settings, sweeps: false } : config.settings,
   };
