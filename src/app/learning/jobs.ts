@@ -30,7 +30,12 @@ import { applyRepositoryChange } from './repository-change.js';
 export type Authenticate = (installationId: number) => Promise<GitHubClient>;
 
 /** Loads a repository's config (.github/memory-transfer.yml); defaults when not wired. */
-export type ConfigLoader = (gh: GitHubClient, owner: string, repo: string, installationId: number) => Promise<RepoConfig>;
+export type ConfigLoader = (
+  gh: GitHubClient,
+  owner: string,
+  repo: string,
+  installationId: number,
+) => Promise<RepoConfig>;
 
 export interface LearningJobOptions {
   loadConfig?: ConfigLoader;
