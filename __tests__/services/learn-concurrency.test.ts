@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
 import type { Fix, Memory, Visibility } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
+import { vote } from '../../src/services/governance.js';
 import { learnFix, type LearnDeps } from '../../src/services/learn.js';
 import { silentLogger, type Abstractor } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -304,4 +305,22 @@ describe('a writer paused between its read and its write', () => {
       }
     });
   }
+});
+
+describe('votes from several replicas at once', () => {
+  it('PostgreSQL: 20 people voting at once through two stores on one schema count 20 votes', async () => {
+    const schema = `mt_test_${randomBytes(6).toString('hex')}`;
+    const [a, b] = [await pgStore(schema), await pgStore(schema)];
+    try {
+      const learned = await learnFix(deps(a), sampleFix({ repo: 'acme/web', ref: '#1', ...LESSONS[0]! }));
+      const insight = (await a.getMemories('acme', learned.created)).find((m) => m.level === 'insight')!;
+      expect(insight.id).toBeDefined();
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => vote(i % 2 ? a : b, 'acme', insight.id, 'up', { actor: `user${i}` })),
+      );
+      expect((await b.getMemory('acme', insight.id))?.votes).toEqual({ up: 20, down: 0 });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });
