@@ -542,7 +542,7 @@ export class PostgresStore implements Store {
 
   async completeJob(id: number, claim?: number): Promise<boolean> {
     const rows = await this.query(
-      `UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = $1
+      `UPDATE jobs SET state = 'done', lease_until = NULL, payload = 'null', body = NULL, updated_at = $1
        WHERE id = $2 AND ($3::int IS NULL OR (state = 'running' AND attempts = $3)) RETURNING id`,
       [new Date().toISOString(), id, claim ?? null],
     );

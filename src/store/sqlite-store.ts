@@ -510,7 +510,7 @@ export class SqliteStore implements Store {
   async completeJob(id: number, claim?: number): Promise<boolean> {
     const result = await this.write(() =>
       this.db.run(
-        `UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = ?
+        `UPDATE jobs SET state = 'done', lease_until = NULL, payload = 'null', body = NULL, updated_at = ?
          WHERE id = ? AND (? IS NULL OR (state = 'running' AND attempts = ?))`,
         [new Date().toISOString(), id, claim ?? null, claim ?? null],
       ),

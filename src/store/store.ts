@@ -147,7 +147,8 @@ export interface Store {
    */
   claimJob(now: string, leaseUntil: string): Promise<Job | undefined>;
   /**
-   * Marks the job done. With `claim` (the claimed job's `attempts`), only while that claim still
+   * Marks the job done, dropping its payload and raw body (a webhook delivery's text may hold a
+   * secret; only the key is needed once done, for deduplication). With `claim` (the claimed job's `attempts`), only while that claim still
    * holds the job (running, not claimed again since): false when the lease was lost meanwhile.
    */
   completeJob(id: number, claim?: number): Promise<boolean>;
