@@ -3,8 +3,8 @@
  * names and excerpts, labels, url user-info, authors, ref) and of a git commit (message, diff,
  * path, remote URL, author) appears nowhere it could be read back: every column of every table
  * (SQLite and PostgreSQL), the pool file's bytes, the export, every `recall --json` level, the
- * audit log, the command's own output and logs, the recall API at every level, and the Action's
- * outputs, summary and injected file in pool-file mode.
+ * audit log, the command's own output and logs, the recall API at every level, the App's suggestion
+ * comment, and the Action's outputs, summary and injected file in pool-file mode.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +13,8 @@ import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
+import { renderSuggestionComment } from '../../src/core/comment-render.js';
+import { escapeMarkdown, markdownLink } from '../../src/security/markdown.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { learnFix } from '../../src/services/learn.js';
@@ -252,6 +254,27 @@ describe('a secret in any field of a fix is nowhere', () => {
         answers.push(res.text);
       }
       expect(leaksIn(answers.join('\n'), LEAKS)).toEqual([]);
+
+      // the App's suggestion comment showing every memory of the pool
+      const memories = await api.store.listMemories('acme', { status: [...MEMORY_STATUSES] });
+      const requester = { tenant: 'acme', repo: 'acme/other', visibility: 'private' as const };
+      const comment = renderSuggestionComment(
+        memories.map((memory) => ({
+          memory,
+          score: 1,
+          parts: { lexical: 1, vector: 0, routine: 0, prior: 0, fused: 1 },
+          transferred: true,
+        })),
+        {
+          escape: escapeMarkdown,
+          link: (text: string, url: string) => markdownLink(text, url, 'https://github.com'),
+          githubUrl: 'https://github.com',
+          requester,
+        },
+        memories.length,
+      );
+      expect(comment).toContain('Memory Transfer');
+      expect(leaksIn(comment, LEAKS)).toEqual([]);
 
       // the same pool exported for the Action
       const exported = join(dir.path, 'action-pool.jsonl');
