@@ -148,3 +148,27 @@ describe('provenance and logs', () => {
     expect(lines.join('\n')).toContain('[REDACTED:npm-token]');
   });
 });
+
+describe('hex and base64 assigned to a name that says key, token, secret or password', () => {
+  const hex = 'f3a91c0d7e6b4a2958c1d0e7b3a6f914';
+  const base64 = 'Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg==';
+  it.each([
+    `KEY=${hex}`,
+    `MAILGUN_KEY: ${hex}`,
+    `signing.key = "${base64}"`,
+    `TOKEN=${hex}`,
+    `client_secret: ${base64}`,
+    `password=${hex}`,
+    `{"key": "${base64}"}`,
+  ])('%s', async (text) => {
+    const out = await redactText(text);
+    expect(out).not.toContain(hex);
+    expect(out).not.toContain(base64);
+    expect(out).toContain('[REDACTED:');
+  });
+
+  it('leaves prose and identifiers assigned to a key alone', async () => {
+    for (const text of ['primary key: id', 'sort key = createdAt', 'KEY=production', 'keys: 3 of 12 were rotated'])
+      expect(await redactText(text)).toBe(text);
+  });
+});
