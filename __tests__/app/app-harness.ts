@@ -13,7 +13,8 @@ import { Probot, ProbotOctokit } from 'probot';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
 import { createApp } from '../../src/app/index.js';
 import type { AppDeps, AppSettings } from '../../src/app/deps.js';
-import { createWorker, type Worker } from '../../src/app/worker.js';
+import { createWorker, type Worker, type WorkerOptions } from '../../src/app/worker.js';
+import { ConfigCache } from '../../src/app/interaction/config-cache.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { silentLogger, type Clock, type Logger } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -104,6 +105,9 @@ export async function createHarness(
     settings?: Partial<AppSettings>;
     /** the model side (default: the offline rules, no meter) */
     engine?: Partial<Pick<AppDeps, 'abstractor' | 'embedder' | 'meter'>>;
+    worker?: Partial<Pick<WorkerOptions, 'leaseMs' | 'pollMs'>>;
+    /** keep repositories' configuration between jobs, as `serve` does (default: read for every job) */
+    configCache?: boolean;
   } = {},
 ): Promise<Harness> {
   const pool = options.store ? undefined : await tempPool();
@@ -112,7 +116,7 @@ export async function createHarness(
   const logger = recordingLogger(logs);
   let skew = 0;
   const clock = options.clock ?? { now: () => new Date(Date.now() + skew) };
-  const worker = createWorker({ store, logger, clock, backoffMs: 60_000, maxBackoffMs: 60_000 });
+  const worker = createWorker({ store, logger, clock, backoffMs: 60_000, maxBackoffMs: 60_000, ...options.worker });
   const deps: AppDeps = {
     store,
     abstractor: createRulesAbstractor(),
@@ -122,6 +126,7 @@ export async function createHarness(
     queue: worker,
     settings: { ...settings, ...options.settings },
     ...options.engine,
+    ...(options.configCache ? { configs: new ConfigCache(clock) } : {}),
   };
   const probot = new Probot({
     appId: 1,

@@ -230,6 +230,19 @@ describe('the App server over real HTTP', () => {
     expect(form.status).toBe(415);
     expect(await store.countJobs('pending')).toBe(0);
   });
+
+  it('refuses a signed delivery cut mid-object (its action readable) or not an object with 400, recording nothing', async () => {
+    const whole = JSON.stringify(loadEvent('pull_request.closed'));
+    for (const body of [whole.slice(0, Math.floor(whole.length / 2)), `[${whole}]`, '"closed"', `${whole}}`]) {
+      const response = await post(server, body, { 'x-hub-signature-256': sign(body) });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'the payload is not a JSON object' });
+    }
+    expect(await store.countJobs('pending')).toBe(0);
+    // the whole delivery is still recorded
+    expect((await post(server, whole, { 'x-hub-signature-256': sign(whole) })).status).toBe(200);
+    expect(await store.countJobs('pending')).toBe(1);
+  });
 });
 
 describe('serve settings', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   COMMENT_HEADING,
+  COMMENT_MARKER,
   renderSearch,
   renderSuggestionComment,
   renderWhy,
@@ -87,7 +88,9 @@ describe('renderSuggestionComment', () => {
       evidence: ['<a href="https://evil.example">evidence</a>'],
     });
     const body = renderSuggestionComment([hit(hostile)], ctxFor(publicWeb));
-    expect(body).not.toMatch(/<[a-z!/]/i);
+    // the one piece of HTML is our own hidden marker, the last line
+    expect(body.split('\n').at(-1)).toBe(COMMENT_MARKER);
+    expect(body.replace(COMMENT_MARKER, '')).not.toMatch(/<[a-z!/]/i);
     expect(body).not.toContain('![');
     expect(body).not.toContain('](https://evil');
     expect(body).not.toMatch(/@acme/);

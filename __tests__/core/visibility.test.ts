@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Memory, Provenance, Requester, Visibility } from '../../src/core/types.js';
 import { VISIBILITIES } from '../../src/core/types.js';
-import { effectiveVisibility, flowsTo, mayLinkSource, maySee, mostPrivate } from '../../src/core/visibility.js';
+import {
+  effectiveVisibility,
+  flowsTo,
+  mayLinkSource,
+  maySee,
+  mayServeLevel,
+  mostPrivate,
+} from '../../src/core/visibility.js';
 
 function provenance(repo: string, visibility: Visibility, ref = '1'): Provenance {
   return {
@@ -130,5 +137,39 @@ describe('mayLinkSource', () => {
         { tenant: 'acme', repo: 'acme/source', visibility: 'public' },
       ),
     ).toBe(true);
+  });
+});
+
+describe('mayServeLevel: only insights leave their repository', () => {
+  const home: Requester = { tenant: 'acme', repo: 'acme/source', visibility: 'private' };
+  const away: Requester = { tenant: 'acme', repo: 'acme/other', visibility: 'private' };
+  const concrete = ['summary', 'workflow', 'trajectory'] as const;
+
+  it('serves an insight anywhere maySee allows, a concrete level only in the repository it came from', () => {
+    expect(mayServeLevel(memory('public'), away)).toBe(true);
+    for (const level of concrete) {
+      const m = memory('public', { level });
+      expect(mayServeLevel(m, home), level).toBe(true);
+      expect(mayServeLevel(m, { ...home, repo: 'ACME/Source' }), level).toBe(true);
+      expect(mayServeLevel(m, away), level).toBe(false);
+      // a reader with a visibility and no repository is nobody's home; a local admin reads every level
+      expect(mayServeLevel(m, { tenant: 'acme', visibility: 'private' }), level).toBe(false);
+      expect(mayServeLevel(m, { tenant: 'acme' }), level).toBe(true);
+    }
+  });
+
+  it('fails closed: a source in another repository, no source at all, or another repository id of the same name', () => {
+    const merged = memory('public', {
+      level: 'summary',
+      provenance: [provenance('acme/source', 'public'), provenance('acme/other', 'public')],
+    });
+    expect(mayServeLevel(merged, home)).toBe(false);
+    expect(mayServeLevel(memory('public', { level: 'trajectory', provenance: [] }), home)).toBe(false);
+    const withId = memory('public', {
+      level: 'workflow',
+      provenance: [{ ...provenance('acme/source', 'public'), repoId: 1 }],
+    });
+    expect(mayServeLevel(withId, { ...home, repoId: 1 })).toBe(true);
+    expect(mayServeLevel(withId, { ...home, repoId: 2 })).toBe(false);
   });
 });

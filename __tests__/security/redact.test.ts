@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Fix } from '../../src/core/types.js';
 import {
+  dropUserInfo,
+  redactingLogger,
   createRedactor,
   findSecretsByPattern,
   redactFix,
@@ -124,5 +126,49 @@ describe('redactFix', () => {
     expect(redacted.files[0]).toBe('src/a.ts');
     expect(redacted.repo).toBe('acme/app');
     expect(redacted.signals[0]?.check).toBe('unit');
+  });
+});
+
+describe('provenance and logs', () => {
+  it("drops a URL's user-info before anything else, whatever it holds", () => {
+    expect(dropUserInfo('https://deploy:hunter2hunter2@github.com/acme/api/pull/12')).toBe(
+      'https://github.com/acme/api/pull/12',
+    );
+    expect(dropUserInfo('https://just-a-user@github.com/acme/api')).toBe('https://github.com/acme/api');
+    expect(dropUserInfo('https://github.com/acme/api/pull/12')).toBe('https://github.com/acme/api/pull/12');
+  });
+
+  it('clears log messages and nested fields of secrets', () => {
+    const lines: string[] = [];
+    const record = (message: string, fields?: Record<string, unknown>) => lines.push(message + JSON.stringify(fields));
+    const logger = redactingLogger({ debug: record, info: record, warn: record, error: record });
+    const token = SECRET_SAMPLES.find((s) => s.kind === 'npm-token')!.leaks[0]!;
+    logger.error(`git failed for ${token}`, { error: { message: `401 for ${token}` }, refs: [token] });
+    expect(lines.join('\n')).not.toContain(token);
+    expect(lines.join('\n')).toContain('[REDACTED:npm-token]');
+  });
+});
+
+describe('hex and base64 assigned to a name that says key, token, secret or password', () => {
+  const hex = 'f3a91c0d7e6b4a2958c1d0e7b3a6f914';
+  const base64 = 'Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg==';
+  it.each([
+    `KEY=${hex}`,
+    `MAILGUN_KEY: ${hex}`,
+    `signing.key = "${base64}"`,
+    `TOKEN=${hex}`,
+    `client_secret: ${base64}`,
+    `password=${hex}`,
+    `{"key": "${base64}"}`,
+  ])('%s', async (text) => {
+    const out = await redactText(text);
+    expect(out).not.toContain(hex);
+    expect(out).not.toContain(base64);
+    expect(out).toContain('[REDACTED:');
+  });
+
+  it('leaves prose and identifiers assigned to a key alone', async () => {
+    for (const text of ['primary key: id', 'sort key = createdAt', 'KEY=production', 'keys: 3 of 12 were rotated'])
+      expect(await redactText(text)).toBe(text);
   });
 });

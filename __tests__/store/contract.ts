@@ -577,6 +577,24 @@ export function runStoreContract(
         expect(await store.claimJob(t(10), t(15))).toBeUndefined();
       });
 
+      it('a renewed lease keeps the job; a claim that lost it can neither renew, complete nor fail it', async () => {
+        const store = await fresh();
+        await store.enqueueJob({ key: 'slow', kind: 'suggest', payload: {} });
+        const first = await store.claimJob(t(0), t(5));
+        // the heartbeat: renewed before it expired, nobody else may claim it
+        expect(await store.renewJob(first!.id, first!.attempts, t(10))).toBe(true);
+        expect(await store.claimJob(t(7), t(12))).toBeUndefined();
+        // not renewed: expired, claimed again
+        const second = await store.claimJob(t(11), t(20));
+        expect(second).toMatchObject({ id: first!.id, attempts: 2 });
+        expect(await store.renewJob(first!.id, first!.attempts, t(30))).toBe(false);
+        expect(await store.completeJob(first!.id, first!.attempts)).toBe(false);
+        expect(await store.failJob(first!.id, 'late', t(40), true, first!.attempts)).toBe(false);
+        expect(await store.countJobs('pending')).toBe(1);
+        expect(await store.completeJob(second!.id, second!.attempts)).toBe(true);
+        expect(await store.countJobs('done')).toBe(1);
+      });
+
       it('records many jobs in one write, ignoring keys already recorded or repeated in the batch', async () => {
         const store = await fresh();
         expect(await store.enqueueJobs([])).toEqual([]);

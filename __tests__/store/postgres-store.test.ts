@@ -272,3 +272,23 @@ describe('PostgreSQL replicas sharing one pool', () => {
     }
   });
 });
+
+describe('finished jobs at rest', () => {
+  it("a done job keeps neither its payload nor its raw body (a delivery's text may hold a secret)", async () => {
+    const store = await makeStore();
+    try {
+      const body = Buffer.from('{"issue":{"body":"npm token in the text"}}');
+      await store.enqueueJob({ key: 'delivery-9', kind: 'webhook', payload: { text: 'token in the payload' }, body });
+      const job = await store.claimJob(new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
+      expect(job?.body).toEqual(body);
+      expect(await store.completeJob(job!.id, job!.attempts)).toBe(true);
+      const client = new pg.Client(URL);
+      await client.connect();
+      const rows = await client.query(`SELECT key, payload, body FROM "${schemaOf.get(store)!}".jobs`);
+      await client.end();
+      expect(rows.rows).toEqual([{ key: 'delivery-9', payload: 'null', body: null }]);
+    } finally {
+      await store.close();
+    }
+  });
+});

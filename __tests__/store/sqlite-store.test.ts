@@ -176,3 +176,23 @@ describe('defaultPoolLocation', () => {
     expect(defaultPoolLocation({})).toBe('./.memory-transfer/pool.db');
   });
 });
+
+describe('finished jobs at rest', () => {
+  it("a done job keeps neither its payload nor its raw body (a delivery's text may hold a secret)", async () => {
+    const path = newPath();
+    const store = await SqliteStore.open(path);
+    await store.migrate();
+    const body = Buffer.from('{"issue":{"body":"npm token in the text"}}');
+    await store.enqueueJob({ key: 'delivery-9', kind: 'webhook', payload: { text: 'token in the payload' }, body });
+    const job = await store.claimJob(new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
+    expect(job?.body).toEqual(body);
+    expect(await store.completeJob(job!.id, job!.attempts)).toBe(true);
+    await store.close();
+    const db = new sqlite3.Database(path, sqlite3.OPEN_READONLY);
+    const rows = await new Promise<unknown[]>((resolve, reject) =>
+      db.all('SELECT key, payload, body FROM jobs', (error, found) => (error ? reject(error) : resolve(found))),
+    );
+    await new Promise<void>((resolve) => db.close(() => resolve()));
+    expect(rows).toEqual([{ key: 'delivery-9', payload: 'null', body: null }]);
+  });
+});

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
+import { mayServeLevel } from '../core/visibility.js';
 import { DEFAULT_ALLOWED_HOSTS, screenMemory, type ScreenResult } from '../security/screen.js';
 import type { Logger } from '../services/ports.js';
 import { resolveInWorkspace } from './workspace-path.js';
@@ -67,7 +68,12 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<Inject
   // Only the requested level is indexed, as the stores index each level on its own (an export
   // holds four levels per fix: this also makes the in-memory index four times smaller).
   const requester: Requester = { ...options.requester, statuses: ['active'] };
-  const active = memories.filter((memory) => memory.status === 'active' && memory.level === options.level);
+  // a concrete level (summary, workflow, trajectory) is indexed only when it came from this very
+  // repository, even if the file carries other repositories' (docs/security.md)
+  const active = memories.filter(
+    (memory) =>
+      memory.status === 'active' && memory.level === options.level && mayServeLevel(memory, options.requester),
+  );
   const hits = await screenedRecall(active, requester, options);
   return toInjectedInsights(hits, requester, options.githubUrl);
 }

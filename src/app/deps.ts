@@ -4,12 +4,25 @@
  */
 import type { Store } from '../store/store.js';
 import type { Abstractor, Clock, Embedder, Logger, Redactor, TokenMeter } from '../services/ports.js';
+import type { ConfigCache } from './interaction/config-cache.js';
 
 /** A durable job handler: runs in the worker, may throw to be retried with backoff. */
 /** `job.body` holds the raw bytes recorded with the job, if any (a webhook delivery's body). */
 export type JobHandler = (
   payload: unknown,
-  job: { id: number; key: string; attempts: number; body?: Buffer },
+  job: {
+    id: number;
+    key: string;
+    attempts: number;
+    body?: Buffer;
+    /**
+     * Renews the job's lease now; false when it was lost (another worker claimed the job after
+     * the lease expired). A handler asks right before a write that must happen once (a comment).
+     */
+    held?: () => Promise<boolean>;
+    /** aborted when a heartbeat finds the lease lost */
+    signal?: AbortSignal;
+  },
 ) => Promise<void>;
 
 export interface JobQueue {
@@ -43,4 +56,6 @@ export interface AppDeps {
   settings: AppSettings;
   /** the model adapters' token use since the process started (logged per learned fix, on /metrics) */
   meter?: TokenMeter;
+  /** repositories' configuration read once per short while (absent: read for every job) */
+  configs?: ConfigCache;
 }

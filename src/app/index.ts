@@ -13,6 +13,7 @@ import { registerLearningHandlers } from './handlers/learning.js';
 import { registerInteractionHandlers } from './handlers/interaction.js';
 import { registerOutcomeHandlers } from './handlers/outcomes.js';
 import { registerStalenessHandlers } from './handlers/staleness.js';
+import { registerConfigChangeHandlers } from './handlers/config-changes.js';
 
 /** Which deliveries the App has a handler for (the intake records only those). */
 export interface HandledEvents {
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps, onHandled?: (events: HandledEvents) => 
     registerInteractionHandlers(app, deps);
     registerOutcomeHandlers(app, deps);
     registerStalenessHandlers(app, deps, { intervalMs: deps.settings.stalenessSweepMs });
+    registerConfigChangeHandlers(app, deps);
     onHandled?.(handled);
   };
 }

@@ -3,7 +3,8 @@
  * milliseconds, even with hundreds of deliveries in flight.
  *
  * For each delivery it checks the headers, verifies the HMAC-SHA256 signature over the exact bytes
- * received (constant-time), reads only the event's action, and records
+ * received (constant-time), checks that the body is a JSON object (400 and nothing recorded when it
+ * is not) and reads its action, and records
  * the raw delivery as one durable job keyed by the delivery id (a redelivery is recorded once).
  * Recording uses group commit: the deliveries that arrive while one write is in progress are
  * written together in ONE store transaction (`Store.enqueueJobs`), and each request is
@@ -163,13 +164,13 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined
   });
 }
 
-/** GitHub writes `action` first: read it without parsing the whole body. */
-const LEADING_ACTION = /^\s*\{\s*"action"\s*:\s*"([a-z_]{1,64})"\s*[,}]/;
-
-/** The action of a payload; undefined for events without one. `ok` is false for a body that is not a JSON object. */
+/**
+ * The action of a payload; undefined for events without one. `ok` is false for a body that is not
+ * a JSON object (cut mid-object, an array, a string): it is refused with 400 and never recorded,
+ * so the sender learns of it instead of a worker failing on it later. The whole body is parsed
+ * (~40 µs for a 30 KB delivery): a valid prefix such as `{"action":"opened",` proves nothing.
+ */
 export function actionOf(body: string): { ok: boolean; action?: string } {
-  const leading = LEADING_ACTION.exec(body.slice(0, 200));
-  if (leading?.[1]) return { ok: true, action: leading[1] };
   try {
     const parsed: unknown = JSON.parse(body);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false };
@@ -178,12 +179,6 @@ export function actionOf(body: string): { ok: boolean; action?: string } {
   } catch {
     return { ok: false };
   }
-}
-
-/** The action of a raw payload: from its first bytes when GitHub put it first, else from the whole body. */
-function actionOfRaw(raw: Buffer): { ok: boolean; action?: string } {
-  const leading = LEADING_ACTION.exec(raw.toString('latin1', 0, 200));
-  return leading?.[1] ? { ok: true, action: leading[1] } : actionOf(raw.toString('utf8'));
 }
 
 /**
@@ -236,7 +231,7 @@ export function createWebhookIntake(options: IntakeOptions): NodeHandler {
       options.logger.warn('webhook refused: signature does not match', { delivery: id, event: name });
       return error(res, 400, 'signature does not match event payload and secret');
     }
-    const parsed = actionOfRaw(raw);
+    const parsed = actionOf(raw.toString('utf8'));
     if (!parsed.ok) return error(res, 400, 'the payload is not a JSON object');
     if (!options.handles(name, parsed.action)) return reply(res, 200, 'ok\n');
     try {

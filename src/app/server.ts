@@ -35,6 +35,8 @@ import { createApp, type HandledEvents } from './index.js';
 import { createGroupCommit, createWebhookIntake, type EnqueueBatch } from './intake.js';
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
+import { redactingLogger } from '../security/redact.js';
+import { ConfigCache } from './interaction/config-cache.js';
 import { createApiHandler, type ApiOptions } from './http/api.js';
 import { createGitHubInstallationDirectory } from './http/installation-directory.js';
 import { createMcpHandler, type McpEndpointOptions, type VoteCheck } from './http/mcp-endpoint.js';
@@ -96,14 +98,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The Logger port over pino (Probot's logger). */
+/** The Logger port over pino (Probot's logger); messages and fields are cleared of secrets first. */
 export function pinoLogger(log: PinoLogger): Logger {
-  return {
+  return redactingLogger({
     debug: (message, fields) => log.debug(fields ?? {}, message),
     info: (message, fields) => log.info(fields ?? {}, message),
     warn: (message, fields) => log.warn(fields ?? {}, message),
     error: (message, fields) => log.error(fields ?? {}, message),
-  };
+  });
 }
 
 const healthz: NodeHandler = (req, res) => {
@@ -210,6 +212,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     clock,
     queue: worker,
     meter,
+    // each repository's configuration is read once per short while; a push that changes it drops it
+    configs: new ConfigCache(clock),
     // the periodic sweeps are scheduled by one process only
     settings: role === 'http' ? { ...config.settings, sweeps: false } : config.settings,
   };

@@ -2,8 +2,10 @@
  * The durable JobQueue (src/app/deps.ts) over the store's jobs: handlers enqueue in one insert
  * and return; the worker polls, claims a job with a lease, runs its handler, and completes it,
  * or records the error and retries with exponential backoff until it is dead after N attempts.
- * A job whose worker died keeps its lease until it expires, then another worker claims it again:
- * handlers must be idempotent (learn is, by natural key).
+ * A running job renews its lease (a heartbeat every third of it), so only a job whose worker died
+ * (or stalled past its lease) is claimed again once the lease expires; a run that lost its lease
+ * records nothing (its claim no longer matches) and handlers ask `held()` before a write that must
+ * happen once. Handlers must be idempotent (learn is, by natural key).
  */
 import { describeError, UpstreamError } from '../core/errors.js';
 import type { Job, NewJob, Store } from '../store/store.js';
@@ -55,6 +57,17 @@ export interface Worker extends JobQueue {
   prune(): Promise<number>;
 }
 
+/**
+ * Thrown by a handler that found its lease lost before a write: another worker owns the job now,
+ * so this run stops without writing and without recording anything about the job.
+ */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+  constructor(key: string) {
+    super(`the lease of job ${key} was lost (claimed again by another worker); this run wrote nothing`);
+  }
+}
+
 /** Thrown by a handler for an error that retrying will never fix: the job is dead at once. */
 export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
@@ -88,10 +101,39 @@ export function createWorker(options: WorkerOptions): Worker {
     return store.claimJob(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString());
   }
 
+  /**
+   * The lease of a running job: renewed every third of its length (a heartbeat) so a long run
+   * (a rate-limit wait, a slow answer) is never claimed again while it is alive; `held` renews at
+   * once and says whether the claim still holds. A lost lease aborts the signal.
+   */
+  function holdLease(job: Job): { held: () => Promise<boolean>; signal: AbortSignal; release: () => void } {
+    const controller = new AbortController();
+    let lost = false;
+    const renew = async (): Promise<boolean> => {
+      if (lost) return false;
+      const until = new Date(clock.now().getTime() + leaseMs).toISOString();
+      const kept = await store.renewJob(job.id, job.attempts, until).catch((error: unknown) => {
+        // the store is unreachable: the lease still runs until it expires
+        logger.warn('could not renew a job lease', { id: job.id, key: job.key, error: describeError(error) });
+        return true;
+      });
+      if (!kept && !lost) {
+        lost = true;
+        controller.abort(new LeaseLostError(job.key));
+        logger.warn('job lease lost: another worker claimed it', { id: job.id, key: job.key, kind: job.kind });
+      }
+      return kept;
+    };
+    const timer = setInterval(() => void renew(), Math.max(1, Math.floor(leaseMs / 3)));
+    timer.unref();
+    return { held: renew, signal: controller.signal, release: () => clearInterval(timer) };
+  }
+
   async function run(job: Job): Promise<void> {
     const handler = handlers.get(job.kind);
     // `attempts` counts this claim too (the store increments it when claiming)
     const attempt = Math.max(1, job.attempts);
+    const lease = holdLease(job);
     try {
       if (!handler) throw new PermanentJobError(`no handler for job kind "${job.kind}"`);
       await handler(job.payload, {
@@ -99,15 +141,25 @@ export function createWorker(options: WorkerOptions): Worker {
         key: job.key,
         attempts: attempt,
         ...(job.body ? { body: job.body } : {}),
+        held: lease.held,
+        signal: lease.signal,
       });
-      await store.completeJob(job.id);
-      logger.debug('job done', { id: job.id, key: job.key, kind: job.kind });
+      lease.release();
+      // only the claim that still holds the job records its result
+      if (await store.completeJob(job.id, job.attempts)) logger.debug('job done', { id: job.id, key: job.key });
+      else
+        logger.warn('job finished after its lease was lost; its result is not recorded', { id: job.id, key: job.key });
     } catch (error) {
+      lease.release();
+      if (error instanceof LeaseLostError || lease.signal.aborted) {
+        logger.warn('job stopped: its lease was lost', { id: job.id, key: job.key, kind: job.kind });
+        return;
+      }
       const permanent = error instanceof PermanentJobError || (error instanceof UpstreamError && !error.retryable);
       const dead = permanent || attempt >= maxAttempts;
       const runAfter = new Date(clock.now().getTime() + backoff(attempt)).toISOString();
       const message = describeError(error);
-      await store.failJob(job.id, message, runAfter, dead).catch((failError: unknown) => {
+      await store.failJob(job.id, message, runAfter, dead, job.attempts).catch((failError: unknown) => {
         logger.error('could not record a job failure', { id: job.id, error: describeError(failError) });
       });
       const fields = { id: job.id, key: job.key, kind: job.kind, attempt, error: message };

@@ -2,6 +2,7 @@
  * The CLI's Logger port: warnings and errors on stderr, one line each; debug and info only with
  * MEMORY_TRANSFER_DEBUG=1.
  */
+import { redactingLogger } from '../security/redact.js';
 import type { Logger } from '../services/ports.js';
 import type { CliIo } from './io.js';
 
@@ -11,10 +12,11 @@ export function createCliLogger(io: CliIo): Logger {
     const extra = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
     io.err(`memory-transfer: ${level}: ${message}${extra}\n`);
   };
-  return {
+  // messages and fields cleared of secrets (a git error may quote a remote URL with credentials)
+  return redactingLogger({
     debug: (message, fields) => debug && line('debug', message, fields),
     info: (message, fields) => debug && line('info', message, fields),
     warn: (message, fields) => line('warning', message, fields),
     error: (message, fields) => line('error', message, fields),
-  };
+  });
 }

@@ -12,6 +12,11 @@ import { mayLinkSource } from './visibility.js';
 
 /** The first line of every suggestion comment: how the App recognises its own comment. */
 export const COMMENT_HEADING = '#### 🧠 Memory Transfer: insights from other repositories';
+/**
+ * The hidden last line of every suggestion comment: how the App finds its own comment on a thread
+ * before it posts, whatever a person or an earlier version did to the visible text.
+ */
+export const COMMENT_MARKER = '<!-- memory-transfer:suggestions -->';
 /** The first line of every command reply. */
 export const REPLY_HEADING = '#### 🧠 Memory Transfer';
 
@@ -126,6 +131,7 @@ export function renderSuggestionComment(hits: RecallHit[], ctx: RenderContext, m
     '',
     ...shown.map((hit, i) => `${renderInsight(hit, i, ctx)}\n`),
     COMMENT_FOOTER,
+    COMMENT_MARKER,
   ];
   return parts.join('\n');
 }
@@ -138,6 +144,7 @@ export function renderNoLongerRelevant(): string {
     'No insight from other repositories clears the relevance bar for the current text of this thread.',
     '',
     COMMENT_FOOTER,
+    COMMENT_MARKER,
   ].join('\n');
 }
 

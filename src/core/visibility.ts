@@ -79,3 +79,26 @@ export function mayLinkSource(source: { repo: string; visibility: Visibility }, 
   if (requester.repo === undefined && requester.visibility === undefined) return true;
   return flowsTo(source.visibility, requester.visibility ?? 'public');
 }
+
+/**
+ * May this memory's level be served to the requester? Only insights transfer. The concrete levels
+ * (summary, workflow, trajectory: a fix's own text, steps and commands, screened but not written
+ * for other readers) are served only in the repository every one of their sources is in, whatever
+ * the mode (CLI, recall API, pool file). A local admin (no repository, no visibility) reads every
+ * level of its own pool; a reader with a visibility but no repository is nobody's home.
+ * A source and a reader that both carry a repository id compare by id (a repository deleted and
+ * created again under the same name is another repository).
+ */
+export function mayServeLevel(memory: Pick<Memory, 'level' | 'provenance'>, requester: Requester): boolean {
+  if (memory.level === 'insight') return true;
+  if (requester.repo === undefined) return requester.visibility === undefined;
+  const home = requester.repo.toLowerCase();
+  return (
+    memory.provenance.length > 0 &&
+    memory.provenance.every((p) =>
+      p.repoId !== undefined && requester.repoId !== undefined
+        ? p.repoId === requester.repoId
+        : p.repo.toLowerCase() === home,
+    )
+  );
+}

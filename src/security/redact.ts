@@ -13,7 +13,7 @@ import { secretLintProfiler } from '@secretlint/profiler';
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import { MemoryTransferError } from '../core/errors.js';
 import type { Fix } from '../core/types.js';
-import type { Redactor } from '../services/ports.js';
+import type { Logger, Redactor } from '../services/ports.js';
 
 /** The prefix of every redaction marker: `[REDACTED:<rule>]`. */
 export const REDACTED = '[REDACTED]';
@@ -110,6 +110,13 @@ function isSecretValue(value: string, match: string): boolean {
   return shannonEntropy(value) >= (password ? 2.5 : 3);
 }
 
+/** Hex (16+) or base64 (20+, with a digit) that is random enough to be key material, not a word. */
+function isKeyMaterial(value: string): boolean {
+  if (PLACEHOLDER.test(value)) return false;
+  if (/^[0-9a-f]+$/i.test(value)) return value.length >= 16 && shannonEntropy(value) >= 3;
+  return value.length >= 20 && /\d/.test(value) && shannonEntropy(value) >= 3.5;
+}
+
 const PATTERNS: Pattern[] = [
   // PEM private keys, the whole block; a key cut before its END line is redacted to the end of the text
   {
@@ -122,8 +129,14 @@ const PATTERNS: Pattern[] = [
   { rule: 'github-token', regex: /\bv1\.[0-9a-f]{40}\b/g },
   // JWTs and any base64url JSON object ("eyJ" is `{"`), also when cut short by a log cap
   { rule: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g },
-  // scheme://user:password@host: the credentials only
+  // scheme://user:password@host: the credentials only; a token alone as the user name too
   { rule: 'url-credentials', regex: /\b[a-z][a-z0-9+.-]*:\/\/([^\s/?#@:'"`]*:[^\s/?#@'"`]+)@/gi, group: 1 },
+  {
+    rule: 'url-credentials',
+    regex: /\b[a-z][a-z0-9+.-]*:\/\/([^\s/?#@:'"`]{16,})@/gi,
+    group: 1,
+    accept: (user) => shannonEntropy(user) >= 3 && /\d/.test(user),
+  },
   { rule: 'aws-access-key', regex: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g },
   { rule: 'gcp-api-key', regex: /\bAIza[0-9A-Za-z_-]{35}\b/g },
   { rule: 'gcp-oauth', regex: /\bGOCSPX-[A-Za-z0-9_-]{20,}\b/g },
@@ -140,6 +153,8 @@ const PATTERNS: Pattern[] = [
   { rule: 'openai-key', regex: /\bsk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
   { rule: 'sendgrid-key', regex: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
   { rule: 'twilio-key', regex: /\bSK[0-9a-f]{32}\b/g },
+  // prefixed hex keys: Mailgun's private API keys (key- + 32 hex)
+  { rule: 'mailgun-key', regex: /\bkey-[0-9a-f]{32}\b/gi },
   { rule: 'gitlab-token', regex: /\bglpat-[A-Za-z0-9_-]{20,}/g },
   { rule: 'docker-token', regex: /\bdckr_pat_[A-Za-z0-9_-]{20,}/g },
   // Authorization: Bearer …, -H "Authorization: token …", Basic …
@@ -162,6 +177,14 @@ const PATTERNS: Pattern[] = [
     regex: /--?(?:password|passwd|token|secret|api-key|apikey)[= ]["']?([^\s"']+)/gi,
     group: 1,
     accept: isSecretValue,
+  },
+  // hex or base64 values assigned to a name that says key: KEY=…, MAILGUN_KEY: …, "signing.key": …
+  {
+    rule: 'secret-assignment',
+    regex:
+      /\b(?:[A-Za-z0-9]+[_.-])*keys?(?:[_.-][A-Za-z0-9]+)*["']?\s*(?::=|=>|=|:)\s*["'`]?([A-Za-z0-9+/_-]{16,}={0,2})/gi,
+    group: 1,
+    accept: isKeyMaterial,
   },
   // long high-entropy blobs (base64 secrets, key material without its PEM header); hex never reaches 4.5 bits
   {
@@ -257,19 +280,57 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 }
 
 /**
- * Redacts every text field of a fix (title, problem, change, signals' names and excerpts, url,
- * files, labels) before it reaches the abstractor or the store. Throws like the redactor.
+ * A URL without its user-info (`https://user:password@host/…` → `https://host/…`), whatever the
+ * user-info holds: done before any other redaction, so no credential survives in a link. Text that
+ * does not parse as a URL loses everything between `//` and an `@` before the first `/`.
+ */
+export function dropUserInfo(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === '' && parsed.password === '') return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/[^/?#\s]*@/, '//');
+  }
+}
+
+/**
+ * A fix reference (PR or issue number, commit sha, record ref) cleared of secrets with the pattern
+ * layer, synchronously: it is part of the natural key (tenant, repo, ref) stored as learned, so
+ * learn clears it once, before its first use, and every store of it agrees.
+ */
+export function redactRef(ref: string): string {
+  return redactKnownPatterns(dropUserInfo(ref));
+}
+
+/** Every string inside a value (objects and arrays walked), mapped through `f`; other values unchanged. */
+export function mapStrings<T>(value: T, f: (text: string) => string): T {
+  if (typeof value === 'string') return f(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => mapStrings(item, f)) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, f)])) as T;
+  }
+  return value;
+}
+
+/**
+ * Redacts every text field of a fix (title, problem, change, signals' names and excerpts, files,
+ * labels, and its provenance: url without its user-info, authors, ref) before it reaches the
+ * abstractor or the store. Throws like the redactor.
  */
 export async function redactFix(fix: Fix, redactor: Redactor): Promise<Fix> {
   const text = (value: string) => redactor.redact(value);
   const optional = async (value: string | undefined) => (value === undefined ? undefined : text(value));
-  const [title, problem, change, url, files, labels, signals] = await Promise.all([
+  const [title, problem, change, url, files, labels, authors, signals] = await Promise.all([
     text(fix.title),
     text(fix.problem),
     text(fix.change),
-    optional(fix.url),
+    optional(fix.url === undefined ? undefined : dropUserInfo(fix.url)),
     fix.files.length === 0 ? Promise.resolve([]) : text(fix.files.join('\n')).then((joined) => joined.split('\n')),
     fix.labels === undefined ? Promise.resolve(undefined) : Promise.all(fix.labels.map(text)),
+    Promise.all(fix.authors.map(text)),
     Promise.all(
       fix.signals.map(async (signal) => {
         const [name, excerpt] = await Promise.all([optional(signal.name), optional(signal.excerpt)]);
@@ -287,8 +348,25 @@ export async function redactFix(fix: Fix, redactor: Redactor): Promise<Fix> {
     problem,
     change,
     files,
+    authors,
+    ref: redactRef(fix.ref),
     signals,
     ...(url === undefined ? {} : { url }),
     ...(labels === undefined ? {} : { labels }),
+  };
+}
+
+/**
+ * A logger whose messages and fields are cleared of secrets with the pattern layer (an error
+ * message from git or an HTTP client may quote a credential-bearing URL or a token).
+ */
+export function redactingLogger(logger: Logger): Logger {
+  const clean = (message: string, fields?: Record<string, unknown>) =>
+    [redactKnownPatterns(message), fields === undefined ? undefined : mapStrings(fields, redactKnownPatterns)] as const;
+  return {
+    debug: (message, fields) => logger.debug(...clean(message, fields)),
+    info: (message, fields) => logger.info(...clean(message, fields)),
+    warn: (message, fields) => logger.warn(...clean(message, fields)),
+    error: (message, fields) => logger.error(...clean(message, fields)),
   };
 }

@@ -41,7 +41,7 @@ async function mustGet(store: Store, tenant: string, id: string): Promise<Memory
 /** Appends an audit entry; a detail (often typed by a person) is capped and cleared of secrets. */
 async function audit(store: Store, entry: Omit<AuditEntry, 'at'>, at: string): Promise<void> {
   const detail = entry.detail ? redactKnownPatterns(entry.detail.slice(0, 500)) : undefined;
-  await store.appendAudit({ ...entry, ...(detail ? { detail } : {}), at });
+  await store.appendAudit({ ...entry, actor: redactKnownPatterns(entry.actor), ...(detail ? { detail } : {}), at });
 }
 
 /** Sets a status with its audit entry; no-op (and no entry) when it already has that status. */
@@ -54,7 +54,7 @@ async function setStatus(
   by: Actor,
   from?: MemoryStatus[],
 ): Promise<Memory> {
-  return store.transaction(async () => {
+  return store.tenantTransaction(tenant, async () => {
     const memory = await mustGet(store, tenant, id);
     if (memory.status === status) return memory;
     if (from && !from.includes(memory.status)) {
@@ -92,7 +92,7 @@ export function archive(store: Store, tenant: string, id: string, by: Actor): Pr
  * after the restore can archive it again, and the staleness clock restarts.
  */
 export async function restore(store: Store, tenant: string, id: string, by: Actor): Promise<Memory> {
-  return store.transaction(async () => {
+  return store.tenantTransaction(tenant, async () => {
     const memory = await setStatus(store, tenant, id, 'active', 'restore', by, ['archived', 'rejected', 'active']);
     const baseline: RestoreBaseline = { at: iso(by.now), votes: memory.votes, outcomes: memory.outcomes };
     await store.setState(restoreKey(tenant, id), JSON.stringify(baseline));
@@ -105,7 +105,7 @@ export async function restore(store: Store, tenant: string, id: string, by: Acto
  * then has the store purge deleted data from its files, so the text cannot be recovered.
  */
 export async function forget(store: Store, tenant: string, id: string, by: Actor): Promise<void> {
-  await store.transaction(async () => {
+  await store.tenantTransaction(tenant, async () => {
     await mustGet(store, tenant, id);
     await store.deleteMemory(tenant, id);
     await audit(
@@ -119,7 +119,7 @@ export async function forget(store: Store, tenant: string, id: string, by: Actor
 
 /** An admin lets the memory be shown in repositories less private than its sources (same org only). */
 export async function shareWider(store: Store, tenant: string, id: string, by: Actor): Promise<Memory> {
-  return store.transaction(async () => {
+  return store.tenantTransaction(tenant, async () => {
     const memory = await mustGet(store, tenant, id);
     if (memory.sharedWiderBy) return memory;
     const at = iso(by.now);
@@ -156,7 +156,7 @@ const EDITABLE = ['title', 'description', 'content'] as const;
  * changes. Audited as 'edit', naming the fields, never their text. No-op when nothing differs.
  */
 export async function edit(store: Store, tenant: string, id: string, changes: MemoryEdit, by: Actor): Promise<Memory> {
-  return store.transaction(async () => {
+  return store.tenantTransaction(tenant, async () => {
     const memory = await mustGet(store, tenant, id);
     const fields = EDITABLE.filter((field) => changes[field] !== undefined && changes[field] !== memory[field]);
     if (fields.length === 0) return memory;
@@ -242,7 +242,7 @@ export async function applyFeedback(
   id: string,
   by: Partial<Actor> = {},
 ): Promise<Memory> {
-  return store.transaction(async () => {
+  return store.tenantTransaction(tenant, async () => {
     const memory = await mustGet(store, tenant, id);
     if (memory.status !== 'active') return memory;
     const reason = evidenceAgainst(memory, await readBaseline(store, tenant, id));
@@ -295,7 +295,7 @@ export async function vote(
   by: Actor,
   source?: string,
 ): Promise<Memory> {
-  return store.transaction(async () => {
+  return store.tenantTransaction(tenant, async () => {
     const memory = await mustGet(store, tenant, id);
     const previous = await readVote(store, tenant, id, by.actor);
     if (previous.direction === direction) {
@@ -322,7 +322,7 @@ export async function withdrawVote(
   by: Actor,
   source?: string,
 ): Promise<Memory | undefined> {
-  return store.transaction(async () => {
+  return store.tenantTransaction(tenant, async () => {
     const memory = await store.getMemory(tenant, id);
     if (!memory) return undefined;
     const previous = await readVote(store, tenant, id, by.actor);
@@ -364,7 +364,7 @@ export async function recordOutcome(
   outcome: 'success' | 'failure',
   by: Partial<Actor> = {},
 ): Promise<Memory> {
-  return store.transaction(async () => {
+  return store.tenantTransaction(tenant, async () => {
     const memory = await mustGet(store, tenant, id);
     const outcomes = { ...memory.outcomes, [outcome]: memory.outcomes[outcome] + 1 };
     await store.putMemory({ ...memory, outcomes, updatedAt: iso(by.now) });
@@ -412,7 +412,7 @@ export async function revokeSource(
   const result: RevokeResult = { removed: [], stripped: [] };
   const at = iso(by.now);
   const source = ref === undefined ? repo : `${repo}#${ref}`;
-  await store.transaction(async () => {
+  await store.tenantTransaction(tenant, async () => {
     for (const memory of await memoriesFromRepo(store, tenant, repo)) {
       const revoked = (p: Provenance) => sameRepo(p, repo, by.repoId) && (ref === undefined || p.ref === ref);
       const rest = memory.provenance.filter((p) => !revoked(p));
@@ -460,7 +460,7 @@ export async function updateRepoVisibility(
 ): Promise<string[]> {
   const changed: string[] = [];
   const at = iso(by.now);
-  await store.transaction(async () => {
+  await store.tenantTransaction(tenant, async () => {
     for (const memory of await memoriesFromRepo(store, tenant, repo)) {
       const provenance = memory.provenance.map((p) =>
         sameRepo(p, repo, by.repoId) && !flowsTo(visibility, p.visibility) ? { ...p, visibility } : p,

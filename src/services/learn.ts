@@ -2,8 +2,9 @@
  * learn: fix → memories in the pool.
  * Pipeline: skip if already learned → strip hidden text → redact secrets (a failure aborts the fix:
  * nothing is abstracted or stored) → abstract → specificity check + screen → embed → merge with a
- * near-duplicate insight (support +1, provenance appended, visibility = most private) → store in
- * one transaction → mark the fix learned.
+ * near-duplicate insight (support +1, provenance appended, visibility = most private) → store and
+ * mark the fix learned. The decision (already learned? create or merge?) and the writes run in one
+ * tenant transaction (Store.tenantTransaction), so concurrent learns in any process lose nothing.
  * Untrusted fixes produce `proposed` memories that are never recalled until approved.
  * A fix the rules abstracted because the model failed is recorded as learned by fallback and
  * abstracted again by a later run with a model (no --force needed). learnFixes runs the
@@ -22,7 +23,7 @@ import { mostPrivate } from '../core/visibility.js';
 import { describeError } from '../core/errors.js';
 import { checkSpecificity } from '../abstraction/specificity.js';
 import { RULES_MODEL } from '../abstraction/rules-abstractor.js';
-import { redactFix } from '../security/redact.js';
+import { mapStrings, redactFix, redactKnownPatterns, redactRef } from '../security/redact.js';
 import { stripHiddenText } from '../security/sanitize.js';
 import { screenInsightText } from '../security/screen.js';
 import type { Store } from '../store/store.js';
@@ -88,11 +89,13 @@ const MERGE_CANDIDATES = 10;
 
 export async function learnFix(
   deps: LearnDeps,
-  fix: Fix,
+  given: Fix,
   options: LearnOptions = {},
   /** (learnFixes) the abstraction of this fix, already under way */
   ahead?: Promise<Abstracted | undefined>,
 ): Promise<LearnResult> {
+  // the ref is part of the natural key stored as learned: cleared of secrets before its first use
+  const fix: Fix = { ...given, ref: redactRef(given.ref) };
   const result: LearnResult = { repo: fix.repo, ref: fix.ref, created: [], merged: [], rejected: [] };
   const { store, logger } = deps;
   const toLearn = await needsLearning(deps, fix, options);
@@ -117,7 +120,7 @@ export async function learnFix(
         level: memory.level,
         reason: checked.reason,
       });
-    } else accepted.push(checked.memory);
+    } else accepted.push(mapStrings(checked.memory, redactKnownPatterns));
   }
 
   // 3. embed the insights (a failure only costs the vectors)
@@ -135,66 +138,75 @@ export async function learnFix(
     }
   }
 
-  // 4. build the rows, merging insights into near-duplicates
+  // 4. decide (create, merge or skip) and write in one transaction that serializes against every
+  //    other writer of the tenant, so no concurrent learn reads the same support or decides to
+  //    create the same insight (the slow steps above stay outside it)
   const now = deps.clock.now().toISOString();
   const status: MemoryStatus = !fix.trusted || options.requireReview ? 'proposed' : 'active';
-  const provenance = provenanceOf(fix);
-  const writes: { memory: Memory; vector?: Float32Array }[] = [];
-  for (const memory of accepted) {
-    const id = memoryId(fix.tenant, fix.repo, fix.ref, memory.level);
-    const vector = memory.level === 'insight' ? vectors[insights.indexOf(memory)] : undefined;
-    const existing = await store.getMemory(fix.tenant, id);
-    if (existing) {
-      // relearning the same fix: refresh the text, keep the standing it earned
-      // (a fix learned by fallback before: the model's text replaces the rules', qualifiers and all)
-      const refreshed = refresh(existing, memory, abstraction.model, now, !result.retried);
-      writes.push({ memory: refreshed, ...(vector ? { vector } : {}) });
-      continue;
-    }
-    if (memory.level === 'insight') {
-      const target = await findNearDuplicate(deps, fix, memory, vector, status, abstraction.model);
-      if (target) {
-        writes.push({ memory: strengthen(target, memory, provenance, now) });
-        result.merged.push(target.id);
+  const provenance = provenanceOf(redacted);
+  const decided = await store.tenantTransaction(fix.tenant, async () => {
+    if ((await needsLearning(deps, fix, options)) === 'no') return undefined;
+    const created: string[] = [];
+    const merged: string[] = [];
+    const writes: { memory: Memory; vector?: Float32Array }[] = [];
+    for (const memory of accepted) {
+      const id = memoryId(fix.tenant, fix.repo, fix.ref, memory.level);
+      const vector = memory.level === 'insight' ? vectors[insights.indexOf(memory)] : undefined;
+      const existing = await store.getMemory(fix.tenant, id);
+      if (existing) {
+        // relearning the same fix: refresh the text, keep the standing it earned
+        // (a fix learned by fallback before: the model's text replaces the rules', examples and all)
+        const refreshed = refresh(existing, memory, abstraction.model, now, !result.retried);
+        writes.push({ memory: refreshed, ...(vector ? { vector } : {}) });
         continue;
       }
+      if (memory.level === 'insight') {
+        const target = await findNearDuplicate(deps, fix, memory, vector, status, abstraction.model);
+        if (target) {
+          writes.push({ memory: strengthen(target, memory, provenance, now) });
+          merged.push(target.id);
+          continue;
+        }
+      }
+      writes.push({
+        memory: {
+          id,
+          tenant: fix.tenant,
+          level: memory.level,
+          title: memory.title,
+          description: memory.description,
+          content: memory.content,
+          body: memory.body,
+          tags: memory.tags,
+          evidence: memory.evidence.slice(0, MAX_EVIDENCE),
+          provenance: [provenance],
+          visibility: fix.visibility,
+          status,
+          votes: { up: 0, down: 0 },
+          support: 1,
+          uses: 0,
+          outcomes: { success: 0, failure: 0 },
+          model: abstraction.model,
+          createdAt: now,
+          updatedAt: now,
+        },
+        ...(vector ? { vector } : {}),
+      });
+      created.push(id);
     }
-    writes.push({
-      memory: {
-        id,
-        tenant: fix.tenant,
-        level: memory.level,
-        title: memory.title,
-        description: memory.description,
-        content: memory.content,
-        body: memory.body,
-        tags: memory.tags,
-        evidence: memory.evidence.slice(0, MAX_EVIDENCE),
-        provenance: [provenance],
-        visibility: fix.visibility,
-        status,
-        votes: { up: 0, down: 0 },
-        support: 1,
-        uses: 0,
-        outcomes: { success: 0, failure: 0 },
-        model: abstraction.model,
-        createdAt: now,
-        updatedAt: now,
-      },
-      ...(vector ? { vector } : {}),
-    });
-    result.created.push(id);
-  }
-
-  // 5. store atomically, then remember the fix
-  await store.transaction(async () => {
+    // 5. store, then remember the fix (same transaction)
     for (const write of writes) {
       await store.putMemory(write.memory);
       if (write.vector && deps.embedder)
         await store.putVector(fix.tenant, write.memory.id, write.vector, deps.embedder.model);
     }
     await store.markFixLearned(fix.tenant, fix.repo, fix.ref, result.fallback ? { fallback: result.fallback } : {});
+    return { created, merged };
   });
+  // learned by another writer meanwhile: nothing was written
+  if (!decided) return { ...result, skipped: 'already-learned' };
+  result.created.push(...decided.created);
+  result.merged.push(...decided.merged);
   logger.debug('learn: fix learned', {
     repo: fix.repo,
     ref: fix.ref,

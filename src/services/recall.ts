@@ -28,7 +28,7 @@ import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue, type Routine
 import { taskFocus } from '../core/task-focus.js';
 import { termSet, terms } from '../core/text.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
-import { DEFAULT_RECALL_STATUSES, maySee } from '../core/visibility.js';
+import { DEFAULT_RECALL_STATUSES, maySee, mayServeLevel } from '../core/visibility.js';
 import type { Clock, Embedder, Logger, Redactor } from './ports.js';
 
 export interface RecallDeps {
@@ -117,6 +117,7 @@ export async function recall(
   const visible = (m: Memory) =>
     m.level === level &&
     maySee(m, requester) &&
+    mayServeLevel(m, requester) &&
     !onlyFrom(m, options.excludeRepo) &&
     (options.onlyRepo === undefined || onlyFrom(m, options.onlyRepo));
 

@@ -43,7 +43,7 @@ export async function recordInjectionUsage(deps: UsageDeps, usage: InjectionUsag
   const { tenant, repo } = usage.requester;
   const at = deps.clock.now().toISOString();
   const ref = runRef(repo, usage.runId);
-  return deps.store.transaction(async () => {
+  return deps.store.tenantTransaction(tenant, async () => {
     const already = new Set((await deps.store.listUsage(tenant, ref)).map((u) => u.memoryId));
     const memories = await deps.store.getMemories(tenant, [...new Set(usage.ids)]);
     let recorded = 0;
@@ -66,6 +66,41 @@ export async function recordInjectionUsage(deps: UsageDeps, usage: InjectionUsag
   });
 }
 
+/** The usage key of the App's suggestion comment: one comment, however often it is edited. */
+export function commentRef(commentId: number): string {
+  return `comment:${commentId}`;
+}
+
+export interface CommentUsage {
+  /** the thread's repository and its reader */
+  requester: Requester & { repo: string };
+  commentId: number;
+  /** the insights the comment shows now */
+  ids: string[];
+}
+
+/**
+ * A comment that shows insights uses them: each counts once per comment (uses + 1, lastUsedAt),
+ * recorded with the usage rows in one tenant transaction; an edit that shows the same insight
+ * again, or a rerun of the job, counts nothing more. Returns how many were newly counted.
+ */
+export async function recordCommentUsage(deps: UsageDeps, usage: CommentUsage): Promise<number> {
+  const { tenant, repo } = usage.requester;
+  const at = deps.clock.now().toISOString();
+  const ref = commentRef(usage.commentId);
+  return deps.store.tenantTransaction(tenant, async () => {
+    const already = new Set((await deps.store.listUsage(tenant, ref)).map((u) => u.memoryId));
+    let recorded = 0;
+    for (const memory of await deps.store.getMemories(tenant, [...new Set(usage.ids)])) {
+      if (already.has(memory.id) || !maySee(memory, usage.requester)) continue;
+      await deps.store.recordUsage({ tenant, memoryId: memory.id, repo, runRef: ref, at });
+      await deps.store.putMemory({ ...memory, uses: memory.uses + 1, lastUsedAt: at });
+      recorded += 1;
+    }
+    return recorded;
+  });
+}
+
 /** GitHub's run conclusions that count as evidence; the others (cancelled, skipped, neutral…) count for nothing. */
 export function outcomeOfConclusion(conclusion: string | null | undefined): keyof Outcomes | undefined {
   if (conclusion === 'success') return 'success';
@@ -80,7 +115,7 @@ async function applyOutcome(
   outcome: keyof Outcomes,
   onceKey: string,
 ): Promise<number> {
-  return deps.store.transaction(async () => {
+  return deps.store.tenantTransaction(tenant, async () => {
     const stateKey = `outcome:${tenant}:${onceKey}`;
     if ((await deps.store.getState(stateKey)) !== undefined) return 0;
     const ids = [...new Set((await deps.store.listUsage(tenant, ref)).map((u) => u.memoryId))];

@@ -6,6 +6,7 @@
  * (pgvector is not required). Option `schema` isolates a pool inside a database (tests use it).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { InputError, StoreError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
@@ -104,6 +105,8 @@ export class PostgresStore implements Store {
   private vectorRefresh: Promise<void> = Promise.resolve();
   /** memory writes so far: a transaction that wrote any drops the cached results again once committed */
   private memoryWrites = 0;
+  /** per tenant, the write mark this process's last tenant transaction left (see tenantTransaction) */
+  private readonly writeMarks = new Map<string, string>();
   /** which query tokens to search (document frequencies, cached) */
   private readonly termStats = new TermStats({
     levelRows: async () => {
@@ -272,6 +275,28 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * A transaction holding the tenant's advisory lock (released by COMMIT or ROLLBACK): writers of
+   * one tenant take turns across every replica; under READ COMMITTED each statement after the
+   * lock sees what the previous holder committed. The vector index is kept exact too: each holder
+   * leaves a new write mark in `state`; a mark this process did not leave means another replica
+   * learned meanwhile, and the index is reloaded before it is searched.
+   */
+  async tenantTransaction<T>(tenant: string, fn: () => Promise<T>): Promise<T> {
+    return this.transaction(async () => {
+      const key = tenant.toLowerCase();
+      await this.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`memory-transfer:${this.schema}:tenant:${key}`]);
+      const markKey = `tenant-writes:${key}`;
+      const rows = await this.query('SELECT value FROM state WHERE key = $1', [markKey]);
+      const mark = rows[0] ? String(rows[0].value) : undefined;
+      if (mark !== this.writeMarks.get(key)) this.vectors.clear();
+      const next = randomUUID();
+      await this.setState(markKey, next);
+      this.writeMarks.set(key, next);
+      return fn();
+    });
+  }
+
   // memories
 
   async putMemory(memory: Memory): Promise<void> {
@@ -362,6 +387,8 @@ export class PostgresStore implements Store {
     const search = lexicalSearch(query, options);
     if (!search) return [];
     const { tokens, levels, key } = search;
+    // inside a transaction (a create-or-merge decision) the answer is read, never cached
+    if (this.client.getStore()) return this.searchTokens(tenant, tokens, levels, options);
     return this.reads.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
   }
 
@@ -545,18 +572,30 @@ export class PostgresStore implements Store {
     return rows[0] && rowToJob(rows[0]);
   }
 
-  async completeJob(id: number): Promise<void> {
-    await this.query(`UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = $1 WHERE id = $2`, [
-      new Date().toISOString(),
-      id,
-    ]);
+  async completeJob(id: number, claim?: number): Promise<boolean> {
+    const rows = await this.query(
+      `UPDATE jobs SET state = 'done', lease_until = NULL, payload = 'null', body = NULL, updated_at = $1
+       WHERE id = $2 AND ($3::int IS NULL OR (state = 'running' AND attempts = $3)) RETURNING id`,
+      [new Date().toISOString(), id, claim ?? null],
+    );
+    return rows.length > 0;
   }
 
-  async failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void> {
-    await this.query(
-      `UPDATE jobs SET state = $1, last_error = $2, run_after = $3, lease_until = NULL, updated_at = $4 WHERE id = $5`,
-      [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id],
+  async failJob(id: number, error: string, runAfter: string, dead: boolean, claim?: number): Promise<boolean> {
+    const rows = await this.query(
+      `UPDATE jobs SET state = $1, last_error = $2, run_after = $3, lease_until = NULL, updated_at = $4
+       WHERE id = $5 AND ($6::int IS NULL OR (state = 'running' AND attempts = $6)) RETURNING id`,
+      [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id, claim ?? null],
     );
+    return rows.length > 0;
+  }
+
+  async renewJob(id: number, claim: number, leaseUntil: string): Promise<boolean> {
+    const rows = await this.query(
+      `UPDATE jobs SET lease_until = $1, updated_at = $2 WHERE id = $3 AND state = 'running' AND attempts = $4 RETURNING id`,
+      [iso(leaseUntil), new Date().toISOString(), id, claim],
+    );
+    return rows.length > 0;
   }
 
   async countJobs(state: 'pending' | 'done' | 'dead'): Promise<number> {

@@ -207,7 +207,7 @@ export class SqliteStore implements Store {
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inTransaction.getStore()) return fn();
     return this.serialized(async () => {
-      await this.db.exec('BEGIN IMMEDIATE');
+      await this.begin();
       try {
         const result = await this.inTransaction.run(true, fn);
         await this.db.exec('COMMIT');
@@ -218,6 +218,35 @@ export class SqliteStore implements Store {
         this.reads.clear();
         throw error;
       }
+    });
+  }
+
+  /**
+   * BEGIN IMMEDIATE takes the write lock at once, so every transaction is serialized with every
+   * other writer of the file (this process's are already queued). The busy timeout waits for
+   * another process's lock; a transaction still refused after it is tried again a few times
+   * (nothing of it ran yet) before StoreError('locked') reaches the caller.
+   */
+  private async begin(): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if (!(error instanceof StoreError && error.code === 'locked') || attempt >= BEGIN_ATTEMPTS) throw error;
+        this.logger.warn('the pool is locked by another process; waiting again', { path: this.path, attempt });
+      }
+    }
+  }
+
+  /**
+   * One transaction for every writer of the file (BEGIN IMMEDIATE serializes all tenants at
+   * once); caches are checked against other processes' commits once the lock is held.
+   */
+  async tenantTransaction<T>(_tenant: string, fn: () => Promise<T>): Promise<T> {
+    return this.transaction(async () => {
+      await this.syncWithOtherWriters(true);
+      return fn();
     });
   }
 
@@ -307,6 +336,8 @@ export class SqliteStore implements Store {
     const search = lexicalSearch(query, options);
     if (!search) return [];
     const { tokens, levels, key } = search;
+    // inside a transaction (a create-or-merge decision) the answer is read, never cached
+    if (this.inTransaction.getStore()) return this.searchTokens(tenant, tokens, levels, options);
     await this.syncWithOtherWriters();
     return this.reads.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
   }
@@ -504,22 +535,36 @@ export class SqliteStore implements Store {
     return row && rowToJob(row);
   }
 
-  async completeJob(id: number): Promise<void> {
-    await this.write(() =>
-      this.db.run(`UPDATE jobs SET state = 'done', lease_until = NULL, updated_at = ? WHERE id = ?`, [
-        new Date().toISOString(),
-        id,
-      ]),
-    );
-  }
-
-  async failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void> {
-    await this.write(() =>
+  async completeJob(id: number, claim?: number): Promise<boolean> {
+    const result = await this.write(() =>
       this.db.run(
-        `UPDATE jobs SET state = ?, last_error = ?, run_after = ?, lease_until = NULL, updated_at = ? WHERE id = ?`,
-        [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id],
+        `UPDATE jobs SET state = 'done', lease_until = NULL, payload = 'null', body = NULL, updated_at = ?
+         WHERE id = ? AND (? IS NULL OR (state = 'running' AND attempts = ?))`,
+        [new Date().toISOString(), id, claim ?? null, claim ?? null],
       ),
     );
+    return result.changes > 0;
+  }
+
+  async failJob(id: number, error: string, runAfter: string, dead: boolean, claim?: number): Promise<boolean> {
+    const result = await this.write(() =>
+      this.db.run(
+        `UPDATE jobs SET state = ?, last_error = ?, run_after = ?, lease_until = NULL, updated_at = ?
+         WHERE id = ? AND (? IS NULL OR (state = 'running' AND attempts = ?))`,
+        [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id, claim ?? null, claim ?? null],
+      ),
+    );
+    return result.changes > 0;
+  }
+
+  async renewJob(id: number, claim: number, leaseUntil: string): Promise<boolean> {
+    const result = await this.write(() =>
+      this.db.run(
+        `UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?`,
+        [iso(leaseUntil), new Date().toISOString(), id, claim],
+      ),
+    );
+    return result.changes > 0;
   }
 
   async countJobs(state: 'pending' | 'done' | 'dead'): Promise<number> {
@@ -610,7 +655,9 @@ export class SqliteStore implements Store {
    * filled: SQLite's data_version changes when another connection commits, and then every cache
    * is dropped. Concurrent callers share one check.
    */
-  private syncWithOtherWriters(): Promise<void> {
+  private syncWithOtherWriters(fresh = false): Promise<void> {
+    // a fresh check (under the write lock) never joins one that may have started before the lock
+    if (fresh) this.versionCheck = undefined;
     this.versionCheck ??= this.db
       .get<{ data_version: number }>('PRAGMA data_version')
       .then((row) => {
@@ -658,6 +705,8 @@ export class SqliteStore implements Store {
   }
 }
 
+/** tries of BEGIN IMMEDIATE, each waiting up to the busy timeout, before the pool counts as locked */
+const BEGIN_ATTEMPTS = 4;
 /** parameters per row of a jobs INSERT */
 const JOB_COLUMNS = 7;
 /** rows per INSERT of enqueueJobs (a power of two; 7 parameters each, well under SQLite's 32,766) */

@@ -79,6 +79,15 @@ export interface Store {
   close(): Promise<void>;
   /** runs fn atomically; nested calls join the outer transaction */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Like transaction, and serialized against every other tenantTransaction of the same tenant, in
+   * this process and in any other process on the same pool (SQLite: BEGIN IMMEDIATE, waiting out
+   * another process's lock; PostgreSQL: an advisory transaction lock per tenant). Reads inside see
+   * every write committed before the lock was taken (no cached search result is used), so a
+   * read-modify-write or a create-or-merge decision made inside is never lost. Nested inside a
+   * transaction, the lock is taken there and held until the outer transaction ends.
+   */
+  tenantTransaction<T>(tenant: string, fn: () => Promise<T>): Promise<T>;
 
   // memories
   /** inserts or replaces the memory (by tenant+id), keeping the full-text index in step */
@@ -152,9 +161,19 @@ export interface Store {
    * counts this claim (a worker that dies mid-job used an attempt)
    */
   claimJob(now: string, leaseUntil: string): Promise<Job | undefined>;
-  completeJob(id: number): Promise<void>;
-  /** records the error; the job is retried after runAfter, or dead when dead is true */
-  failJob(id: number, error: string, runAfter: string, dead: boolean): Promise<void>;
+  /**
+   * Marks the job done, dropping its payload and raw body (a webhook delivery's text may hold a
+   * secret; only the key is needed once done, for deduplication). With `claim` (the claimed job's `attempts`), only while that claim still
+   * holds the job (running, not claimed again since): false when the lease was lost meanwhile.
+   */
+  completeJob(id: number, claim?: number): Promise<boolean>;
+  /** records the error; the job is retried after runAfter, or dead when dead is true (with `claim`: as completeJob) */
+  failJob(id: number, error: string, runAfter: string, dead: boolean, claim?: number): Promise<boolean>;
+  /**
+   * Extends the lease of a running job to leaseUntil (a heartbeat) while the claim numbered
+   * `claim` (its `attempts`) still holds it; false when the job was claimed again, finished or is gone.
+   */
+  renewJob(id: number, claim: number, leaseUntil: string): Promise<boolean>;
   countJobs(state: 'pending' | 'done' | 'dead'): Promise<number>;
   /**
    * (App core) removes done and dead jobs last updated before `before` (ISO), so recorded webhook

@@ -22,7 +22,11 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function startApi(options: ApiOptions, clock: Clock = systemClock): Promise<ApiHarness> {
+export async function startApi(
+  options: ApiOptions,
+  clock: Clock = systemClock,
+  githubUrl = 'https://github.com',
+): Promise<ApiHarness> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mt-api-'));
   const store = await SqliteStore.open(path.join(dir, 'pool.db'));
   await store.migrate();
@@ -33,7 +37,7 @@ export async function startApi(options: ApiOptions, clock: Clock = systemClock):
     logger: silentLogger,
     clock,
     queue: { enqueue: async () => true, register: () => undefined },
-    settings: { appSlug: 'memory-transfer', githubUrl: 'https://github.com', installBackfillLimit: 0 },
+    settings: { appSlug: 'memory-transfer', githubUrl, installBackfillLimit: 0 },
   };
   const handler = createApiHandler(deps, options);
   const server: Server = createServer((req, res) => {

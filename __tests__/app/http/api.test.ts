@@ -1,3 +1,4 @@
+import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstalledRepository } from '../../../src/app/http/oidc.js';
 import type { Memory } from '../../../src/core/types.js';
@@ -353,6 +354,33 @@ describe('recall results shared between identical requests', () => {
       expect((await ask('607')).json.insights.map((i: { id: string }) => i.id)).not.toContain(PUBLIC_ID);
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+describe('GitHub Enterprise Server (GHE_HOST)', () => {
+  it("accepts a token of the server's own issuer, its key set read from that server; refuses github.com's", async () => {
+    const ghe = await makeIssuer('ghe-key');
+    const server = await startApi(
+      { directory: fakeDirectory([ACME_WEB]), rateLimitPerMinute: 1000 },
+      undefined,
+      'https://ghe.example.com',
+    );
+    try {
+      await server.store.putMemory(insight(PUBLIC_ID, {}));
+      // the key set is the server's, at its token service (no request reaches github.com)
+      nock('https://ghe.example.com').get('/_services/token/.well-known/jwks').reply(200, ghe.jwks);
+      const token = await ghe.sign({}, { issuer: 'https://ghe.example.com/_services/token' });
+      const res = await server.post('/api/v1/recall', { task: TASK }, { token });
+      expect(res.status).toBe(200);
+      expect(res.json.insights.map((i: { id: string }) => i.id)).toEqual([PUBLIC_ID]);
+      // a token of github.com's issuer, signed by the same key, is not one of this server's runs
+      const foreign = await ghe.sign({}, { issuer: 'https://token.actions.githubusercontent.com' });
+      const refused = await server.post('/api/v1/recall', { task: TASK }, { token: foreign });
+      expect(refused.status).toBe(401);
+      expect(JSON.stringify(refused.json)).toMatch(/\\"iss\\" claim/);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -120,6 +120,11 @@ describe('the suggestion comment', () => {
     expect(c2.posted).toHaveLength(0);
     expect(c2.edited).toHaveLength(1);
     expect(idsIn(c2.edited[0] ?? '')).toEqual(expect.arrayContaining(['m00000000b1', 'm00000000b2']));
+    // showing an insight in a comment is a use: once per comment, not again on each edit
+    const [b1, b2] = await h.store.getMemories(TENANT, ['m00000000b1', 'm00000000b2']);
+    expect([b1?.uses, b2?.uses]).toEqual([1, 1]);
+    expect(b1?.lastUsedAt).toBeDefined();
+    expect(b2?.lastUsedAt).toBeDefined();
 
     // an edit of the title only asks nothing
     const titleOnly = structuredClone(edited);

@@ -56,14 +56,18 @@ export function registerInteractionHandlers(app: Probot, deps: AppDeps, options:
   const ctx: InteractionContext = { deps, auth: (id) => app.auth(id) };
   const { queue, logger } = deps;
 
-  function job<S extends z.ZodType>(kind: string, schema: S, run: (payload: z.infer<S>) => Promise<unknown>): void {
-    queue.register(kind, async (payload) => {
+  function job<S extends z.ZodType>(
+    kind: string,
+    schema: S,
+    run: (payload: z.infer<S>, lease?: () => Promise<boolean>) => Promise<unknown>,
+  ): void {
+    queue.register(kind, async (payload, claimed) => {
       const parsed = schema.safeParse(payload);
       if (!parsed.success) throw new PermanentJobError(`${kind}: ${describePayloadError(parsed.error)}`);
-      await run(parsed.data);
+      await run(parsed.data, claimed.held);
     });
   }
-  job(SUGGEST_JOB, suggestJob, (p) => runSuggest(ctx, p));
+  job(SUGGEST_JOB, suggestJob, (p, lease) => runSuggest(ctx, p, lease));
   job(COMMAND_JOB, commandJob, (p) => runCommands(ctx, p));
   job(REACTIONS_JOB, reactionsJob, (p) => runReactions(ctx, p));
   job(REVIEW_JOB, reviewRequest, (p) => runReview(ctx, p));

@@ -22,7 +22,7 @@ import {
 } from '../learning/events.js';
 import { registerLearningJobs } from '../learning/jobs.js';
 import { visibilityOf } from '../../github/gather-fix.js';
-import { loadRepoConfig } from '../interaction/config.js';
+import { cachedRepoConfig } from '../interaction/config.js';
 import type { InstallationOctokit } from '../interaction/context.js';
 
 interface EventContext {
@@ -59,7 +59,8 @@ async function enqueue(
 
 export function registerLearningHandlers(app: Probot, deps: AppDeps): void {
   registerLearningJobs(deps, (installationId) => app.auth(installationId), {
-    loadConfig: async (gh, owner, repo) => (await loadRepoConfig(gh as InstallationOctokit, `${owner}/${repo}`)).config,
+    loadConfig: async (gh, owner, repo, installationId) =>
+      (await cachedRepoConfig(deps.configs, gh as InstallationOctokit, installationId, `${owner}/${repo}`)).config,
   });
 
   app.on('pull_request.closed', async (context) => {

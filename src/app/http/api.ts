@@ -22,6 +22,7 @@ import { recordInjectionUsage } from '../../services/usage.js';
 import type { AppDeps } from '../deps.js';
 import {
   createOidcVerifier,
+  oidcIssuerFor,
   DEFAULT_OIDC_AUDIENCE,
   pullNumberOf,
   type InstallationDirectory,
@@ -122,6 +123,8 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
     audience: options.audience ?? DEFAULT_OIDC_AUDIENCE,
     directory,
     ...(options.jwks ? { jwks: options.jwks } : {}),
+    // Actions runs of a GitHub Enterprise Server (GHE_HOST) are signed by that server's issuer
+    issuer: oidcIssuerFor(deps.settings.githubUrl),
     clock: deps.clock,
   });
   const limit = createRateLimiter(options.rateLimitPerMinute ?? 120, 60_000, deps.clock);

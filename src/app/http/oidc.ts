@@ -85,22 +85,42 @@ export interface OidcVerifierOptions {
   /** the App's configured audience; tokens must carry exactly this one */
   audience: string;
   directory: InstallationDirectory;
-  /** GitHub's key set; default: fetched from GITHUB_OIDC_JWKS_URL and cached */
+  /** the issuer's key set; default: fetched from `<issuer>/.well-known/jwks` and cached */
   jwks?: JWTVerifyGetKey;
+  /** the exact issuer tokens must carry; default github.com's (oidcIssuerFor gives a GHES host's) */
   issuer?: string;
   clock?: Clock;
 }
 
 export type OidcVerifier = (token: string) => Promise<VerifiedRun>;
 
-let sharedJwks: JWTVerifyGetKey | undefined;
-/** One cached remote key set per process (jose refreshes it when an unknown kid shows up). */
-export function githubJwks(): JWTVerifyGetKey {
-  sharedJwks ??= createRemoteJWKSet(new URL(GITHUB_OIDC_JWKS_URL), {
-    cacheMaxAge: 60 * 60_000,
-    timeoutDuration: 5_000,
-  });
-  return sharedJwks;
+/**
+ * The issuer of Actions OIDC tokens on the GitHub the App talks to (settings.githubUrl): github.com's
+ * token service, or a GitHub Enterprise Server's own, `https://HOST/_services/token` (GHE_HOST).
+ */
+export function oidcIssuerFor(githubUrl: string): string {
+  const url = new URL(githubUrl);
+  return url.hostname === 'github.com' ? GITHUB_OIDC_ISSUER : `${url.origin}/_services/token`;
+}
+
+const sharedJwks = new Map<string, JWTVerifyGetKey>();
+/**
+ * One cached remote key set per issuer and process, read from the issuer's
+ * `/.well-known/jwks` (jose refreshes it when an unknown kid shows up).
+ */
+export function githubJwks(issuer = GITHUB_OIDC_ISSUER): JWTVerifyGetKey {
+  let jwks = sharedJwks.get(issuer);
+  if (!jwks) {
+    jwks = createRemoteJWKSet(
+      new URL(issuer === GITHUB_OIDC_ISSUER ? GITHUB_OIDC_JWKS_URL : `${issuer}/.well-known/jwks`),
+      {
+        cacheMaxAge: 60 * 60_000,
+        timeoutDuration: 5_000,
+      },
+    );
+    sharedJwks.set(issuer, jwks);
+  }
+  return jwks;
 }
 
 function refuse(message: string): never {
@@ -119,7 +139,7 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
     if (options.audience.trim() === '') throw new AuthError('the App has no OIDC audience configured', 401);
     let payload: unknown;
     try {
-      ({ payload } = await jwtVerify(token, options.jwks ?? githubJwks(), {
+      ({ payload } = await jwtVerify(token, options.jwks ?? githubJwks(issuer), {
         issuer,
         audience: options.audience,
         algorithms: ['RS256'],

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import {
   COMMENT_HEADING,
+  COMMENT_MARKER,
   renderNoLongerRelevant,
   renderSuggestionComment,
   type ShownHit,
@@ -16,6 +17,8 @@ import { VISIBILITIES, type RecallHit, type Requester } from '../../core/types.j
 import { maySee } from '../../core/visibility.js';
 import { isNotFound } from '../../github/client.js';
 import { recall } from '../../services/recall.js';
+import { recordCommentUsage } from '../../services/usage.js';
+import { LeaseLostError } from '../worker.js';
 import { configFor } from './config.js';
 import { botLogin, isRefusedForGood, splitRepo, type InstallationOctokit, type InteractionContext } from './context.js';
 import { harvestReactions, SWEEP_DAYS } from './reactions.js';
@@ -49,7 +52,19 @@ export async function readCommentState(
   return readState(ctx.deps.store, keys.comment(repo, number), commentState);
 }
 
-/** Our earlier suggestion comment on the thread when the store forgot it: the bot's comment with our heading. */
+/**
+ * A job whose lease was lost (another worker claimed it while this one waited on GitHub) writes
+ * nothing: the other run owns the thread's one comment.
+ */
+async function mustHoldLease(lease: (() => Promise<boolean>) | undefined, job: SuggestJob): Promise<void> {
+  if (lease && !(await lease())) throw new LeaseLostError(`${SUGGEST_JOB} ${job.repo}#${job.number}`);
+}
+
+/**
+ * Our earlier suggestion comment on the thread when the store does not know it (forgotten, or
+ * written by another run meanwhile): the bot's comment carrying our hidden marker (or, written by
+ * an earlier version, starting with our heading).
+ */
 async function findOurComment(
   ctx: InteractionContext,
   octokit: InstallationOctokit,
@@ -63,7 +78,9 @@ async function findOurComment(
     per_page: 100,
   });
   const ours = comments.find(
-    (c) => c.user?.login.toLowerCase() === login && (c.body ?? '').startsWith(COMMENT_HEADING),
+    (c) =>
+      c.user?.login.toLowerCase() === login &&
+      ((c.body ?? '').includes(COMMENT_MARKER) || (c.body ?? '').startsWith(COMMENT_HEADING)),
   );
   return ours?.id;
 }
@@ -105,7 +122,11 @@ export type SuggestOutcome =
   'disabled' | 'silent' | 'posted' | 'edited' | 'unchanged' | 'gone' | 'refused' | 'deleted-by-person';
 
 /** The suggest job: recall for the thread and write (or edit) the one comment. */
-export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Promise<SuggestOutcome> {
+export async function runSuggest(
+  ctx: InteractionContext,
+  job: SuggestJob,
+  lease?: () => Promise<boolean>,
+): Promise<SuggestOutcome> {
   const { deps } = ctx;
   const { store, logger, clock } = deps;
   const octokit = await ctx.auth(job.installationId);
@@ -160,6 +181,7 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
     if (state.bodyHash === bodyHash(body)) return 'unchanged';
     // votes go to the insights people reacted to: count reactions before the comment changes
     state = await harvestReactions(ctx, octokit, job.repo, job.number, state);
+    await mustHoldLease(lease, job);
     try {
       await octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
         owner,
@@ -185,6 +207,7 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
     outcome = 'edited';
   } else {
     let data: { id: number | bigint };
+    await mustHoldLease(lease, job);
     try {
       ({ data } = await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
         owner,
@@ -200,7 +223,6 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
     id = Number(data.id);
     outcome = 'posted';
   }
-  const previouslyShown = new Set(state?.shown.map((s) => s.id) ?? []);
   await writeState(store, key, {
     installationId: job.installationId,
     commentId: id,
@@ -211,16 +233,12 @@ export async function runSuggest(ctx: InteractionContext, job: SuggestJob): Prom
     bodyHash: bodyHash(body),
     updatedAt: now,
   } satisfies CommentState);
-  for (const hit of hits) {
-    if (previouslyShown.has(hit.memory.id)) continue;
-    await store.recordUsage({
-      tenant: requester.tenant,
-      memoryId: hit.memory.id,
-      repo: job.repo,
-      runRef: `comment:${id}`,
-      at: now,
-    });
-  }
+  // each insight the comment shows is used once by this comment (not again on an edit)
+  await recordCommentUsage(deps, {
+    requester: { ...requester, repo: job.repo },
+    commentId: id,
+    ids: hits.map((h) => h.memory.id),
+  });
   await rememberForSweep(ctx, job, now);
   logger.info(`suggestion comment ${outcome}`, {
     repo: job.repo,

@@ -20,6 +20,7 @@ import type { InstallationOctokit, InteractionContext } from './context.js';
 import { splitRepo } from './context.js';
 import { reportConfigProblems } from './dashboard.js';
 import { keys } from './state.js';
+import type { ConfigCache } from './config-cache.js';
 
 export const CONFIG_PATH = `.github/${CONFIG_FILE_NAME}`;
 
@@ -75,6 +76,20 @@ export async function loadRepoConfig(octokit: ConfigClient, fullRepo: string): P
 }
 
 /**
+ * The repository's config through the App's cache (one read per repository per short while, dropped
+ * by a push that changes the file), or read now when the App has no cache.
+ */
+export function cachedRepoConfig(
+  configs: ConfigCache | undefined,
+  octokit: ConfigClient,
+  installationId: number,
+  fullRepo: string,
+): Promise<ParsedRepoConfig> {
+  const load = () => loadRepoConfig(octokit, fullRepo);
+  return configs ? configs.get(installationId, fullRepo, load) : load();
+}
+
+/**
  * Loads the config and reports its problems once where maintainers see them (the review
  * dashboard, or a log line when there is none). The reported problems' hash is kept in the
  * store, so the same broken file is reported once, and reported again only after it changed.
@@ -84,7 +99,7 @@ export async function configFor(
   octokit: InstallationOctokit,
   target: { repo: string; installationId: number; visibility: Visibility },
 ): Promise<RepoConfig> {
-  const loaded = await loadRepoConfig(octokit, target.repo);
+  const loaded = await cachedRepoConfig(ctx.deps.configs, octokit, target.installationId, target.repo);
   const hash = loaded.problems.length
     ? createHash('sha256').update(loaded.problems.join('\n')).digest('hex').slice(0, 16)
     : '';

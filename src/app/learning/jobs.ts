@@ -31,7 +31,12 @@ import { applyRepositoryChange } from './repository-change.js';
 export type Authenticate = (installationId: number) => Promise<GitHubClient>;
 
 /** Loads a repository's config (.github/memory-transfer.yml); defaults when not wired. */
-export type ConfigLoader = (gh: GitHubClient, owner: string, repo: string) => Promise<RepoConfig>;
+export type ConfigLoader = (
+  gh: GitHubClient,
+  owner: string,
+  repo: string,
+  installationId: number,
+) => Promise<RepoConfig>;
 
 export interface LearningJobOptions {
   loadConfig?: ConfigLoader;
@@ -231,7 +236,7 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
     const gh = await auth(job.installationId);
     const what = { repo: `${job.owner}/${job.repo}`, number: job.number };
     await unlessGone(deps, what, async () => {
-      const config = await loadConfig(gh, job.owner, job.repo);
+      const config = await loadConfig(gh, job.owner, job.repo, job.installationId);
       if (!config.enabled) return;
       const context = await gatherPullRequest(gh, job);
       if (!context.merged) return;
@@ -266,7 +271,7 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
     const gh = await auth(job.installationId);
     const what = { repo: `${job.owner}/${job.repo}`, sha: job.sha };
     await unlessGone(deps, what, async () => {
-      const config = await loadConfig(gh, job.owner, job.repo);
+      const config = await loadConfig(gh, job.owner, job.repo, job.installationId);
       if (!config.enabled) return;
       const gathered = await gatherCommitFix(gh, job, {
         appSlug: deps.settings.appSlug,
@@ -286,7 +291,7 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
     const job = BackfillRepoJob.parse(raw);
     const gh = await auth(job.installationId);
     await unlessGone(deps, { repo: `${job.owner}/${job.repo}` }, async () => {
-      const config = await loadConfig(gh, job.owner, job.repo);
+      const config = await loadConfig(gh, job.owner, job.repo, job.installationId);
       if (!config.enabled) return;
       const result = await backfillRepository(deps, gh, {
         owner: job.owner,

@@ -80,8 +80,9 @@ export async function applyRepositoryChange(deps: AppDeps, job: RepositoryChange
 
   // renamed, or transferred within the organization: provenance follows the new name
   const names = [...new Set([job.fullName.toLowerCase(), previous.toLowerCase()])];
-  const memories = await memoriesFrom(deps, tenant, names);
-  await deps.store.transaction(async () => {
+  // read and rewritten under the tenant's lock: a learn merging into one of them meanwhile is kept
+  const memories = await deps.store.tenantTransaction(tenant, async () => {
+    const memories = await memoriesFrom(deps, tenant, names);
     for (const memory of memories) {
       const provenance = memory.provenance.map((entry) => {
         if (!fromRepo(entry, job.repoId, names)) return entry;
@@ -91,6 +92,7 @@ export async function applyRepositoryChange(deps: AppDeps, job: RepositoryChange
       const visibility = mostPrivate([memory.visibility, ...provenance.map((p) => p.visibility)]);
       await deps.store.putMemory({ ...memory, provenance, visibility, updatedAt: now.toISOString() });
     }
+    return memories;
   });
   // the fixes learned under the old name count under the new one: an old event delivered again
   // (GitHub answers it under the new name) is not learned a second time
