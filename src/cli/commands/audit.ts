@@ -27,7 +27,7 @@ export const auditCommand: CliCommand = {
       .option('--json', 'print the entries as JSON')
       .action(async (raw: Record<string, unknown>) => {
         const opts = parseFlags(shape, raw);
-        await ctx.withStore(async (store) => {
+        await ctx.readStore(async (store) => {
           const tenant = await ctx.tenant(store);
           const entries = await store.listAudit(tenant, opts.limit);
           if (opts.json) ctx.json({ tenant, entries });

@@ -14,7 +14,7 @@ const PAGE = 1000;
 
 async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags({ out: z.string().min(1).optional() }, raw);
-  const { tenant, text, count } = await ctx.withStore(async (store) => {
+  const { tenant, text, count } = await ctx.readStore(async (store) => {
     const tenant = await ctx.tenant(store);
     const memories: Memory[] = [];
     for (let offset = 0; ; offset += PAGE) {

@@ -16,7 +16,7 @@ const shape = {
 
 async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags(shape, raw);
-  await ctx.withStore(async (store) => {
+  await ctx.readStore(async (store) => {
     const tenant = await ctx.tenant(store);
     const filter = {
       ...(opts.status && { status: [opts.status] }),

@@ -25,7 +25,7 @@ const shape = {
 
 async function run(ctx: CliContext, text: string, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags(shape, { ...raw, text });
-  await ctx.withStore(async (store) => {
+  await ctx.readStore(async (store) => {
     const tenant = await ctx.tenant(store, opts.repo);
     // a task in a repository sees what a reader of its visibility may see (private by default)
     const visibility = opts.visibility ?? (opts.repo ? 'private' : undefined);
