@@ -303,4 +303,48 @@ describe('run() with nothing to inject', () => {
     await h.run();
     expect(await h.read('.github/instructions/memory-transfer.instructions.md')).toBe('---\napplyTo: "**"\n---\n\n');
   });
+
+  it('a public repository is told which relevant insights were withheld, why, and how to share them', async () => {
+    const CANARY = 'CANARY-91b2-private-routine';
+    const privateInsight = sampleMemory({
+      id: 'mwithheld001',
+      title: `Run migration tests against a fresh database ${CANARY}`,
+      description: `After changing a database migration apply every migration ${CANARY}`,
+      content: `fresh database migration tests ${CANARY}`,
+      tags: ['routine:migration'],
+      visibility: 'private',
+    });
+    const pool = serializePool({ tenant: 'acme', exportedAt: '2025-01-01T00:00:00Z' }, [privateInsight]);
+    // an event payload without a visibility field counts as public
+    const payload = examplePayload('issues', 'opened');
+    const repository = payload.repository as Record<string, unknown>;
+    delete repository.visibility;
+    delete repository.private;
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'none' }, payload });
+    await writeFile(path.join(h.workspace, 'pool.jsonl'), pool);
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(h.outputs.count).toBe('0');
+    const withheld =
+      '1 relevant insight was withheld: its sources are more private than this repository (public). ' +
+      'To let every repository of the organization see it: `memory-transfer share ID` (ids: mwithheld001), then export the pool file again; ' +
+      'or learn from public repositories with `memory-transfer learn --visibility public`.';
+    expect(h.summaries[0]).toContain(withheld);
+    expect(h.summaries[0]).not.toContain('cleared the relevance bar');
+    expect(h.warnings).toContain(`Memory Transfer: ${withheld}`);
+    expect(h.summaries.join('') + h.warnings.join('') + JSON.stringify(h.outputs)).not.toContain(CANARY);
+
+    // shared wider, it is injected and nothing is withheld
+    const shared = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'none' }, payload });
+    await writeFile(
+      path.join(shared.workspace, 'pool.jsonl'),
+      serializePool({ tenant: 'acme', exportedAt: '2025-01-01T00:00:00Z' }, [
+        { ...privateInsight, sharedWiderBy: 'cli:admin' },
+      ]),
+    );
+    await shared.run();
+    expect(shared.outputs.count).toBe('1');
+    expect(shared.summaries[0]).not.toContain('were withheld');
+    expect(shared.summaries[0]).not.toContain('was withheld');
+  });
 });

@@ -11,7 +11,7 @@ import type { Logger } from '../services/ports.js';
 import { taskFromEvent, type ChangedPathsFetcher } from './event-task.js';
 import { targetFor, type InjectionTarget } from './inject/index.js';
 import type { FileChange } from './inject/target.js';
-import { recallFromPool, type LocalRecall, type PoolParser } from './pool-recall.js';
+import { recallFromPool, type LocalRecall, type PoolParser, type WithheldInsights } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
 
 export interface ActionInputs {
@@ -67,6 +67,8 @@ export interface ActionResult {
   promptFile: string;
   /** set when recall failed and the run continued without insights */
   recallError?: string;
+  /** pool-file mode: relevant insights this repository may not see (sources more private than it) */
+  withheld?: WithheldInsights;
   usageReported: number;
 }
 
@@ -90,7 +92,7 @@ async function recallInsights(
   context: RunContext,
   deps: MainDeps,
   task: string,
-): Promise<{ insights: InjectedInsight[]; error?: string }> {
+): Promise<{ insights: InjectedInsight[]; error?: string; withheld?: WithheldInsights }> {
   if (inputs.pool !== undefined) {
     const [owner = ''] = context.repository.split('/');
     const requester: Requester = {
@@ -98,7 +100,7 @@ async function recallInsights(
       repo: context.repository,
       ...(context.visibility ? { visibility: context.visibility } : {}),
     };
-    const insights = await recallFromPool({
+    return recallFromPool({
       workspace: context.workspace,
       pool: inputs.pool,
       requester,
@@ -111,7 +113,6 @@ async function recallInsights(
       logger: deps.logger,
       githubUrl: context.githubUrl,
     });
-    return { insights };
   }
   if (!deps.server) throw new InputError('server-url: no server client (internal wiring error)');
   try {
@@ -200,5 +201,6 @@ export async function main(inputs: ActionInputs, context: RunContext, deps: Main
     promptFile,
     usageReported,
     ...(recalled.error ? { recallError: recalled.error } : {}),
+    ...(recalled.withheld ? { withheld: recalled.withheld } : {}),
   };
 }

@@ -15,7 +15,7 @@ import { workflowLogger } from './logger.js';
 import { main, type ActionInputs, type ActionResult, type RunContext } from './main.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
-import { renderSummary } from './summary.js';
+import { renderSummary, withheldLine } from './summary.js';
 import { workflowCommands } from './workflow-commands.js';
 
 /** The slice of an Octokit the Action uses (so tests can pass one built with `request.fetch`). */
@@ -200,11 +200,13 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
       recallLocal: deps.recallLocal,
     });
     setOutputs(result, deps);
-    deps.logger.info(
-      result.insights.length > 0
-        ? `Memory Transfer: ${result.insights.length} insight(s) for target ${result.target}: ${result.rendered.ids.join(', ')}`
-        : 'Memory Transfer: no insight cleared the relevance bar',
-    );
+    if (result.insights.length > 0) {
+      deps.logger.info(
+        `Memory Transfer: ${result.insights.length} insight(s) for target ${result.target}: ${result.rendered.ids.join(', ')}`,
+      );
+    }
+    if (result.withheld) deps.logger.warn(`Memory Transfer: ${withheldLine(result.withheld)}`);
+    else if (result.insights.length === 0) deps.logger.info('Memory Transfer: no insight cleared the relevance bar');
     await deps
       .writeSummary(
         renderSummary(result, inputs.pool !== undefined ? 'pool' : 'server', inputs.dryRun, context.githubUrl),

@@ -24,7 +24,13 @@ import {
   rowToUsage,
   statsFrom,
 } from './rows.js';
-import { assertKnownVersion, olderSchemaError, ownedSqliteTables, runMigrations, SCHEMA_VERSION } from './migrations.js';
+import {
+  assertKnownVersion,
+  olderSchemaError,
+  ownedSqliteTables,
+  runMigrations,
+  SCHEMA_VERSION,
+} from './migrations.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
@@ -171,7 +177,8 @@ export class SqliteStore implements Store {
   async verifySchema(): Promise<void> {
     const version = await this.schemaVersion();
     assertKnownVersion(version, this.path);
-    if (version === 0) throw new StoreError(`there is no pool in ${this.path} yet (it holds no pool tables)`, 'not-found');
+    if (version === 0)
+      throw new StoreError(`there is no pool in ${this.path} yet (it holds no pool tables)`, 'not-found');
     if (version < SCHEMA_VERSION) throw olderSchemaError(this.path, version);
     await this.checkTables();
   }
@@ -669,7 +676,8 @@ async function refuseForeignTables(db: SqliteConnection, path: string): Promise<
   const owned = ownedSqliteTables();
   const foreign = rows.map((r) => r.name).filter((name) => !owned.has(name.toLowerCase()));
   if (foreign.length === 0) return;
-  const shown = foreign.length > 5 ? `${foreign.slice(0, 5).join(', ')} and ${foreign.length - 5} more` : foreign.join(', ');
+  const shown =
+    foreign.length > 5 ? `${foreign.slice(0, 5).join(', ')} and ${foreign.length - 5} more` : foreign.join(', ');
   throw new StoreError(
     `${path} is not a memory-transfer pool: it holds tables of another program (${shown}); nothing was written to it, choose another file for the pool`,
     'foreign',

@@ -14,7 +14,13 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
     const chosen = await defaultTenant(store);
     const others = (await store.listTenants()).filter((t) => t !== tenant);
     if (opts.json)
-      return ctx.json({ tenant, defaultTenant: chosen ?? null, otherTenants: others, pool: ctx.poolLocation, ...stats });
+      return ctx.json({
+        tenant,
+        defaultTenant: chosen ?? null,
+        otherTenants: others,
+        pool: ctx.poolLocation,
+        ...stats,
+      });
     const parts = (counts: Record<string, number>) =>
       Object.entries(counts)
         .map(([key, value]) => `${key} ${value}`)
