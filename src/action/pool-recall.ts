@@ -108,7 +108,11 @@ async function withheldFrom(
     level: options.level,
     ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
   });
-  const ids = wider.map((hit) => hit.memory.id).filter((id) => !shown.has(id));
+  // a memory failing the insight screen is never injected anywhere: not worth sharing, not named here
+  const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, hostOf(options.githubUrl)];
+  const ids = wider
+    .filter((hit) => !shown.has(hit.memory.id) && screenMemory(hit.memory, { allowedHosts }).ok)
+    .map((hit) => hit.memory.id);
   return ids.length > 0 ? { count: ids.length, ids, visibility } : undefined;
 }
 
