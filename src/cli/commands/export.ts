@@ -68,7 +68,8 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
   } catch (error) {
     throw new InputError(`${opts.out}: cannot write the export (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  const what = [status, level === undefined ? 'memories' : `${level} memories`].filter(Boolean).join(' ');
+  const noun = level === undefined ? (count === 1 ? 'memory' : 'memories') : `${level}${count === 1 ? '' : 's'}`;
+  const what = [status, noun].filter(Boolean).join(' ');
   ctx.io.err(`exported ${count} ${what} of ${tenant} to ${opts.out}\n`);
 }
 
