@@ -199,8 +199,34 @@ describe('run() in pool-file mode', () => {
   it.each([
     [{ pool: 'pool.jsonl', 'server-url': 'https://memory.acme.dev' }, /exactly one of "server-url".*both were given/],
     [{}, /exactly one of "server-url".*neither was given/],
-    [{ pool: 'pool.jsonl', 'top-k': 'three' }, /^Memory Transfer: top-k: must be a number/],
-    [{ pool: 'pool.jsonl', 'top-k': '50' }, /^Memory Transfer: top-k: /],
+    [
+      { pool: 'pool.jsonl', 'top-k': 'three' },
+      /^Memory Transfer: top-k: must be a whole number from 1 to 10, e\.g\. 3; got "three"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'top-k': '50' },
+      /^Memory Transfer: top-k: must be a whole number from 1 to 10, e\.g\. 3; got "50"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'top-k': '0' },
+      /^Memory Transfer: top-k: must be a whole number from 1 to 10, e\.g\. 3; got "0"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'top-k': '2.5' },
+      /^Memory Transfer: top-k: must be a whole number from 1 to 10, e\.g\. 3; got "2\.5"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'min-score': '2' },
+      /^Memory Transfer: min-score: must be a number from 0 to 1, e\.g\. 0\.3; got "2"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'min-score': 'high' },
+      /^Memory Transfer: min-score: must be a number from 0 to 1, e\.g\. 0\.3; got "high"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'timeout-seconds': '0' },
+      /^Memory Transfer: timeout-seconds: must be a number above 0 up to 300, e\.g\. 10; got "0"$/,
+    ],
     [{ pool: 'pool.jsonl', level: 'essay' }, /^Memory Transfer: level: /],
     [{ pool: 'pool.jsonl', 'dry-run': 'yes please' }, /^Memory Transfer: dry-run: must be true or false/],
     [{ 'server-url': 'ftp://memory' }, /^Memory Transfer: server-url: must be an http\(s\) URL/],

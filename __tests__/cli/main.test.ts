@@ -300,7 +300,7 @@ describe('errors', () => {
   it.each([
     [['learn', '--db', 'x.db'], /learn needs exactly one of --git DIR or --fixes FILE/],
     [['learn', '--git', '.', '--max', 'lots'], /--max: /],
-    [['recall', 'x', '--k', '0'], /--k: must be at least 1/],
+    [['recall', 'x', '--k', '0'], /--k: must be a whole number from 1 to 50, e.g. 3; got "0"/],
     [['recall', 'x', '--level', 'memo'], /option '--level <level>' argument 'memo' is invalid/],
     [['learn', '--gti', 'x'], /unknown option '--gti'/],
     [['frobnicate'], /unknown command 'frobnicate'/],

@@ -19,7 +19,10 @@ beforeEach(async () => {
     { message: 'Initial service', files: { 'src/server.ts': 'export {}\n' } },
     {
       message: 'Fix crash when the request body is empty\n\nAn empty POST body threw a TypeError instead of a 400.',
-      files: { 'src/parse-body.ts': 'if (!body) throw new BadRequest();\n', 'test/parse-body.test.ts': 'it("empty")\n' },
+      files: {
+        'src/parse-body.ts': 'if (!body) throw new BadRequest();\n',
+        'test/parse-body.test.ts': 'it("empty")\n',
+      },
     },
     {
       message: 'fix: compare invoice dates in UTC (#41)\n\nCustomers in UTC+13 saw invoices dated the next day.',

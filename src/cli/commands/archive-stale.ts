@@ -7,7 +7,7 @@ import { flag, parseFlags } from '../flags.js';
 import type { CliCommand } from './command.js';
 
 const shape = {
-  days: flag.positiveInt.max(36_500, 'must be at most 36500').default(DEFAULT_STALE_DAYS),
+  days: flag.wholeNumber(1, 36_500, 90).default(DEFAULT_STALE_DAYS),
   dryRun: z.boolean().optional(),
   json: z.boolean().optional(),
 };

@@ -7,7 +7,7 @@ import { flag, parseFlags } from '../flags.js';
 import type { CliCommand } from './command.js';
 
 const shape = {
-  limit: flag.positiveInt.max(10_000, 'must be at most 10000').default(100),
+  limit: flag.wholeNumber(1, 10_000, 100).default(100),
   json: z.boolean().optional(),
 };
 

@@ -70,7 +70,7 @@ const learnShape = {
       error: (issue) => `must be a date, e.g. 2024-01-31 or 2024-01-31T12:00:00Z; got ${JSON.stringify(issue.input)}`,
     })
     .optional(),
-  max: flag.positiveInt.optional(),
+  max: flag.wholeNumber(1, undefined, 100).optional(),
   force: z.boolean().optional(),
   json: z.boolean().optional(),
 };

@@ -10,7 +10,7 @@ const shape = {
   status: flag.status.optional(),
   level: flag.level.optional(),
   repo: flag.repo.optional(),
-  limit: flag.positiveInt.default(100),
+  limit: flag.wholeNumber(1, undefined, 100).default(100),
   json: z.boolean().optional(),
 };
 
