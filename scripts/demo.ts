@@ -132,7 +132,14 @@ try {
   await run(['learn', '--git', apiDir, '--repo', 'acme/api', '--db', db]);
   await run(['learn', '--git', webDir, '--repo', 'acme/web', '--db', db]);
   await run(['recall', 'date parsing breaks for users in UTC+13', '--repo', 'acme/mobile', '--db', db]);
-  await run(['recall', 'the worker crashes when the queue message has no payload', '--repo', 'acme/mobile', '--db', db]);
+  await run([
+    'recall',
+    'the worker crashes when the queue message has no payload',
+    '--repo',
+    'acme/mobile',
+    '--db',
+    db,
+  ]);
   await run(['stats', '--db', db]);
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -143,4 +143,18 @@ describe('one pool by default', () => {
     expect(JSON.parse(learned.stdout)).toMatchObject({ tenant: 'acme' });
     expect(JSON.parse((await cli('tenant', '--json')).stdout)).toMatchObject({ default: 'acme', tenants: ['acme'] });
   });
+
+  it('a bare repository without a remote asks for --repo in a new pool, and is named under the default tenant after', async () => {
+    const bare = join(tmp, 'srv', 'billing.git');
+    await mkdir(bare, { recursive: true });
+    buildGitRepo(bare, DATES, { bare: true });
+    const refused = await cli('learn', '--git', bare);
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: `memory-transfer: ${bare}: the repository has no origin remote to take its owner/name from: pass --repo owner/name (e.g. --repo acme/billing)\n`,
+    });
+    expect((await cli('learn', '--git', await clone('globex/api', EMPTY_BODY))).code).toBe(0);
+    const learned = await cli('learn', '--git', bare, '--json');
+    expect(JSON.parse(learned.stdout)).toMatchObject({ repo: 'globex/billing', tenant: 'globex', fixes: 1 });
+  });
 });
