@@ -130,7 +130,7 @@ describe('learn --fixes', () => {
     const refused = await cli('learn', '--fixes', bad, '--db', fresh);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^memory-transfer: .*bad\.jsonl:2: title: /);
-    expect(JSON.parse((await cli('list', '--tenant', 'acme', '--json', '--db', fresh)).stdout).memories).toEqual([]);
+    expect(existsSync(fresh)).toBe(false);
   });
 });
 
@@ -288,6 +288,7 @@ describe('errors', () => {
     const { code, stderr } = await cli('learn', '--git', tmp, '--db', db);
     expect(code).toBe(2);
     expect(stderr).toBe(`memory-transfer: ${tmp}: not a git repository\n`);
+    expect(existsSync(db)).toBe(false);
   });
 
   it('an unknown id exits 2', async () => {

@@ -1,4 +1,5 @@
 // Issue 16, point 1: the CLI's pool is one pool by default, whatever the owners of the repositories learned.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,6 +154,7 @@ describe('one pool by default', () => {
       code: 2,
       stderr: `memory-transfer: ${bare}: the repository has no origin remote to take its owner/name from: pass --repo owner/name (e.g. --repo acme/billing)\n`,
     });
+    expect(existsSync(db)).toBe(false);
     expect((await cli('learn', '--git', await clone('globex/api', EMPTY_BODY))).code).toBe(0);
     const learned = await cli('learn', '--git', bare, '--json');
     expect(JSON.parse(learned.stdout)).toMatchObject({ repo: 'globex/billing', tenant: 'globex', fixes: 1 });

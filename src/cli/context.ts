@@ -113,6 +113,31 @@ export class CliContext {
     return only;
   }
 
+  /**
+   * learningTenant() without writing anything (the pool is opened read-only, if it exists): what a
+   * learn can take its source's fixes to, before the pool is created or changed. Undefined for a
+   * missing, empty or older pool.
+   */
+  async peekLearningTenant(): Promise<string | undefined> {
+    const flag = this.flagTenant();
+    if (flag) return flag;
+    let store: Store;
+    try {
+      store = await openStore(this.poolLocation, this.logger, { listen: false, readOnly: true });
+    } catch (error) {
+      if (error instanceof StoreError && (error.code === 'not-found' || error.code === 'older-schema'))
+        return undefined;
+      throw error;
+    }
+    return this.using(store, async () => {
+      const chosen = await defaultTenant(store);
+      if (chosen) return chosen;
+      const tenants = await store.listTenants();
+      if (tenants.length > 1) throw severalTenants(tenants);
+      return tenants[0];
+    });
+  }
+
   /** Records the pool's default tenant and says so on stderr. */
   async setDefaultTenant(store: Store, tenant: string): Promise<void> {
     await setDefaultTenant(store, tenant);

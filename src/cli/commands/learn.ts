@@ -81,10 +81,13 @@ async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
   if (!opts.git === !opts.fixes) throw new InputError('learn needs exactly one of --git DIR or --fixes FILE');
   if ((opts.commits || opts.since) && !opts.git) throw new InputError('--commits and --since apply to --git only');
   const started = Date.now();
+  // the source is opened (and its input checked) before the pool is created or changed
+  const peeked = await ctx.peekLearningTenant();
+  const opened = await openSource(opts, peeked);
   const { source, tenant, summary } = await ctx.withStore(async (store) => {
     // one pool: fixes go to the pool's default tenant; an empty pool takes its first source's
     const known = await ctx.learningTenant(store);
-    let source = await openSource(opts, known);
+    let source = known === peeked ? opened : await openSource(opts, known);
     let tenant = known ?? source.tenant ?? (await firstTenant(source));
     if (!known && tenant) {
       // a fixes file spanning owners is read again with the new pool's tenant for lines naming none
