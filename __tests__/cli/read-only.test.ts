@@ -121,4 +121,19 @@ describe("another program's SQLite file", () => {
     expect((await readFile(foreign)).equals(before)).toBe(true);
     expect(existsSync(`${foreign}-wal`)).toBe(false);
   });
+
+  it('a pool written by a newer version, with a table this one does not know, is refused as newer, not foreign', async () => {
+    const db = await learnedPool();
+    await sql(
+      db,
+      "CREATE TABLE insights_v9 (id TEXT); INSERT INTO schema_version (version, applied_at) VALUES (9, '2030-01-01')",
+    );
+    const before = await readFile(db);
+    for (const args of [['stats'], ['learn', '--git', 'api', '--repo', 'acme/api']]) {
+      const { code, stderr } = await cli(...args, '--db', db);
+      expect(code).toBe(3);
+      expect(stderr).toMatch(/has schema version 9, newer than this memory-transfer understands/);
+    }
+    expect((await readFile(db)).equals(before)).toBe(true);
+  });
 });

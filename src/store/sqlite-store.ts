@@ -676,6 +676,12 @@ async function refuseForeignTables(db: SqliteConnection, path: string): Promise<
   const owned = ownedSqliteTables();
   const foreign = rows.map((r) => r.name).filter((name) => !owned.has(name.toLowerCase()));
   if (foreign.length === 0) return;
+  // a pool written by a newer version may hold tables this one does not know: migrate() refuses it as newer
+  const names = new Set(rows.map((r) => r.name.toLowerCase()));
+  if (names.has('memories') && names.has('schema_version')) {
+    const newest = await db.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_version');
+    if ((newest?.v ?? 0) > SCHEMA_VERSION) return;
+  }
   const shown =
     foreign.length > 5 ? `${foreign.slice(0, 5).join(', ')} and ${foreign.length - 5} more` : foreign.join(', ');
   throw new StoreError(
