@@ -63,6 +63,19 @@ describe('commands that only read', () => {
     expect(existsSync(join(tmp, 'nowhere'))).toBe(false);
   });
 
+  it.each([['approve'], ['reject'], ['forget'], ['restore'], ['share']])(
+    '%s of a memory in a pool that does not exist creates none',
+    async (command) => {
+      const db = join(tmp, 'nowhere', 'pool.db');
+      const { code, stderr } = await cli(command, 'm0123456789', '--db', db);
+      expect(code).toBe(2);
+      expect(stderr).toBe(
+        `memory-transfer: there is no pool at ${db}: learn into it first (\`memory-transfer learn --git DIR\`), or point --db (or MEMORY_TRANSFER_DB) at your pool\n`,
+      );
+      expect(existsSync(join(tmp, 'nowhere'))).toBe(false);
+    },
+  );
+
   it('a pool of an older schema is read by none of them and left as it was (a command that writes upgrades it)', async () => {
     const db = await learnedPool();
     await sql(db, 'DELETE FROM schema_version WHERE version > 1');

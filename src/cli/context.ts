@@ -2,15 +2,19 @@
  * What every command is given: the io, the global flags (--db, --tenant), the pool opener and
  * the tenant rule. Commands stay small: parse flags, call a service, print.
  */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InputError, StoreError } from '../core/errors.js';
 import { tenantOf } from '../core/ids.js';
 import { defaultTenant, parseTenant, setDefaultTenant, severalTenants } from './default-tenant.js';
-import { defaultPoolLocation, openStore } from '../store/open-store.js';
+import { defaultPoolLocation, isPostgresLocation, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../services/ports.js';
 import type { CliIo } from './io.js';
 import { createCliLogger } from './logger.js';
+
+const LEARN_FIRST =
+  'learn into it first (`memory-transfer learn --git DIR`), or point --db (or MEMORY_TRANSFER_DB) at your pool';
 
 export interface GlobalFlags {
   db?: string;
@@ -42,8 +46,16 @@ export class CliContext {
    * Opens the pool for a command that writes (created and migrated as needed; a command hears no
    * other replicas: it keeps no cache), runs fn, closes the pool whatever happens.
    */
-  async withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
-    return this.using(await openStore(this.poolLocation, this.logger, { listen: false }), fn);
+  async withStore<T>(fn: (store: Store) => Promise<T>, options: { mustExist?: boolean } = {}): Promise<T> {
+    const location = this.poolLocation;
+    if (options.mustExist && !isPostgresLocation(location) && location !== ':memory:' && !existsSync(location))
+      throw new InputError(`there is no pool at ${location}: ${LEARN_FIRST}`);
+    return this.using(await openStore(location, this.logger, { listen: false }), fn);
+  }
+
+  /** For commands that change memories already in the pool: a missing pool is an error, never created. */
+  changeStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
+    return this.withStore(fn, { mustExist: true });
   }
 
   /**
@@ -56,9 +68,7 @@ export class CliContext {
       store = await openStore(this.poolLocation, this.logger, { listen: false, readOnly: true });
     } catch (error) {
       if (error instanceof StoreError && error.code === 'not-found') {
-        throw new InputError(
-          `${error.message}: learn into it first (\`memory-transfer learn --git DIR\`), or point --db (or MEMORY_TRANSFER_DB) at your pool`,
-        );
+        throw new InputError(`${error.message}: ${LEARN_FIRST}`);
       }
       throw error;
     }

@@ -22,7 +22,7 @@ export const archiveStaleCommand: CliCommand = {
       .option('--json', 'print the ids as JSON')
       .action(async (raw: Record<string, unknown>) => {
         const opts = parseFlags(shape, raw);
-        await ctx.withStore(async (store) => {
+        await ctx.changeStore(async (store) => {
           const tenant = await ctx.tenant(store);
           const now = new Date();
           const ids = opts.dryRun

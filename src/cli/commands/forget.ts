@@ -13,6 +13,10 @@ import type { CliCommand } from './command.js';
 const shape = { ids: z.array(flag.id).min(1), yes: z.boolean().optional() };
 
 async function run(ctx: CliContext, ids: string[], raw: Record<string, unknown>): Promise<void> {
+  for (const id of ids) {
+    if (!flag.id.safeParse(id).success)
+      throw new InputError(`${JSON.stringify(id)}: must be a memory id such as m3f9a1c20b7 (see list or recall)`);
+  }
   const opts = parseFlags(shape, { ...raw, ids: [...new Set(ids)] });
   if (opts.ids.length > 1 && !opts.yes) {
     const question = `forget ${opts.ids.length} memories (${opts.ids.join(', ')}) for good?`;
@@ -24,7 +28,7 @@ async function run(ctx: CliContext, ids: string[], raw: Record<string, unknown>)
     }
     if (!confirmed) return ctx.print('nothing was forgotten');
   }
-  await ctx.withStore(async (store) => {
+  await ctx.changeStore(async (store) => {
     const tenant = await ctx.tenant(store);
     const found = new Set((await store.getMemories(tenant, opts.ids)).map((m) => m.id));
     const missing = opts.ids.filter((id) => !found.has(id));
