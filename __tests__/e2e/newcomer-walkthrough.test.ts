@@ -169,5 +169,5 @@ describe("a newcomer's first hour", () => {
     const agents = await readFile(join(website, 'AGENTS.md'), 'utf8');
     transcript.push('# AGENTS.md in acme/website:', agents.trimEnd());
     expect(agents).toMatch(/time zone|UTC/i);
-  });
+  }, 180_000);
 });

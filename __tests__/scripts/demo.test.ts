@@ -26,5 +26,5 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/^repos {5}2$/m);
     // tsx keeps its own cache there; the demo leaves nothing of its own
     expect((await readdir(temp)).filter((name) => name.startsWith('memory-transfer-demo-'))).toEqual([]);
-  });
+  }, 120_000);
 });
