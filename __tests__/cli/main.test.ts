@@ -322,7 +322,7 @@ describe('errors', () => {
     expect(existsSync(db)).toBe(false);
   });
 
-  it.each(['learn', 'recall', 'list', 'show', 'approve', 'reject', 'forget', 'export', 'import', 'stats'])(
+  it.each(['learn', 'recall', 'list', 'show', 'approve', 'reject', 'forget', 'export', 'import', 'stats', 'tenant'])(
     '%s --help prints its usage',
     async (command) => {
       const { code, stdout } = await cli(command, '--help');
