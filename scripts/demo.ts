@@ -4,7 +4,7 @@
  * memory-transfer CLI (offline, no API key), then recalls for a task in a third repository.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../src/cli/main.js';
@@ -122,13 +122,25 @@ async function run(argv: string[]): Promise<void> {
   if (code !== 0) throw new Error(`memory-transfer ${argv[0]} exited with ${code}`);
 }
 
+// the two repositories live in a temporary folder, removed whatever happens; the pool stays
 const root = mkdtempSync(join(tmpdir(), 'memory-transfer-demo-'));
-const apiDir = makeRepo(root, 'api', api);
-const webDir = makeRepo(root, 'web', web);
-const db = process.env.MEMORY_TRANSFER_DB ?? join('.memory-transfer', 'pool.db');
+try {
+  const apiDir = makeRepo(root, 'api', api);
+  const webDir = makeRepo(root, 'web', web);
+  const db = process.env.MEMORY_TRANSFER_DB ?? join('.memory-transfer', 'pool.db');
 
-await run(['learn', '--git', apiDir, '--repo', 'acme/api', '--db', db]);
-await run(['learn', '--git', webDir, '--repo', 'acme/web', '--db', db]);
-await run(['recall', 'date parsing breaks for users in UTC+13', '--repo', 'acme/mobile', '--db', db]);
-await run(['recall', 'the worker crashes when the queue message has no payload', '--repo', 'acme/mobile', '--db', db]);
-await run(['stats', '--db', db]);
+  await run(['learn', '--git', apiDir, '--repo', 'acme/api', '--db', db]);
+  await run(['learn', '--git', webDir, '--repo', 'acme/web', '--db', db]);
+  await run(['recall', 'date parsing breaks for users in UTC+13', '--repo', 'acme/mobile', '--db', db]);
+  await run([
+    'recall',
+    'the worker crashes when the queue message has no payload',
+    '--repo',
+    'acme/mobile',
+    '--db',
+    db,
+  ]);
+  await run(['stats', '--db', db]);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

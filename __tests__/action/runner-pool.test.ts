@@ -199,8 +199,34 @@ describe('run() in pool-file mode', () => {
   it.each([
     [{ pool: 'pool.jsonl', 'server-url': 'https://memory.acme.dev' }, /exactly one of "server-url".*both were given/],
     [{}, /exactly one of "server-url".*neither was given/],
-    [{ pool: 'pool.jsonl', 'top-k': 'three' }, /^Memory Transfer: top-k: must be a number/],
-    [{ pool: 'pool.jsonl', 'top-k': '50' }, /^Memory Transfer: top-k: /],
+    [
+      { pool: 'pool.jsonl', 'top-k': 'three' },
+      /^Memory Transfer: top-k: must be a whole number from 1 to 10, e\.g\. 3; got "three"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'top-k': '50' },
+      /^Memory Transfer: top-k: must be a whole number from 1 to 10, e\.g\. 3; got "50"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'top-k': '0' },
+      /^Memory Transfer: top-k: must be a whole number from 1 to 10, e\.g\. 3; got "0"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'top-k': '2.5' },
+      /^Memory Transfer: top-k: must be a whole number from 1 to 10, e\.g\. 3; got "2\.5"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'min-score': '2' },
+      /^Memory Transfer: min-score: must be a number from 0 to 1, e\.g\. 0\.3; got "2"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'min-score': 'high' },
+      /^Memory Transfer: min-score: must be a number from 0 to 1, e\.g\. 0\.3; got "high"$/,
+    ],
+    [
+      { pool: 'pool.jsonl', 'timeout-seconds': '0' },
+      /^Memory Transfer: timeout-seconds: must be a number above 0 up to 300, e\.g\. 10; got "0"$/,
+    ],
     [{ pool: 'pool.jsonl', level: 'essay' }, /^Memory Transfer: level: /],
     [{ pool: 'pool.jsonl', 'dry-run': 'yes please' }, /^Memory Transfer: dry-run: must be true or false/],
     [{ 'server-url': 'ftp://memory' }, /^Memory Transfer: server-url: must be an http\(s\) URL/],
@@ -302,5 +328,49 @@ describe('run() with nothing to inject', () => {
     await writeFile(path.join(h.workspace, '.github/instructions/memory-transfer.instructions.md'), 'stale insight');
     await h.run();
     expect(await h.read('.github/instructions/memory-transfer.instructions.md')).toBe('---\napplyTo: "**"\n---\n\n');
+  });
+
+  it('a public repository is told which relevant insights were withheld, why, and how to share them', async () => {
+    const CANARY = 'CANARY-91b2-private-routine';
+    const privateInsight = sampleMemory({
+      id: 'mwithheld001',
+      title: `Run migration tests against a fresh database ${CANARY}`,
+      description: `After changing a database migration apply every migration ${CANARY}`,
+      content: `fresh database migration tests ${CANARY}`,
+      tags: ['routine:migration'],
+      visibility: 'private',
+    });
+    const pool = serializePool({ tenant: 'acme', exportedAt: '2025-01-01T00:00:00Z' }, [privateInsight]);
+    // an event payload without a visibility field counts as public
+    const payload = examplePayload('issues', 'opened');
+    const repository = payload.repository as Record<string, unknown>;
+    delete repository.visibility;
+    delete repository.private;
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'none' }, payload });
+    await writeFile(path.join(h.workspace, 'pool.jsonl'), pool);
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(h.outputs.count).toBe('0');
+    const withheld =
+      '1 relevant insight was withheld: its sources are more private than this repository (public). ' +
+      'To let every repository of the organization see it: `memory-transfer share ID` (ids: mwithheld001), then export the pool file again; ' +
+      'or learn from public repositories with `memory-transfer learn --visibility public`.';
+    expect(h.summaries[0]).toContain(withheld);
+    expect(h.summaries[0]).not.toContain('cleared the relevance bar');
+    expect(h.warnings).toContain(`Memory Transfer: ${withheld}`);
+    expect(h.summaries.join('') + h.warnings.join('') + JSON.stringify(h.outputs)).not.toContain(CANARY);
+
+    // shared wider, it is injected and nothing is withheld
+    const shared = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'none' }, payload });
+    await writeFile(
+      path.join(shared.workspace, 'pool.jsonl'),
+      serializePool({ tenant: 'acme', exportedAt: '2025-01-01T00:00:00Z' }, [
+        { ...privateInsight, sharedWiderBy: 'cli:admin' },
+      ]),
+    );
+    await shared.run();
+    expect(shared.outputs.count).toBe('1');
+    expect(shared.summaries[0]).not.toContain('were withheld');
+    expect(shared.summaries[0]).not.toContain('was withheld');
   });
 });

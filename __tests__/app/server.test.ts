@@ -1,5 +1,7 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { recordTokenTotals } from '../../src/app/http/metrics.js';
@@ -293,14 +295,41 @@ describe('serve settings', () => {
   });
 });
 
-describe('set-up mode (no App credentials)', () => {
-  it("offers Probot's manifest flow with the permissions and events of app.yml", async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const address = probe.address();
-        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-      });
+async function freePort(): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
+  });
+}
+
+describe('set-up mode (no App credentials)', () => {
+  it('started in a folder without app.yml, uses the package manifest and leaves no app.yml behind', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mt-setup-'));
+    const before = process.cwd();
+    process.chdir(folder);
+    try {
+      const port = await freePort();
+      const server = await startServer({
+        config: readServeConfig({ PORT: String(port), HOST: '127.0.0.1' }),
+        log: silentPino,
+      });
+      try {
+        const html = (await (await fetch(`http://127.0.0.1:${port}/probot`)).text()).replace(/&quot;/g, '"');
+        expect(html).toContain('"workflow_run"');
+      } finally {
+        await server.stop();
+      }
+      expect(await readdir(folder)).toEqual([]);
+    } finally {
+      process.chdir(before);
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("offers Probot's manifest flow with the permissions and events of app.yml", async () => {
+    const port = await freePort();
     const server = await startServer({
       config: readServeConfig({ PORT: String(port), HOST: '127.0.0.1' }),
       log: silentPino,

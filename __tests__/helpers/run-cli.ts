@@ -8,10 +8,15 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  more: Pick<CliIo, 'readStdin' | 'confirm'> = {},
+): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd };
+  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd, ...more };
   const code = await main(args, io);
   return { code, stdout: out.join(''), stderr: err.join('') };
 }

@@ -200,11 +200,13 @@ describe('mineGitFixes: options', () => {
     await expect(mineGitFixes({ dir: tmp, max: 0 })).rejects.toThrow(/^max:/);
   });
 
-  it('defaults repo to the folder name under the tenant, or local', async () => {
+  it('defaults repo to the folder name under the tenant; without a remote or a tenant, asks for the repo', async () => {
     const dir = join(tmp, 'my-service');
     await mkdir(dir);
     buildGitRepo(dir, history);
-    expect((await mineGitFixes({ dir })).repo).toBe('local/my-service');
+    await expect(mineGitFixes({ dir })).rejects.toThrow(
+      `${dir}: the repository has no origin remote to take its owner/name from: pass --repo owner/name (e.g. --repo acme/my-service)`,
+    );
     const mined = await mineGitFixes({ dir, tenant: 'Acme' });
     expect([mined.repo, mined.tenant]).toEqual(['acme/my-service', 'acme']);
   });

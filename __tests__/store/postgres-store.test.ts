@@ -37,6 +37,37 @@ runStoreContract('postgres', makeStore, async (store) => {
   return again;
 });
 
+describe('PostgreSQL pool opened read-only', () => {
+  it('creates no schema, migrates nothing, and refuses a missing or older pool', async () => {
+    const schema = `mt_test_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const location = `${URL}?schema=${schema}`;
+    const missing = await openStore(location, silentLogger, { listen: false, readOnly: true }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(StoreError);
+    expect((missing as StoreError).code).toBe('not-found');
+    const client = new pg.Client(URL);
+    await client.connect();
+    try {
+      const exists = async () =>
+        (await client.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema])).rowCount;
+      expect(await exists()).toBe(0);
+
+      await (await openStore(location, silentLogger, { listen: false })).close();
+      const reader = await openStore(location, silentLogger, { listen: false, readOnly: true });
+      expect(await reader.listTenants()).toEqual([]);
+      await reader.close();
+
+      await client.query(`DELETE FROM "${schema}".schema_version WHERE version > 1`);
+      const older = await openStore(location, silentLogger, { listen: false, readOnly: true }).catch((e: unknown) => e);
+      expect((older as StoreError).code).toBe('older-schema');
+      const versions = await client.query(`SELECT MAX(version) AS v FROM "${schema}".schema_version`);
+      expect(Number(versions.rows[0].v)).toBe(1);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describe('PostgreSQL pool', () => {
   it('opens postgres:// locations through openStore, in the schema named by ?schema=', async () => {
     const schema = `mt_test_${randomBytes(6).toString('hex')}`;

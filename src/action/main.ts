@@ -13,7 +13,7 @@ import { taskFromEvent, type ChangedPathsFetcher } from './event-task.js';
 import { targetFor, type InjectionTarget } from './inject/index.js';
 import { mcpServerSpec, writeMcpConfig, type McpConfigResult, type McpSource } from './mcp-config/index.js';
 import type { FileChange } from './inject/target.js';
-import { recallFromPool, type LocalRecall, type PoolParser } from './pool-recall.js';
+import { recallFromPool, type LocalRecall, type PoolParser, type WithheldInsights } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
@@ -72,6 +72,8 @@ export interface ActionResult {
   promptFile: string;
   /** set when recall failed and the run continued without insights */
   recallError?: string;
+  /** pool-file mode: relevant insights this repository may not see (sources more private than it) */
+  withheld?: WithheldInsights;
   usageReported: number;
   /** with `mcp: true`: the configuration files written for the agent */
   mcp?: McpConfigResult;
@@ -97,7 +99,7 @@ async function recallInsights(
   context: RunContext,
   deps: MainDeps,
   task: string,
-): Promise<{ insights: InjectedInsight[]; error?: string }> {
+): Promise<{ insights: InjectedInsight[]; error?: string; withheld?: WithheldInsights }> {
   if (inputs.pool !== undefined) {
     const [owner = ''] = context.repository.split('/');
     const requester: Requester = {
@@ -105,7 +107,7 @@ async function recallInsights(
       repo: context.repository,
       ...(context.visibility ? { visibility: context.visibility } : {}),
     };
-    const insights = await recallFromPool({
+    return recallFromPool({
       workspace: context.workspace,
       pool: inputs.pool,
       requester,
@@ -118,7 +120,6 @@ async function recallInsights(
       logger: deps.logger,
       githubUrl: context.githubUrl,
     });
-    return { insights };
   }
   if (!deps.server) throw new InputError('server-url: no server client (internal wiring error)');
   try {
@@ -236,5 +237,6 @@ export async function main(inputs: ActionInputs, context: RunContext, deps: Main
     usageReported,
     ...(recalled.error ? { recallError: recalled.error } : {}),
     ...(mcp ? { mcp } : {}),
+    ...(recalled.withheld ? { withheld: recalled.withheld } : {}),
   };
 }

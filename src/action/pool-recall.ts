@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
-import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
+import type { Memory, MemoryLevel, RecallHit, Requester, Visibility } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
 import { DEFAULT_ALLOWED_HOSTS, screenMemory, type ScreenResult } from '../security/screen.js';
 import type { Logger } from '../services/ports.js';
@@ -36,7 +36,23 @@ export interface PoolRecallOptions {
   githubUrl: string;
 }
 
-export async function recallFromPool(options: PoolRecallOptions): Promise<InjectedInsight[]> {
+/**
+ * Relevant insights this repository may not see: their sources are more private than it (a pool
+ * learned as private read by a public repository). Only ids and a count: never their text.
+ */
+export interface WithheldInsights {
+  count: number;
+  ids: string[];
+  /** the visibility of the repository that ran */
+  visibility: Visibility;
+}
+
+export interface PoolRecallResult {
+  insights: InjectedInsight[];
+  withheld?: WithheldInsights;
+}
+
+export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRecallResult> {
   const file = resolveInWorkspace(options.workspace, options.pool, 'pool');
   let text: string;
   try {
@@ -60,9 +76,9 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<Inject
   }
   if (tenant !== options.requester.tenant) {
     options.logger.warn(
-      `Memory Transfer: the pool file belongs to "${tenant}" but this repository is in "${options.requester.tenant}"; insights never cross organizations, so none will be injected`,
+      `Memory Transfer: the pool file belongs to "${tenant}" but this repository is in "${options.requester.tenant}"; insights never cross organizations, so none will be injected (to use it here, export it for this organization: memory-transfer export --for-action --for-org ${options.requester.tenant})`,
     );
-    return [];
+    return { insights: [] };
   }
   // only active memories are injected from a pool file: proposed, rejected and archived never.
   // Only the requested level is indexed, as the stores index each level on its own (an export
@@ -75,7 +91,35 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<Inject
       memory.status === 'active' && memory.level === options.level && mayServeLevel(memory, options.requester),
   );
   const hits = await screenedRecall(active, requester, options);
-  return toInjectedInsights(hits, requester, options.githubUrl);
+  const insights = toInjectedInsights(hits, requester, options.githubUrl);
+  const withheld = hits.length < options.k ? await withheldFrom(active, requester, hits, options) : undefined;
+  return { insights, ...(withheld ? { withheld } : {}) };
+}
+
+/**
+ * The relevant insights a reader of this repository's visibility may not see: recall as the most
+ * private reader of the organization, less what was recalled. Undefined when there are none.
+ */
+async function withheldFrom(
+  memories: Memory[],
+  requester: Requester,
+  recalled: RecallHit[],
+  options: PoolRecallOptions,
+): Promise<WithheldInsights | undefined> {
+  const visibility = requester.visibility ?? 'public';
+  if (visibility === 'private') return undefined;
+  const shown = new Set(recalled.map((hit) => hit.memory.id));
+  const wider = await options.recallLocal(memories, { ...requester, visibility: 'private' }, options.task, {
+    k: options.k,
+    level: options.level,
+    ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
+  });
+  // a memory failing the insight screen is never injected anywhere: not worth sharing, not named here
+  const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, hostOf(options.githubUrl)];
+  const ids = wider
+    .filter((hit) => !shown.has(hit.memory.id) && screenMemory(hit.memory, { allowedHosts }).ok)
+    .map((hit) => hit.memory.id);
+  return ids.length > 0 ? { count: ids.length, ids, visibility } : undefined;
 }
 
 /** After this many recall rounds that surfaced a memory failing the screen, the whole pool is screened. */

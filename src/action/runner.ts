@@ -15,7 +15,7 @@ import { workflowLogger } from './logger.js';
 import { main, type ActionInputs, type ActionResult, type RunContext } from './main.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
-import { renderSummary } from './summary.js';
+import { renderSummary, withheldLine } from './summary.js';
 import { workflowCommands } from './workflow-commands.js';
 
 /** The slice of an Octokit the Action uses (so tests can pass one built with `request.fetch`). */
@@ -51,12 +51,28 @@ const bool = (fallback: boolean) =>
     (value) => blankToUndefined(typeof value === 'string' ? value.trim().toLowerCase() : value) ?? String(fallback),
     z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true'),
   );
+/** a number, or the text as given when it is none (so the message can quote it) */
 const toNumber = (value: unknown) => {
   const v = blankToUndefined(value);
-  return v === undefined ? undefined : Number(v);
+  return v === undefined || Number.isNaN(Number(v)) ? v : Number(v);
 };
 const numberOr = (schema: z.ZodNumber, fallback: number) => z.preprocess((v) => toNumber(v) ?? fallback, schema);
 const optionalNumber = (schema: z.ZodNumber) => z.preprocess(toNumber, schema.optional());
+/**
+ * A number input in a range: one message naming the range, an example and the value given
+ * (`top-k: must be a whole number from 1 to 10, e.g. 3; got "11"`).
+ */
+const inRange = (options: { min: number; max: number; whole?: boolean; example: string; exclusiveMin?: boolean }) => {
+  const kind = options.whole ? 'a whole number' : 'a number';
+  const from = options.exclusiveMin
+    ? `above ${options.min} up to ${options.max}`
+    : `from ${options.min} to ${options.max}`;
+  const error = (issue: { input?: unknown }) =>
+    `must be ${kind} ${from}, e.g. ${options.example}; got ${JSON.stringify(String(issue.input))}`;
+  let schema = z.number({ error }).max(options.max, { error });
+  schema = options.exclusiveMin ? schema.gt(options.min, { error }) : schema.min(options.min, { error });
+  return options.whole ? schema.int({ error }) : schema;
+};
 
 const inputsSchema = z
   .object({
@@ -65,8 +81,8 @@ const inputsSchema = z
     ),
     pool: optionalString,
     task: optionalString,
-    'top-k': numberOr(z.number({ error: 'must be a number' }).int('must be a whole number').min(1).max(10), 3),
-    'min-score': optionalNumber(z.number({ error: 'must be a number' }).min(0)),
+    'top-k': numberOr(inRange({ min: 1, max: 10, whole: true, example: '3' }), 3),
+    'min-score': optionalNumber(inRange({ min: 0, max: 1, example: '0.3' })),
     level: z.preprocess((v) => blankToUndefined(v) ?? 'insight', z.enum(MEMORY_LEVELS)),
     target: z.preprocess((v) => blankToUndefined(v) ?? 'agents-md', z.string().trim()),
     audience: z.preprocess((v) => blankToUndefined(v) ?? 'memory-transfer', z.string().trim()),
@@ -74,7 +90,7 @@ const inputsSchema = z
     'dry-run': bool(false),
     'report-usage': bool(true),
     'fail-on-error': bool(false),
-    'timeout-seconds': numberOr(z.number({ error: 'must be a number' }).positive().max(300), 10),
+    'timeout-seconds': numberOr(inRange({ min: 0, max: 300, exclusiveMin: true, example: '10' }), 10),
     mcp: bool(false),
   })
   .superRefine((value, ctx) => {
@@ -204,11 +220,13 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
       recallLocal: deps.recallLocal,
     });
     setOutputs(result, deps);
-    deps.logger.info(
-      result.insights.length > 0
-        ? `Memory Transfer: ${result.insights.length} insight(s) for target ${result.target}: ${result.rendered.ids.join(', ')}`
-        : 'Memory Transfer: no insight cleared the relevance bar',
-    );
+    if (result.insights.length > 0) {
+      deps.logger.info(
+        `Memory Transfer: ${result.insights.length} insight(s) for target ${result.target}: ${result.rendered.ids.join(', ')}`,
+      );
+    }
+    if (result.withheld) deps.logger.warn(`Memory Transfer: ${withheldLine(result.withheld)}`);
+    else if (result.insights.length === 0) deps.logger.info('Memory Transfer: no insight cleared the relevance bar');
     await deps
       .writeSummary(
         renderSummary(result, inputs.pool !== undefined ? 'pool' : 'server', inputs.dryRun, context.githubUrl),

@@ -2,12 +2,23 @@
 import type { InjectedInsight } from '../core/render-injection.js';
 import { escapeMarkdown, markdownLink } from '../security/markdown.js';
 import type { ActionResult } from './main.js';
+import type { WithheldInsights } from './pool-recall.js';
 
 const cell = escapeMarkdown;
 
 function source(item: InjectedInsight, githubUrl: string): string {
   if (!item.source) return item.transferred ? 'another repository of this organization' : 'this repository';
   return item.source.url ? markdownLink(item.source.repo, item.source.url, githubUrl) : cell(item.source.repo);
+}
+
+/** One line (plain text) saying which relevant insights were withheld, why, and how to share them. */
+export function withheldLine(withheld: WithheldInsights): string {
+  const n = withheld.count;
+  return (
+    `${n} relevant insight${n === 1 ? ' was' : 's were'} withheld: ${n === 1 ? 'its sources are' : 'their sources are'} more private than this repository (${withheld.visibility}). ` +
+    `To let every repository of the organization see ${n === 1 ? 'it' : 'them'}: \`memory-transfer share ID\` (ids: ${withheld.ids.join(', ')}), then export the pool file again; ` +
+    'or learn from public repositories with `memory-transfer learn --visibility public`.'
+  );
 }
 
 export function renderSummary(
@@ -20,6 +31,9 @@ export function renderSummary(
   const where = `target ${cell(result.target)}${dryRun ? ' (dry run: nothing written)' : ''}`;
   if (result.recallError) {
     lines.push(`Recall failed, the job continued without insights: ${cell(result.recallError)}`);
+  } else if (result.insights.length === 0 && result.withheld) {
+    lines.push(`No insight was injected (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`, '');
+    lines.push(withheldLine(result.withheld));
   } else if (result.insights.length === 0) {
     lines.push(
       `No insight cleared the relevance bar for this task (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`,
@@ -37,6 +51,7 @@ export function renderSummary(
       );
     }
   }
+  if (result.insights.length > 0 && result.withheld) lines.push('', withheldLine(result.withheld));
   const written = result.files.filter((f) => f.change !== 'unchanged').map((f) => `${cell(f.path)} (${f.change})`);
   if (written.length > 0) lines.push('', `Files: ${written.join(', ')}`);
   if (result.mcp) {

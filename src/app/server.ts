@@ -9,7 +9,7 @@
  * durable jobs that do the slow work. The intake sits in front of Probot's request listener
  * (Probot's own webhook middleware at the same path is shadowed).
  */
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,26 +158,58 @@ function packageRoot(): string {
   return process.cwd();
 }
 
-/** Probot's manifest flow: a page that creates the App from app.yml and writes .env. */
+/**
+ * Probot's manifest flow: a page that creates the App from app.yml and writes .env. Probot reads
+ * the manifest from the working folder only: when it has none, the package's is copied there for
+ * the flow and removed when the flow stops (the folder keeps only the .env the flow writes).
+ */
 async function startSetup(config: ServeConfig, log: PinoLogger): Promise<RunningServer> {
   const manifest = join(process.cwd(), 'app.yml');
+  let copied = false;
   if (!existsSync(manifest)) {
     const source = join(packageRoot(), 'app.yml');
     if (existsSync(source)) {
       copyFileSync(source, manifest);
-      log.info(`copied the App manifest to ${manifest} for the set-up flow`);
+      copied = true;
+      log.info(`copied the App manifest to ${manifest} for the set-up flow; it is removed when the flow stops`);
     }
   }
+  const removeCopy = () => {
+    if (copied) rmSync(manifest, { force: true });
+    copied = false;
+  };
   log.info('No APP_ID / PRIVATE_KEY: starting the GitHub App set-up flow (docs/app-setup.md explains each step).');
   // Probot would otherwise fetch and run smee-client to open a relay channel: only on request
   if (!config.webhookProxyUrl) process.env.NO_SMEE_SETUP ??= 'true';
-  const server = await run(() => undefined, {
-    env: { PORT: String(config.port), HOST: config.host, WEBHOOK_SECRET: config.webhookSecret, NO_SMEE_SETUP: 'true' },
-    log,
-  } as Parameters<typeof run>[1]);
+  let server: Awaited<ReturnType<typeof run>>;
+  try {
+    server = await run(() => undefined, {
+      env: {
+        PORT: String(config.port),
+        HOST: config.host,
+        WEBHOOK_SECRET: config.webhookSecret,
+        NO_SMEE_SETUP: 'true',
+      },
+      log,
+    } as Parameters<typeof run>[1]);
+  } catch (error) {
+    removeCopy();
+    throw error;
+  }
   const port = server.port;
   log.info(`Open http://localhost:${port} to create the App on GitHub, then restart \`memory-transfer serve\`.`);
-  return { port, url: `http://localhost:${port}`, setup: true, stop: () => server.stop() };
+  return {
+    port,
+    url: `http://localhost:${port}`,
+    setup: true,
+    stop: async () => {
+      try {
+        await server.stop();
+      } finally {
+        removeCopy();
+      }
+    },
+  };
 }
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {

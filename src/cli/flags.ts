@@ -5,8 +5,27 @@ import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES, VISIBILITIES } from '../core/types.js';
 
+/**
+ * A whole number in a range, from a flag's text: one message naming the allowed range, an example
+ * and what was given (`--max: must be a whole number of at least 1, e.g. 100; got "abc"`).
+ */
+function wholeNumber(min: number, max: number | undefined, example: number) {
+  const form = max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+  return z.unknown().transform((value, ctx) => {
+    const text = String(value).trim();
+    const n = typeof value === 'number' ? value : /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (Number.isSafeInteger(n) && n >= min && (max === undefined || n <= max)) return n;
+    ctx.addIssue({ code: 'custom', message: `must be ${form}, e.g. ${example}; got ${JSON.stringify(text)}` });
+    return z.NEVER;
+  });
+}
+
 export const flag = {
-  positiveInt: z.coerce.number().int('must be a whole number').positive('must be at least 1'),
+  positiveInt: z.coerce
+    .number({ error: 'must be a whole number, e.g. 10' })
+    .int('must be a whole number, e.g. 10')
+    .positive('must be at least 1, e.g. 10'),
+  wholeNumber,
   repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must look like owner/name'),
   visibility: z.enum(VISIBILITIES, { error: `must be one of ${VISIBILITIES.join(', ')}` }),
   level: z.enum(MEMORY_LEVELS, { error: `must be one of ${MEMORY_LEVELS.join(', ')}` }),

@@ -3,6 +3,7 @@
  * code as the App's commands and dashboard: audit entry in the same transaction).
  */
 import { userInfo } from 'node:os';
+import { InputError } from '../core/errors.js';
 import type { Memory } from '../core/types.js';
 import { approve, edit, forget, reject, restore, shareWider, type MemoryEdit } from '../services/governance.js';
 import type { Store } from '../store/store.js';
@@ -11,7 +12,7 @@ import type { CliContext } from './context.js';
 export type GovernanceAction = 'approve' | 'reject' | 'forget' | 'restore' | 'share';
 
 /** The audit log's actor for a local admin: `cli:<os user>`. */
-function actor(ctx: CliContext): string {
+export function actor(ctx: CliContext): string {
   let name = ctx.io.env.USER ?? '';
   try {
     name = userInfo().username || name;
@@ -30,6 +31,11 @@ export async function govern(
 ): Promise<Memory | undefined> {
   const tenant = await ctx.tenant(store);
   const before = await store.getMemory(tenant, id);
+  if (action === 'restore' && before?.status === 'active') {
+    throw new InputError(
+      `memory ${id} is already active: restore puts back an archived or rejected memory (see \`memory-transfer list --status archived\`)`,
+    );
+  }
   const by = { actor: actor(ctx), detail: 'memory-transfer CLI' };
   if (action === 'approve') await approve(store, tenant, id, by);
   else if (action === 'reject') await reject(store, tenant, id, by);

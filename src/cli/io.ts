@@ -1,3 +1,5 @@
+import { createInterface } from 'node:readline/promises';
+
 /**
  * Where the CLI reads and writes: the real process, or a capture in tests (main(argv, io)).
  * Results go to stdout, progress and diagnostics to stderr.
@@ -9,6 +11,10 @@ export interface CliIo {
   tty?: NodeJS.WriteStream;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** all of standard input, as UTF-8 (for `-` arguments); absent when there is none to read */
+  readStdin?: () => Promise<string>;
+  /** asks a yes/no question on the terminal; absent when there is no terminal to ask (then --yes is needed) */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 export function processIo(): CliIo {
@@ -18,5 +24,22 @@ export function processIo(): CliIo {
     ...(process.stderr.isTTY ? { tty: process.stderr } : {}),
     env: process.env,
     cwd: process.cwd(),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    ...(process.stdin.isTTY && process.stderr.isTTY
+      ? {
+          confirm: async (question: string) => {
+            const prompt = createInterface({ input: process.stdin, output: process.stderr });
+            try {
+              return /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
+            } finally {
+              prompt.close();
+            }
+          },
+        }
+      : {}),
   };
 }

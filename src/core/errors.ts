@@ -18,9 +18,15 @@ export class InputError extends MemoryTransferError {
   }
 }
 
-/** The pool cannot be opened or written: corrupt, locked, newer schema. */
+/**
+ * The pool cannot be opened or written: corrupt, locked, newer (or, for a read-only command, older)
+ * schema, another program's database (foreign), no pool at all (not-found).
+ */
 export class StoreError extends MemoryTransferError {
-  constructor(message: string, code: 'corrupt' | 'locked' | 'newer-schema' | 'io' | 'not-found' | 'conflict') {
+  constructor(
+    message: string,
+    code: 'corrupt' | 'locked' | 'newer-schema' | 'older-schema' | 'foreign' | 'io' | 'not-found' | 'conflict',
+  ) {
     super(message, code);
   }
 }

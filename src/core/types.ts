@@ -180,7 +180,7 @@ export interface RecallHit {
 export interface AuditEntry {
   tenant: string;
   actor: string;
-  action: 'approve' | 'reject' | 'forget' | 'archive' | 'restore' | 'edit' | 'share' | 'revoke-source';
+  action: 'approve' | 'reject' | 'forget' | 'archive' | 'restore' | 'edit' | 'share' | 'revoke-source' | 'import';
   memoryId?: string;
   detail?: string;
   at: string;

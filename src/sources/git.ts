@@ -25,7 +25,7 @@ const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 export const gitSourceOptionsSchema = z.object({
   /** the repository folder (working copy or bare) */
   dir: z.string().min(1, 'the repository folder is required'),
-  /** owner/name recorded as provenance (default: from the origin remote, else the folder name) */
+  /** owner/name recorded as provenance (default: from the origin remote, else <tenant>/<folder name>; required without either) */
   repo: z.string().regex(REPO, 'repo must look like owner/name').optional(),
   /** the pool (org); default: the owner of repo */
   tenant: z
@@ -89,7 +89,12 @@ export async function mineGitFixes(options: GitSourceOptions): Promise<GitFixes>
   if (opts.commitsFile && opts.since)
     throw new InputError('since does not apply with a commits file (it lists exactly the commits to learn)');
   const info = await inspectRepository(opts.dir);
-  const repo = opts.repo ?? info.remoteRepo ?? `${opts.tenant ?? 'local'}/${info.folderName}`;
+  const repo = opts.repo ?? info.remoteRepo ?? (opts.tenant && `${opts.tenant}/${info.folderName}`);
+  if (!repo) {
+    throw new InputError(
+      `${opts.dir}: the repository has no origin remote to take its owner/name from: pass --repo owner/name (e.g. --repo acme/${info.folderName})`,
+    );
+  }
   const tenant = opts.tenant ?? tenantOf(repo);
 
   const languages = new LanguageTally();

@@ -266,6 +266,26 @@ export const MIGRATIONS: readonly Migration[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
+/** the shadow tables SQLite's FTS5 keeps beside each full-text table */
+const FTS5_SHADOWS = ['_data', '_idx', '_content', '_docsize', '_config'];
+
+/**
+ * Every table a memory-transfer SQLite pool may hold, of any schema version up to this one: the
+ * tables the migrations create (with FTS5's shadow tables) and schema_version. A file holding any
+ * other table belongs to another program and is refused before anything is written to it.
+ */
+export function ownedSqliteTables(): Set<string> {
+  const owned = new Set(['schema_version']);
+  for (const migration of MIGRATIONS) {
+    for (const match of migration.sqlite.matchAll(/CREATE (VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)/gi)) {
+      const name = (match[2] ?? '').toLowerCase();
+      owned.add(name);
+      if (match[1]) for (const suffix of FTS5_SHADOWS) owned.add(`${name}${suffix}`);
+    }
+  }
+  return owned;
+}
+
 /** What a store gives the migration runner. */
 export interface MigrationTarget {
   dialect: 'sqlite' | 'postgres';
@@ -284,6 +304,14 @@ export function assertKnownVersion(found: number, location: string): void {
       'newer-schema',
     );
   }
+}
+
+/** A read-only command met a pool of an older schema: it never migrates, a command that writes does. */
+export function olderSchemaError(location: string, found: number): StoreError {
+  return new StoreError(
+    `the pool ${location} has schema version ${found}, older than this memory-transfer's (${SCHEMA_VERSION}); a command that only reads never upgrades it: run one that writes first (learn, import)`,
+    'older-schema',
+  );
 }
 
 /** Brings the schema up to SCHEMA_VERSION; refuses a newer pool. */

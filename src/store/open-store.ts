@@ -1,7 +1,8 @@
 /**
  * Opens the pool named by a location: `postgres://` or `postgresql://` → PostgreSQL (optionally
  * `?schema=NAME`), anything else is a SQLite file path (its folder is created). The schema is
- * migrated before it is returned.
+ * migrated before it is returned; read-only, nothing is created or migrated and the schema must
+ * already be this version's.
  */
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
@@ -26,6 +27,11 @@ export interface OpenStoreOptions {
    * (the CLI) caches nothing worth it: false spares it a connection and the listener's start.
    */
   listen?: boolean;
+  /**
+   * open for reading only (stats, list, show, recall, export, audit): a missing pool is an error,
+   * never created; an older schema is an error, never migrated; nothing is written
+   */
+  readOnly?: boolean;
 }
 
 export async function openStore(
@@ -35,9 +41,10 @@ export async function openStore(
 ): Promise<Store> {
   const store: Store = isPostgresLocation(location)
     ? await openPostgres(location, logger, options)
-    : await SqliteStore.open(location, { logger });
+    : await SqliteStore.open(location, { logger, ...(options.readOnly ? { readOnly: true } : {}) });
   try {
-    await store.migrate();
+    if (options.readOnly) await store.verifySchema();
+    else await store.migrate();
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;
@@ -51,5 +58,10 @@ async function openPostgres(location: string, logger: Logger, options: OpenStore
   const url = new URL(location);
   const schema = url.searchParams.get('schema') ?? undefined;
   url.searchParams.delete('schema');
-  return PostgresStore.open(url.toString(), { logger, schema, ...(options.listen === false ? { listen: false } : {}) });
+  return PostgresStore.open(url.toString(), {
+    logger,
+    schema,
+    ...(options.listen === false ? { listen: false } : {}),
+    ...(options.readOnly ? { readOnly: true } : {}),
+  });
 }

@@ -13,7 +13,7 @@ import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/type
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
 import { lexicalSearch, tsQuery } from './fts-query.js';
-import { runMigrations } from './migrations.js';
+import { assertKnownVersion, olderSchemaError, runMigrations, SCHEMA_VERSION } from './migrations.js';
 import {
   iso,
   MEMORY_COLUMNS,
@@ -61,6 +61,8 @@ export interface PostgresStoreOptions {
   listen?: boolean;
   /** first delay before the listener reconnects; default 1,000 ms */
   listenRetryMs?: number;
+  /** for commands that only read: the schema is not created (call verifySchema(), not migrate()) */
+  readOnly?: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -211,7 +213,7 @@ export class PostgresStore implements Store {
       options.searchTtlMs ?? SEARCH_TTL_MS,
     );
     try {
-      await store.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      if (!options.readOnly) await store.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw error;
@@ -247,6 +249,16 @@ export class PostgresStore implements Store {
       );
       await this.query(CHANGE_NOTIFY_SQL);
     });
+  }
+
+  async verifySchema(): Promise<void> {
+    const table = await this.query("SELECT to_regclass('schema_version') IS NOT NULL AS present");
+    const rows = table[0]?.present ? await this.query('SELECT MAX(version) AS v FROM schema_version') : [];
+    const version = Number(rows[0]?.v ?? 0);
+    assertKnownVersion(version, this.location);
+    if (version === 0)
+      throw new StoreError(`there is no pool in ${this.location} (schema ${this.schema}) yet`, 'not-found');
+    if (version < SCHEMA_VERSION) throw olderSchemaError(this.location, version);
   }
 
   async close(): Promise<void> {

@@ -39,9 +39,11 @@ export class SqliteConnection {
     readonly path: string,
   ) {}
 
-  static open(path: string): Promise<SqliteConnection> {
+  /** read-only: the file must exist and is never written through this connection */
+  static open(path: string, options: { readOnly?: boolean } = {}): Promise<SqliteConnection> {
+    const mode = options.readOnly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
     return new Promise((resolve, reject) => {
-      const db = new sqlite3.Database(path, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, (error) => {
+      const db = new sqlite3.Database(path, mode, (error) => {
         if (error) reject(sqliteError(error, path));
         else resolve(new SqliteConnection(db, path));
       });

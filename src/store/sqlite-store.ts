@@ -6,7 +6,7 @@
  * callers never interleave statements inside each other's transaction; reads are not queued.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
@@ -24,7 +24,13 @@ import {
   rowToUsage,
   statsFrom,
 } from './rows.js';
-import { runMigrations, SCHEMA_VERSION } from './migrations.js';
+import {
+  assertKnownVersion,
+  olderSchemaError,
+  ownedSqliteTables,
+  runMigrations,
+  SCHEMA_VERSION,
+} from './migrations.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
@@ -51,6 +57,11 @@ export interface SqliteStoreOptions {
   checkpointEveryMs?: number;
   /** how long a write waits for another process's lock before StoreError('locked'); default 5000 */
   busyTimeoutMs?: number;
+  /**
+   * open an existing pool without ever writing to it (the file must exist; nothing is created,
+   * migrated or checkpointed): for commands that only read. Call verifySchema() instead of migrate().
+   */
+  readOnly?: boolean;
 }
 
 /** one FTS5 table per memory level (a search of insights never scores trajectories) */
@@ -124,28 +135,41 @@ export class SqliteStore implements Store {
     this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
   }
 
-  /** Opens (creating the file and its folder) a pool. Call migrate() before use. */
+  /**
+   * Opens (creating the file and its folder, unless read-only) a pool. A file holding tables of
+   * another program is refused before anything is written to it. Call migrate() (or, read-only,
+   * verifySchema()) before use.
+   */
   static async open(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
-    if (path !== ':memory:' && !path.startsWith('file:')) {
+    const isFile = path !== ':memory:' && !path.startsWith('file:');
+    const readOnly = options.readOnly === true;
+    if (isFile && readOnly && !existsSync(path)) {
+      throw new StoreError(`there is no pool at ${path} (a command that only reads never creates one)`, 'not-found');
+    }
+    if (isFile && !readOnly) {
       try {
         mkdirSync(dirname(path), { recursive: true });
       } catch (error) {
         throw new StoreError(`cannot create the folder of the pool ${path}: ${(error as Error).message}`, 'io');
       }
     }
-    const db = await SqliteConnection.open(path);
+    const db = await SqliteConnection.open(path, { readOnly });
     try {
       db.setBusyTimeout(options.busyTimeoutMs ?? 5000);
       // secure_delete: a forgotten memory's text is overwritten, not left in free pages (docs/security.md)
       await db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON;');
-      await db.exec('PRAGMA journal_mode = WAL;');
+      // (exec first: a file that is no database fails here with a clear error, not in a prepared statement)
+      await db.exec('SELECT 1 FROM sqlite_master LIMIT 1');
+      await refuseForeignTables(db, path);
+      // (the first write to the file: the journal mode is recorded in its header)
+      if (!readOnly) await db.exec('PRAGMA journal_mode = WAL;');
     } catch (error) {
       await db.close().catch(() => undefined);
       throw error;
     }
     const logger = options.logger ?? silentLogger;
     const store = new SqliteStore(db, path, logger);
-    if (path !== ':memory:' && !path.startsWith('file:') && options.backgroundCheckpoint !== false) {
+    if (isFile && !readOnly && options.backgroundCheckpoint !== false) {
       // a commit that crosses SQLite's auto-checkpoint threshold would copy the whole WAL into the
       // database and fsync it before answering (tens of ms on a webhook burst): checkpoints run
       // from a second connection on a timer instead, without blocking readers or writers
@@ -157,6 +181,15 @@ export class SqliteStore implements Store {
 
   async migrate(): Promise<void> {
     if ((await this.schemaVersion()) !== SCHEMA_VERSION) await this.applyMigrations();
+    await this.checkTables();
+  }
+
+  async verifySchema(): Promise<void> {
+    const version = await this.schemaVersion();
+    assertKnownVersion(version, this.path);
+    if (version === 0)
+      throw new StoreError(`there is no pool in ${this.path} yet (it holds no pool tables)`, 'not-found');
+    if (version < SCHEMA_VERSION) throw olderSchemaError(this.path, version);
     await this.checkTables();
   }
 
@@ -711,6 +744,31 @@ const BEGIN_ATTEMPTS = 4;
 const JOB_COLUMNS = 7;
 /** rows per INSERT of enqueueJobs (a power of two; 7 parameters each, well under SQLite's 32,766) */
 const JOB_BATCH_ROWS = 512;
+
+/**
+ * Refuses a database holding tables memory-transfer does not own (another program's file given as
+ * the pool): it only reads the schema, so the file is left byte for byte as it was.
+ */
+async function refuseForeignTables(db: SqliteConnection, path: string): Promise<void> {
+  const rows = await db.all<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+  );
+  const owned = ownedSqliteTables();
+  const foreign = rows.map((r) => r.name).filter((name) => !owned.has(name.toLowerCase()));
+  if (foreign.length === 0) return;
+  // a pool written by a newer version may hold tables this one does not know: migrate() refuses it as newer
+  const names = new Set(rows.map((r) => r.name.toLowerCase()));
+  if (names.has('memories') && names.has('schema_version')) {
+    const newest = await db.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_version');
+    if ((newest?.v ?? 0) > SCHEMA_VERSION) return;
+  }
+  const shown =
+    foreign.length > 5 ? `${foreign.slice(0, 5).join(', ')} and ${foreign.length - 5} more` : foreign.join(', ');
+  throw new StoreError(
+    `${path} is not a memory-transfer pool: it holds tables of another program (${shown}); nothing was written to it, choose another file for the pool`,
+    'foreign',
+  );
+}
 
 /** the FTS5 table of a level (a fixed name, never text from outside) */
 function ftsTable(level: string): string {

@@ -76,6 +76,11 @@ export interface PoolStats {
 export interface Store {
   /** creates or upgrades the schema; throws StoreError('newer-schema') for a pool written by a newer version */
   migrate(): Promise<void>;
+  /**
+   * for a store opened read-only: checks the schema is this version's without changing anything;
+   * StoreError 'not-found' (no pool yet), 'older-schema' or 'newer-schema'
+   */
+  verifySchema(): Promise<void>;
   close(): Promise<void>;
   /** runs fn atomically; nested calls join the outer transaction */
   transaction<T>(fn: () => Promise<T>): Promise<T>;

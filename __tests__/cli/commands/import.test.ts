@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,10 +42,8 @@ describe('memory-transfer import screens every memory', () => {
       );
       expect(stderr).toMatch(rule);
       expect(stderr).toMatch(/; nothing was imported\n$/);
-      const listed = await cli('list', '--tenant', 'acme', '--status', 'proposed', '--json');
-      expect(JSON.parse(listed.stdout).memories).toEqual([]);
-      const all = await cli('list', '--tenant', 'acme', '--json');
-      expect(JSON.parse(all.stdout).memories).toEqual([]);
+      // nothing was imported: the pool was not even made
+      expect(existsSync(db)).toBe(false);
     },
   );
 

@@ -13,7 +13,7 @@ export const approveCommand: CliCommand = {
       .argument('<id>', 'the memory id')
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });
-        const memory = await ctx.withStore((store) => govern(ctx, store, 'approve', opts.id));
+        const memory = await ctx.changeStore((store) => govern(ctx, store, 'approve', opts.id));
         ctx.print(`approved ${opts.id}${memory ? `: ${memory.title}` : ''}`);
       });
   },

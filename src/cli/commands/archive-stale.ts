@@ -7,7 +7,7 @@ import { flag, parseFlags } from '../flags.js';
 import type { CliCommand } from './command.js';
 
 const shape = {
-  days: flag.positiveInt.max(36_500, 'must be at most 36500').default(DEFAULT_STALE_DAYS),
+  days: flag.wholeNumber(1, 36_500, 90).default(DEFAULT_STALE_DAYS),
   dryRun: z.boolean().optional(),
   json: z.boolean().optional(),
 };
@@ -22,7 +22,7 @@ export const archiveStaleCommand: CliCommand = {
       .option('--json', 'print the ids as JSON')
       .action(async (raw: Record<string, unknown>) => {
         const opts = parseFlags(shape, raw);
-        await ctx.withStore(async (store) => {
+        await ctx.changeStore(async (store) => {
           const tenant = await ctx.tenant(store);
           const now = new Date();
           const ids = opts.dryRun

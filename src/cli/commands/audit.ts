@@ -7,7 +7,7 @@ import { flag, parseFlags } from '../flags.js';
 import type { CliCommand } from './command.js';
 
 const shape = {
-  limit: flag.positiveInt.max(10_000, 'must be at most 10000').default(100),
+  limit: flag.wholeNumber(1, 10_000, 100).default(100),
   json: z.boolean().optional(),
 };
 
@@ -27,7 +27,7 @@ export const auditCommand: CliCommand = {
       .option('--json', 'print the entries as JSON')
       .action(async (raw: Record<string, unknown>) => {
         const opts = parseFlags(shape, raw);
-        await ctx.withStore(async (store) => {
+        await ctx.readStore(async (store) => {
           const tenant = await ctx.tenant(store);
           const entries = await store.listAudit(tenant, opts.limit);
           if (opts.json) ctx.json({ tenant, entries });

@@ -27,7 +27,7 @@ const shape = {
     .string()
     .regex(/^(?:[A-Za-z0-9-]+\/)?[A-Za-z0-9_.-]+$/, 'must be a repository name like api (or acme/api)')
     .optional(),
-  limit: flag.positiveInt.optional(),
+  limit: flag.wholeNumber(1, undefined, 500).optional(),
   restart: z.boolean().optional(),
   json: z.boolean().optional(),
 };

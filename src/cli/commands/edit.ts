@@ -31,7 +31,7 @@ export const editCommand: CliCommand = {
         if (Object.values(changes).every((value) => value === undefined)) {
           throw new InputError('give at least one of --title, --description, --content');
         }
-        const { before, after } = await ctx.withStore((store) => editAsAdmin(ctx, store, memoryId, changes));
+        const { before, after } = await ctx.changeStore((store) => editAsAdmin(ctx, store, memoryId, changes));
         if (json) return ctx.json(after);
         const edited = (['title', 'description', 'content'] as const).filter((f) => before[f] !== after[f]);
         ctx.print(edited.length > 0 ? `edited ${memoryId}: ${edited.join(', ')}` : `${memoryId} unchanged`);

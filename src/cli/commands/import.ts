@@ -5,7 +5,7 @@
  * whole import, naming its line), then written in one transaction.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { describeError, InputError } from '../../core/errors.js';
@@ -16,7 +16,9 @@ import { screenMemory } from '../../security/screen.js';
 import type { Embedder } from '../../services/ports.js';
 import type { Store } from '../../store/store.js';
 import type { CliContext } from '../context.js';
+import { defaultTenant } from '../default-tenant.js';
 import { engineDeps } from '../engine.js';
+import { actor } from '../governance.js';
 import { parseFlags } from '../flags.js';
 import type { CliCommand } from './command.js';
 
@@ -45,12 +47,22 @@ async function run(ctx: CliContext, file: string, raw: Record<string, unknown>):
       header.tenant,
       memories.map((m) => m.id),
     );
+    const made = !(await defaultTenant(store)) && (await store.listTenants()).length === 0;
     await store.transaction(async () => {
       for (const memory of memories) {
         await store.putMemory(memory);
         for (const source of memory.provenance) await store.markFixLearned(header.tenant, source.repo, source.ref);
       }
+      // an import replaces memories wholesale: the audit log says who did it, from which file, and how much
+      await store.appendAudit({
+        tenant: header.tenant,
+        actor: actor(ctx),
+        action: 'import',
+        detail: `${memories.length} memories from ${basename(opts.file)} (${existing.length} replaced existing ones)`,
+        at: new Date().toISOString(),
+      });
     });
+    if (made) await ctx.setDefaultTenant(store, header.tenant);
     const { embedder } = engineDeps(ctx, store);
     const embedded = embedder ? await embedInsights(ctx, store, embedder, memories) : 0;
     return { replaced: existing.length, embedded };

@@ -23,6 +23,7 @@ import { serveCommand } from './serve.js';
 import { shareCommand } from './share.js';
 import { showCommand } from './show.js';
 import { statsCommand } from './stats.js';
+import { tenantCommand } from './tenant.js';
 
 export const COMMANDS: CliCommand[] = [
   learnCommand,
@@ -38,6 +39,7 @@ export const COMMANDS: CliCommand[] = [
   exportCommand,
   importCommand,
   statsCommand,
+  tenantCommand,
   auditCommand,
   archiveStaleCommand,
   serveCommand,

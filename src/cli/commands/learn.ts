@@ -25,8 +25,8 @@ interface Source {
   fixes: AsyncIterable<Fix> | Iterable<Fix>;
 }
 
-async function openSource(ctx: CliContext, opts: LearnFlags): Promise<Source> {
-  const tenant = ctx.globals.tenant?.trim() || undefined;
+/** The fixes to learn; `tenant` (the pool's) goes to fixes that name none (undefined: the repository's owner). */
+async function openSource(opts: LearnFlags, tenant: string | undefined): Promise<Source> {
   if (opts.git) {
     const mined = await mineGitFixes({
       dir: opts.git,
@@ -39,7 +39,6 @@ async function openSource(ctx: CliContext, opts: LearnFlags): Promise<Source> {
     });
     return { repo: mined.repo, tenant: mined.tenant, count: mined.count, fixes: mined };
   }
-  if (opts.commits || opts.since) throw new InputError('--commits and --since apply to --git only');
   const fixes = await readFixesFile(opts.fixes ?? '', {
     ...(opts.repo && { repo: opts.repo }),
     ...(tenant && { tenant }),
@@ -54,14 +53,25 @@ async function openSource(ctx: CliContext, opts: LearnFlags): Promise<Source> {
   return { count: limited.length, fixes: limited, ...(repo && { repo }), ...(fileTenant && { tenant: fileTenant }) };
 }
 
+/** The tenant of a source's first fix (a fixes file naming several): the one a new pool is made with. */
+async function firstTenant(source: Source): Promise<string | undefined> {
+  for await (const fix of source.fixes) return fix.tenant;
+  return undefined;
+}
+
 const learnShape = {
   git: z.string().min(1).optional(),
   fixes: z.string().min(1).optional(),
   repo: flag.repo.optional(),
   visibility: flag.visibility.default('private'),
   commits: z.string().min(1).optional(),
-  since: z.string().min(1).optional(),
-  max: flag.positiveInt.optional(),
+  since: z
+    .string()
+    .refine((value) => !Number.isNaN(Date.parse(value)), {
+      error: (issue) => `must be a date, e.g. 2024-01-31 or 2024-01-31T12:00:00Z; got ${JSON.stringify(issue.input)}`,
+    })
+    .optional(),
+  max: flag.wholeNumber(1, undefined, 100).optional(),
   force: z.boolean().optional(),
   json: z.boolean().optional(),
 };
@@ -70,17 +80,31 @@ type LearnFlags = ReturnType<typeof parseFlags<typeof learnShape>>;
 async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags(learnShape, raw);
   if (!opts.git === !opts.fixes) throw new InputError('learn needs exactly one of --git DIR or --fixes FILE');
-  const source = await openSource(ctx, opts);
+  if ((opts.commits || opts.since) && !opts.git) throw new InputError('--commits and --since apply to --git only');
   const started = Date.now();
   let tokens = emptyTokenTotals();
-  const summary = await ctx.withStore(async (store) => {
+  // the source is opened (and its input checked) before the pool is created or changed
+  const peeked = await ctx.peekLearningTenant();
+  const opened = await openSource(opts, peeked);
+  const { source, tenant, summary } = await ctx.withStore(async (store) => {
+    // one pool: fixes go to the pool's default tenant; an empty pool takes its first source's
+    const known = await ctx.learningTenant(store);
+    let source = known === peeked ? opened : await openSource(opts, known);
+    let tenant = known ?? source.tenant ?? (await firstTenant(source));
+    if (!known && tenant) {
+      // a fixes file spanning owners is read again with the new pool's tenant for lines naming none
+      if (opts.fixes && source.tenant !== tenant) source = await openSource(opts, tenant);
+      await ctx.setDefaultTenant(store, tenant);
+    }
+    tenant ??= source.tenant;
     const progress = startProgress(ctx.io, 'learn', source.count, opts.json);
     const deps = engineDeps(ctx, store);
     try {
-      return await learnFixes(deps, source.fixes, {
+      const summary = await learnFixes(deps, source.fixes, {
         ...(opts.force && { force: true }),
         onProgress: (done, total) => progress.update(done, total ?? source.count),
       });
+      return { source, tenant, summary };
     } finally {
       progress.stop();
       tokens = deps.meter.totals();
@@ -90,7 +114,7 @@ async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
   // fixes that failed stay unlearned (a rerun retries them); say so in the exit code
   if (summary.failed > 0) ctx.exitCode = EXIT.failed;
   if (opts.json) {
-    ctx.json({ repo: source.repo ?? null, tenant: source.tenant ?? null, ...summary, tokens, seconds });
+    ctx.json({ repo: source.repo ?? null, tenant: tenant ?? null, ...summary, tokens, seconds });
     return;
   }
   const from = source.repo ? ` from ${source.repo}` : '';
@@ -130,7 +154,7 @@ export const learnCommand: CliCommand = {
       .option('--fixes <file>', 'a fixes file, one JSON fix per line (docs/fixes-format.md)')
       .option(
         '--repo <owner/name>',
-        'the repository recorded as provenance (default: from the origin remote or the folder)',
+        'the repository recorded as provenance (default: from the origin remote, else <tenant>/<folder>)',
       )
       .addOption(
         new Option('--visibility <visibility>', 'the source repository visibility')

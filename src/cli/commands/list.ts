@@ -10,13 +10,13 @@ const shape = {
   status: flag.status.optional(),
   level: flag.level.optional(),
   repo: flag.repo.optional(),
-  limit: flag.positiveInt.default(100),
+  limit: flag.wholeNumber(1, undefined, 100).default(100),
   json: z.boolean().optional(),
 };
 
 async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags(shape, raw);
-  await ctx.withStore(async (store) => {
+  await ctx.readStore(async (store) => {
     const tenant = await ctx.tenant(store);
     const filter = {
       ...(opts.status && { status: [opts.status] }),

@@ -1,9 +1,13 @@
 /**
  * recall: task text → the most relevant memories in the pool, with score parts and provenance.
  */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { InputError } from '../../core/errors.js';
+import { MAX_TASK_LENGTH } from '../../core/recall-api.js';
 import type { Requester } from '../../core/types.js';
 import { recall } from '../../services/recall.js';
 import type { CliContext } from '../context.js';
@@ -14,18 +18,53 @@ import { hitJson, hitText } from '../render.js';
 import type { CliCommand } from './command.js';
 
 const shape = {
-  text: z.string().trim().min(1, 'the task text is empty'),
-  k: flag.positiveInt.max(50, 'must be at most 50').default(3),
+  text: z.string(),
+  k: flag.wholeNumber(1, 50, 3).default(3),
   level: flag.level.default('insight'),
   repo: flag.repo.optional(),
   visibility: flag.visibility.optional(),
   json: z.boolean().optional(),
   failEmpty: z.boolean().optional(),
+  file: z.string().min(1).optional(),
 };
 
-async function run(ctx: CliContext, text: string, raw: Record<string, unknown>): Promise<void> {
+const HOW =
+  'give the task as an argument (memory-transfer recall "dates break in UTC+13"), `-` to read it from standard input, or --file FILE';
+
+/** The task: the argument, standard input (`-`) or a file (--file); the first MAX_TASK_LENGTH characters count. */
+async function taskText(ctx: CliContext, argument: string | undefined, file: string | undefined): Promise<string> {
+  if (argument !== undefined && file !== undefined)
+    throw new InputError(`recall takes the task from an argument or from --file, not both; ${HOW}`);
+  let text: string;
+  let from: string;
+  if (file !== undefined) {
+    from = file;
+    try {
+      text = await readFile(resolve(ctx.io.cwd, file), 'utf8');
+    } catch (error) {
+      throw new InputError(`--file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}); ${HOW}`);
+    }
+  } else if (argument === '-') {
+    if (!ctx.io.readStdin) throw new InputError(`there is no standard input to read the task from; ${HOW}`);
+    from = 'standard input';
+    text = await ctx.io.readStdin();
+  } else {
+    from = 'the argument';
+    text = argument ?? '';
+  }
+  const task = text.trim();
+  if (task === '') throw new InputError(`the task is empty (${from}); ${HOW}`);
+  if (task.length <= MAX_TASK_LENGTH) return task;
+  ctx.io.err(
+    `memory-transfer: the task is ${task.length} characters long: its first ${MAX_TASK_LENGTH} are used (as by the recall API)\n`,
+  );
+  return task.slice(0, MAX_TASK_LENGTH);
+}
+
+async function run(ctx: CliContext, argument: string | undefined, raw: Record<string, unknown>): Promise<void> {
+  const text = await taskText(ctx, argument, typeof raw.file === 'string' ? raw.file : undefined);
   const opts = parseFlags(shape, { ...raw, text });
-  await ctx.withStore(async (store) => {
+  await ctx.readStore(async (store) => {
     const tenant = await ctx.tenant(store, opts.repo);
     // a task in a repository sees what a reader of its visibility may see (private by default)
     const visibility = opts.visibility ?? (opts.repo ? 'private' : undefined);
@@ -53,7 +92,8 @@ export const recallCommand: CliCommand = {
     program
       .command('recall')
       .description('recall the insights most relevant to a task, from every repository of the pool')
-      .argument('<text>', 'the task, in words (an issue title, a failing test, a goal)')
+      .argument('[text]', 'the task, in words (an issue title, a failing test, a goal); - reads it from standard input')
+      .option('--file <file>', 'read the task from this file (any size: the first 20,000 characters count)')
       .option('-k, --k <n>', 'how many results', '3')
       .addOption(
         new Option('--level <level>', 'the memory level')
@@ -70,6 +110,6 @@ export const recallCommand: CliCommand = {
       )
       .option('--json', 'print results with their score parts and provenance as JSON')
       .option('--fail-empty', 'exit with code 4 when nothing is recalled')
-      .action((text: string, options: Record<string, unknown>) => run(ctx, text, options));
+      .action((text: string | undefined, options: Record<string, unknown>) => run(ctx, text, options));
   },
 };

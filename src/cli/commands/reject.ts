@@ -13,7 +13,7 @@ export const rejectCommand: CliCommand = {
       .argument('<id>', 'the memory id')
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });
-        const memory = await ctx.withStore((store) => govern(ctx, store, 'reject', opts.id));
+        const memory = await ctx.changeStore((store) => govern(ctx, store, 'reject', opts.id));
         ctx.print(`rejected ${opts.id}${memory ? `: ${memory.title}` : ''}`);
       });
   },

@@ -13,7 +13,7 @@ export const restoreCommand: CliCommand = {
       .argument('<id>', 'the memory id')
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });
-        const memory = await ctx.withStore((store) => govern(ctx, store, 'restore', opts.id));
+        const memory = await ctx.changeStore((store) => govern(ctx, store, 'restore', opts.id));
         ctx.print(`restored ${opts.id}${memory ? ` (was ${memory.status}): ${memory.title}` : ''}`);
       });
   },

@@ -16,7 +16,7 @@ export const shareCommand: CliCommand = {
       .argument('<id>', 'the memory id')
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });
-        const memory = await ctx.withStore((store) => govern(ctx, store, 'share', opts.id));
+        const memory = await ctx.changeStore((store) => govern(ctx, store, 'share', opts.id));
         ctx.print(
           `shared ${opts.id} wider than ${memory?.visibility ?? 'its sources'}: every repository of the organization may see it`,
         );

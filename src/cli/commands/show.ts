@@ -9,7 +9,7 @@ import type { CliCommand } from './command.js';
 
 async function run(ctx: CliContext, id: string, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags({ id: flag.id, json: z.boolean().optional() }, { ...raw, id });
-  await ctx.withStore(async (store) => {
+  await ctx.readStore(async (store) => {
     const tenant = await ctx.tenant(store);
     const memory = await store.getMemory(tenant, opts.id);
     if (!memory) throw new NotFoundError(`no memory ${opts.id} in ${tenant}`);

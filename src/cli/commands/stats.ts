@@ -2,15 +2,25 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { CliContext } from '../context.js';
+import { defaultTenant } from '../default-tenant.js';
 import { parseFlags } from '../flags.js';
 import type { CliCommand } from './command.js';
 
 async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags({ json: z.boolean().optional() }, raw);
-  await ctx.withStore(async (store) => {
+  await ctx.readStore(async (store) => {
     const tenant = await ctx.tenant(store);
     const stats = await store.stats(tenant);
-    if (opts.json) return ctx.json({ tenant, pool: ctx.poolLocation, ...stats });
+    const chosen = await defaultTenant(store);
+    const others = (await store.listTenants()).filter((t) => t !== tenant);
+    if (opts.json)
+      return ctx.json({
+        tenant,
+        defaultTenant: chosen ?? null,
+        otherTenants: others,
+        pool: ctx.poolLocation,
+        ...stats,
+      });
     const parts = (counts: Record<string, number>) =>
       Object.entries(counts)
         .map(([key, value]) => `${key} ${value}`)
@@ -18,7 +28,8 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
     ctx.print(
       [
         `pool      ${ctx.poolLocation}`,
-        `tenant    ${tenant}`,
+        `tenant    ${tenant}${tenant === chosen ? ' (the default: `memory-transfer tenant NAME` changes it)' : ''}`,
+        ...(others.length > 0 ? [`others    ${others.join(', ')} (--tenant NAME to see one)`] : []),
         `memories  ${stats.memories} (${parts(stats.byLevel)})`,
         `status    ${parts(stats.byStatus)}`,
         `repos     ${stats.repos}`,

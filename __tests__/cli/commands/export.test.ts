@@ -1,0 +1,93 @@
+// Issue 16, point 2: the Action's pool file holds what the Action reads, not the whole pool.
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parsePool } from '../../../src/core/pool-file.js';
+import { buildGitRepo } from '../../helpers/git-repo.js';
+import { runCli, type CliRun } from '../../helpers/run-cli.js';
+
+let tmp: string;
+let db: string;
+
+beforeEach(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'mt-export-'));
+  db = join(tmp, 'pool.db');
+  const dir = join(tmp, 'api');
+  await mkdir(dir);
+  buildGitRepo(dir, [
+    { message: 'Initial service', files: { 'src/server.ts': 'export {}\n' } },
+    {
+      message: 'Fix crash when the request body is empty\n\nAn empty POST body threw a TypeError instead of a 400.',
+      files: {
+        'src/parse-body.ts': 'if (!body) throw new BadRequest();\n',
+        'test/parse-body.test.ts': 'it("empty")\n',
+      },
+    },
+    {
+      message: 'fix: compare invoice dates in UTC (#41)\n\nCustomers in UTC+13 saw invoices dated the next day.',
+      files: { 'src/billing/dates.ts': 'toUTC()\n', 'test/dates.test.ts': 'it("auckland")\n' },
+    },
+  ]);
+  expect((await cli('learn', '--git', dir, '--repo', 'acme/api')).code).toBe(0);
+});
+afterEach(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]): Promise<CliRun> => runCli([...args, '--db', db], tmp);
+
+async function exported(...args: string[]): Promise<{ run: CliRun; text: string }> {
+  const file = join(tmp, 'out.jsonl');
+  const run = await cli('export', '--out', file, ...args);
+  return { run, text: run.code === 0 ? await readFile(file, 'utf8') : '' };
+}
+
+describe('export filters', () => {
+  it('--for-action writes only active insights: no trajectories, no diffs, a fraction of the size', async () => {
+    const insightIds = JSON.parse((await cli('list', '--level', 'insight', '--status', 'active', '--json')).stdout)
+      .memories.map((m: { id: string }) => m.id)
+      .sort();
+    expect(insightIds.length).toBeGreaterThan(0);
+    const rejected = insightIds[0];
+    expect((await cli('reject', rejected)).code).toBe(0);
+
+    const whole = await exported();
+    const forAction = await exported('--for-action');
+    expect(forAction.run.stderr).toBe(
+      `exported ${insightIds.length - 1} active insight${insightIds.length === 2 ? '' : 's'} of acme to ${join(tmp, 'out.jsonl')}\n`,
+    );
+    const { header, memories } = parsePool(forAction.text);
+    expect(header.tenant).toBe('acme');
+    expect(memories.map((m) => m.id).sort()).toEqual(insightIds.filter((id: string) => id !== rejected));
+    expect(new Set(memories.map((m) => `${m.level}/${m.status}`))).toEqual(new Set(['insight/active']));
+    expect(forAction.text).not.toContain('toUTC()');
+    expect(whole.text).toContain('toUTC()');
+    expect(forAction.text.length * 2).toBeLessThan(whole.text.length);
+  });
+
+  it('--level and --status select what is exported', async () => {
+    const { text } = await exported('--level', 'trajectory');
+    const levels = new Set(parsePool(text).memories.map((m) => m.level));
+    expect(levels).toEqual(new Set(['trajectory']));
+    const id = JSON.parse((await cli('list', '--level', 'summary', '--json')).stdout).memories[0].id;
+    await cli('reject', id);
+    const rejected = parsePool((await exported('--status', 'rejected')).text).memories;
+    expect(rejected.map((m) => m.id)).toEqual([id]);
+
+    const bad = await exported('--for-action', '--status', 'archived');
+    expect(bad.run.code).toBe(2);
+    expect(bad.run.stderr).toMatch(/^memory-transfer: --status: the Action injects active memories only/);
+  });
+
+  it("--for-org labels the file for another organization's repositories", async () => {
+    const { text } = await exported('--for-action', '--for-org', 'Globex');
+    const { header, memories } = parsePool(text);
+    expect(header.tenant).toBe('globex');
+    expect(memories.length).toBeGreaterThan(0);
+    for (const memory of memories) {
+      expect(memory.tenant).toBe('globex');
+      expect(memory.provenance.every((p) => p.tenant === 'globex' && p.repo === 'acme/api')).toBe(true);
+    }
+  });
+});
