@@ -28,7 +28,17 @@ import {
 } from './rows.js';
 import { ReadCache } from './read-cache.js';
 import { TermStats } from './term-stats.js';
-import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
+import type {
+  Job,
+  MemoryFilter,
+  NewJob,
+  PoolStats,
+  ScoredId,
+  SearchOptions,
+  StateEntry,
+  Store,
+  UsageRecord,
+} from './store.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-listener.js';
 
@@ -549,6 +559,14 @@ export class PostgresStore implements Store {
     );
   }
 
+  async listStates(prefix: string): Promise<StateEntry[]> {
+    const rows = await this.query(
+      'SELECT key, value, updated_at FROM state WHERE starts_with(key, $1) ORDER BY key COLLATE "C"',
+      [prefix],
+    );
+    return rows.map((row) => ({ key: String(row.key), value: String(row.value), updatedAt: String(row.updated_at) }));
+  }
+
   // audit and usage
 
   async appendAudit(entry: AuditEntry): Promise<void> {
@@ -577,6 +595,14 @@ export class PostgresStore implements Store {
     const rows = await this.query('SELECT * FROM usage WHERE tenant = $1 AND run_ref = $2 ORDER BY seq', [
       tenant,
       runRef,
+    ]);
+    return rows.map(rowToUsage);
+  }
+
+  async listTenantUsage(tenant: string, since?: string): Promise<UsageRecord[]> {
+    const rows = await this.query('SELECT * FROM usage WHERE tenant = $1 AND at >= $2 ORDER BY at, seq', [
+      tenant,
+      since ?? '',
     ]);
     return rows.map(rowToUsage);
   }

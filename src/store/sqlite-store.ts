@@ -29,7 +29,7 @@ import { SqliteConnection } from './sqlite-connection.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
-import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, Store, UsageRecord } from './store.js';
+import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, StateEntry, Store, UsageRecord } from './store.js';
 import { ReadCache } from './read-cache.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
@@ -519,6 +519,14 @@ export class SqliteStore implements Store {
     );
   }
 
+  async listStates(prefix: string): Promise<StateEntry[]> {
+    const rows = await this.db.all<{ key: string; value: string; updated_at: string }>(
+      'SELECT key, value, updated_at FROM state WHERE substr(key, 1, length(?)) = ? ORDER BY key',
+      [prefix, prefix],
+    );
+    return rows.map((row) => ({ key: row.key, value: row.value, updatedAt: row.updated_at }));
+  }
+
   // audit and usage
 
   async appendAudit(entry: AuditEntry): Promise<void> {
@@ -555,6 +563,14 @@ export class SqliteStore implements Store {
     const rows = await this.db.all('SELECT * FROM usage WHERE tenant = ? AND run_ref = ? ORDER BY seq', [
       tenant,
       runRef,
+    ]);
+    return rows.map(rowToUsage);
+  }
+
+  async listTenantUsage(tenant: string, since?: string): Promise<UsageRecord[]> {
+    const rows = await this.db.all('SELECT * FROM usage WHERE tenant = ? AND at >= ? ORDER BY at, seq', [
+      tenant,
+      since ?? '',
     ]);
     return rows.map(rowToUsage);
   }
