@@ -16,6 +16,7 @@ import { learnCommand } from './learn.js';
 import { listCommand } from './list.js';
 import { recallCommand } from './recall.js';
 import { rejectCommand } from './reject.js';
+import { reportCommand } from './report.js';
 import { restoreCommand } from './restore.js';
 import { serveCommand } from './serve.js';
 import { shareCommand } from './share.js';
@@ -36,6 +37,7 @@ export const COMMANDS: CliCommand[] = [
   exportCommand,
   importCommand,
   statsCommand,
+  reportCommand,
   auditCommand,
   archiveStaleCommand,
   serveCommand,
