@@ -1,6 +1,7 @@
 /**
  * The App's HTTP server: Probot 14 with webhooks at /api/github/webhooks, /healthz, the recall
- * API (/api/v1/*, when src/app/http/api.ts is present) and the durable job worker.
+ * API (/api/v1/*, when src/app/http/api.ts is present), the dashboard (/dashboard, src/app/http/dashboard/)
+ * and the durable job worker.
  * Without App credentials it runs Probot's manifest set-up flow from app.yml instead.
  *
  * The webhook path is a thin intake (src/app/intake.ts): it verifies each delivery's signature
@@ -35,6 +36,7 @@ import { createGroupCommit, createWebhookIntake, type EnqueueBatch } from './int
 import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
 import { createApiHandler, type ApiOptions } from './http/api.js';
+import { createDashboardHandler, type DashboardOptions } from './http/dashboard/handler.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
@@ -54,6 +56,8 @@ export interface StartServerOptions {
   Octokit?: typeof ProbotOctokit;
   /** options of the recall API (tests pass a local key set) */
   api?: Partial<ApiOptions>;
+  /** options of /dashboard (tests pass GitHub for the signed-in person); its OAuth settings come from `env` */
+  dashboard?: Omit<DashboardOptions, 'env'>;
   /** start the job worker (default true); worker options override the settings */
   worker?: boolean | Partial<Omit<WorkerOptions, 'store' | 'logger' | 'clock'>>;
   /**
@@ -267,8 +271,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const auth = (installationId?: number) => (probot as Probot).auth(installationId);
   const audience = env.MEMORY_TRANSFER_AUDIENCE?.trim();
   const api = createApiHandler(deps, { auth, ...(audience ? { audience } : {}), ...options.api });
+  const dashboard = createDashboardHandler(deps, { env, ...options.dashboard });
   const http = await server.start();
-  putInFront(http, [intake, healthz, api]);
+  putInFront(http, [intake, healthz, api, dashboard]);
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (runWorker) worker.start();

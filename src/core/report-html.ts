@@ -126,7 +126,7 @@ export function renderShell(
     '<meta charset="utf-8">',
     meta,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
+    '<meta name="referrer" content="same-origin">',
     `<title>${escapeHtml(title)}</title>`,
     `<style${nonce}>${REPORT_STYLE}</style>`,
     '</head>',
