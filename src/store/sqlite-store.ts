@@ -29,7 +29,17 @@ import { SqliteConnection } from './sqlite-connection.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
 import type { SqlValue } from './sqlite-connection.js';
-import type { Job, MemoryFilter, NewJob, PoolStats, ScoredId, SearchOptions, StateEntry, Store, UsageRecord } from './store.js';
+import type {
+  Job,
+  MemoryFilter,
+  NewJob,
+  PoolStats,
+  ScoredId,
+  SearchOptions,
+  StateEntry,
+  Store,
+  UsageRecord,
+} from './store.js';
 import { ReadCache } from './read-cache.js';
 import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
 
