@@ -111,12 +111,16 @@ export function heatMap(
   if (cells.length === 0) return empty(text, emptyMessage, data);
   const cw = 56;
   const ch = 30;
-  const left = 210;
-  const top = 130;
-  const width = left + columns.length * cw + 20;
+  // room for the longest row label, and for the longest column label written at 40°
+  const left = 16 + Math.max(...rows.map((r) => clip(r).length)) * 6.5;
+  const top = 24 + Math.max(...columns.map((c) => clip(c, 24).length)) * 4.2;
+  const width = Math.max(left + columns.length * cw + 20, 260);
   const height = top + rows.length * ch + 20;
   const max = Math.max(1, ...cells.map((c) => c.value));
-  const parts = [svgOpen(text, width, height)];
+  const parts = [
+    svgOpen(text, width, height),
+    `<text class="axis-title" x="${left - 8}" y="14" text-anchor="end">rows: source · columns: receiving</text>`,
+  ];
   columns.forEach((column, i) => {
     const x = left + i * cw + cw / 2;
     parts.push(
@@ -144,7 +148,7 @@ export function heatMap(
     parts.push(
       `<rect class="mark" data-row="${escapeHtml(cell.row)}" data-column="${escapeHtml(cell.column)}" data-value="${cell.value}" ` +
         `x="${x}" y="${y}" width="${cw - 2}" height="${ch - 2}" fill="hsl(210 80% ${lightness}%)"><title>${escapeHtml(cell.label)}</title></rect>`,
-      `<text class="cell-value" x="${x + (cw - 2) / 2}" y="${y + ch / 2 + 3}" text-anchor="middle" fill="${lightness < 60 ? '#ffffff' : '#111827'}">${cell.value}</text>`,
+      `<text class="cell-value${lightness < 60 ? ' on-dark' : ''}" x="${x + (cw - 2) / 2}" y="${y + ch / 2 + 3}" text-anchor="middle">${cell.value}</text>`,
     );
   }
   parts.push('</svg>');

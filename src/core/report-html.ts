@@ -33,6 +33,7 @@ h3 { font-size: 16px; }
 figure.chart { margin: 16px 0 24px; overflow-x: auto; }
 figcaption { color: var(--muted); max-width: 70em; }
 .chart-svg text { font: 11px system-ui, sans-serif; fill: #1f2937; }
+.chart-svg text.on-dark { fill: #ffffff; }
 details.numbers { margin-top: 6px; }
 table { border-collapse: collapse; margin: 8px 0; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
