@@ -114,12 +114,12 @@ export function heatMap(
   // room for the longest row label, and for the longest column label written at 40°
   const left = 16 + Math.max(...rows.map((r) => clip(r).length)) * 6.5;
   const top = 24 + Math.max(...columns.map((c) => clip(c, 24).length)) * 4.2;
-  const width = Math.max(left + columns.length * cw + 20, 260);
+  const width = Math.max(left + columns.length * cw + 20, 340);
   const height = top + rows.length * ch + 20;
   const max = Math.max(1, ...cells.map((c) => c.value));
   const parts = [
     svgOpen(text, width, height),
-    `<text class="axis-title" x="${left - 8}" y="14" text-anchor="end">rows: source · columns: receiving</text>`,
+    `<text class="axis-title" x="4" y="14">rows: source repository · columns: receiving repository</text>`,
   ];
   columns.forEach((column, i) => {
     const x = left + i * cw + cw / 2;
