@@ -271,6 +271,8 @@ describe('/dashboard with GitHub sign-in', () => {
     expect((await store.getMemory('acme', seeded.ids.d))?.status).toBe('active');
     const [entry] = await store.listAudit('acme', 1);
     expect(entry).toMatchObject({ actor: 'mel', action: 'approve', memoryId: seeded.ids.d, detail: 'dashboard' });
+    // the review issue is re-rendered by the worker (a review-sync job; this server runs no worker)
+    expect(await store.countJobs('pending')).toBe(1);
     await expect(
       page.locator(`#insights-table tr[data-id="${seeded.ids.d}"]`).getAttribute('data-status'),
     ).resolves.toBe('active');

@@ -24,6 +24,7 @@ import { viewerMayChange, type MemberAccess, type Viewer } from '../../../core/v
 import { approve, edit, forget, reject } from '../../../services/governance.js';
 import { loadReport } from '../../../services/report.js';
 import type { AppDeps } from '../../deps.js';
+import { REVIEW_SYNC_JOB, type ReviewSyncRequest } from '../../interaction/review-sync.js';
 import { apiUrlOf, readDashboardConfig, type DashboardConfig } from './config.js';
 import { createDashboardGitHub, type DashboardGitHub } from './github-user.js';
 import {
@@ -259,6 +260,9 @@ export function createDashboardHandler(deps: AppDeps, options: DashboardOptions 
       );
     }
     deps.logger.info('dashboard change', { tenant, id, action, actor: session.login });
+    // the review issues listing it are re-rendered by the worker, so the issue and the page agree
+    const sync: ReviewSyncRequest = { tenant, memoryId: id };
+    await deps.queue.enqueue(`review-sync:${tenant}:${id}:${randomToken()}`, REVIEW_SYNC_JOB, sync);
     const anchor = action === 'forget' ? 'insights' : `insight-${id}`;
     redirect(res, 303, `${PREFIX}/orgs/${org}?done=${action}&title=${encodeURIComponent(memory.title)}#${anchor}`);
   }
