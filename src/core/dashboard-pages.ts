@@ -6,12 +6,9 @@
 import { escapeHtml } from './report-charts.js';
 import { renderShell, type PageChrome } from './report-html.js';
 
-function page(title: string, body: string, chrome: PageChrome): string {
+function page(title: string, main: string, chrome: PageChrome): string {
   return renderShell(
-    `Memory Transfer — ${title}`,
-    'Memory Transfer dashboard',
-    title,
-    `<main id="main">\n${body}\n</main>`,
+    { title: `Memory Transfer — ${title}`, heading: 'Memory Transfer dashboard', subtitle: title, main },
     chrome,
   );
 }

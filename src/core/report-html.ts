@@ -101,14 +101,22 @@ export interface PageChrome {
   notice?: { text: string; error?: boolean };
 }
 
-/** The HTML document around a page body: the same style, landmarks and header on every page. */
-export function renderShell(
-  title: string,
-  heading: string,
-  subtitle: string,
-  body: string,
-  chrome: PageChrome,
-): string {
+/** What goes in a page: the document title, the banner, and the landmarks after it. */
+export interface PageParts {
+  title: string;
+  heading: string;
+  subtitle: string;
+  /** a navigation bar before the main content */
+  nav?: string;
+  /** the main content (the notice of `chrome` goes first in it) */
+  main: string;
+  footer?: string;
+  /** the inline script (allowed by the nonce, or by its hash in the offline policy) */
+  script?: string;
+}
+
+/** The HTML document around a page: the same style, landmarks and header on every page. */
+export function renderShell(parts: PageParts, chrome: PageChrome): string {
   const nonce = chrome.nonce ? ` nonce="${escapeHtml(chrome.nonce)}"` : '';
   const meta = chrome.nonce
     ? ''
@@ -128,18 +136,21 @@ export function renderShell(
     meta,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="same-origin">',
-    `<title>${escapeHtml(title)}</title>`,
+    `<title>${escapeHtml(parts.title)}</title>`,
     `<style${nonce}>${REPORT_STYLE}</style>`,
     '</head>',
     '<body>',
     '<a class="skip" href="#main">Skip to the content</a>',
-    `<header class="top"><h1>${escapeHtml(heading)}</h1><p>${escapeHtml(subtitle)}${account}</p></header>`,
-    body,
+    `<header class="top"><h1>${escapeHtml(parts.heading)}</h1><p>${escapeHtml(parts.subtitle)}${account}</p></header>`,
+    parts.nav ?? '',
+    `<main id="main">${notice}`,
+    parts.main,
+    '</main>',
+    parts.footer ?? '',
+    parts.script ? `<script${nonce}>${parts.script}</script>` : '',
     '</body>',
     '</html>',
-  ]
-    .join('\n')
-    .replace('<main id="main">', `<main id="main">${notice}`);
+  ].join('\n');
 }
 
 /** The rows of a figure over time: one per period, one column per series. */
@@ -419,14 +430,11 @@ export interface ReportPageOptions extends PageChrome {
 
 /** The whole report page. */
 export function renderReportPage(model: ReportModel, options: ReportPageOptions = {}): string {
-  const nonce = options.nonce ? ` nonce="${escapeHtml(options.nonce)}"` : '';
   const t = model.totals;
   const unused = model.unused.length
     ? `<ul>${model.unused.map((u) => `<li><a href="#insight-${escapeHtml(u.id)}">${escapeHtml(u.title)}</a> <span class="muted">(last used ${escapeHtml(u.lastUsedAt?.slice(0, 10) ?? 'never')})</span></li>`).join('')}</ul>`
     : '<p class="muted">Every active insight was used recently.</p>';
-  const body = [
-    '<nav class="sections" aria-label="Sections"><a href="#transfer">Transfer</a><a href="#routines">Routines</a><a href="#health">Pool health</a><a href="#insights">Insights</a></nav>',
-    '<main id="main">',
+  const main = [
     '<section class="part" aria-labelledby="summary-h"><h2 id="summary-h">In short</h2><ul class="cards">',
     `<li><strong>${t.insights}</strong>insights</li>`,
     `<li><strong>${t.byStatus.active}</strong>active</li>`,
@@ -451,15 +459,18 @@ export function renderReportPage(model: ReportModel, options: ReportPageOptions 
     insightsTable(model),
     model.insights.map((i) => detail(i, options.forms)).join('\n'),
     '</section>',
-    '</main>',
-    `<footer class="muted"><p>Generated ${escapeHtml(model.generatedAt.slice(0, 16).replace('T', ' '))} UTC for ${escapeHtml(model.viewer)}${model.since ? ` · since ${escapeHtml(model.since.slice(0, 10))}` : ''} · Memory Transfer</p></footer>`,
-    `<script${nonce}>${REPORT_SCRIPT}</script>`,
   ].join('\n');
+  const footer = `<footer class="muted"><p>Generated ${escapeHtml(model.generatedAt.slice(0, 16).replace('T', ' '))} UTC for ${escapeHtml(model.viewer)}${model.since ? ` · since ${escapeHtml(model.since.slice(0, 10))}` : ''} · Memory Transfer</p></footer>`;
   return renderShell(
-    `Memory Transfer — ${model.tenant}`,
-    `Memory Transfer — the pool of ${model.tenant}`,
-    `${t.insights} insights seen by ${model.viewer}`,
-    body,
+    {
+      title: `Memory Transfer — ${model.tenant}`,
+      heading: `Memory Transfer — the pool of ${model.tenant}`,
+      subtitle: `${t.insights} insights seen by ${model.viewer}`,
+      nav: '<nav class="sections" aria-label="Sections"><a href="#transfer">Transfer</a><a href="#routines">Routines</a><a href="#health">Pool health</a><a href="#insights">Insights</a></nav>',
+      main,
+      footer,
+      script: REPORT_SCRIPT,
+    },
     options,
   );
 }
