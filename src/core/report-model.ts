@@ -160,6 +160,13 @@ function monthsBetween(from: number, to: number): string[] {
   return months.slice(-MAX_MONTHS);
 }
 
+/** The earliest finite time, or `fallback` (a loop: a pool's worth of dates is too many arguments for Math.min). */
+function earliest(fallback: number, times: number[]): number {
+  let min = fallback;
+  for (const t of times) if (Number.isFinite(t) && t < min) min = t;
+  return min;
+}
+
 function indexOfWeek(weeks: number[], time: number): number {
   const w = weekStart(time);
   return weeks.indexOf(w);
@@ -275,7 +282,10 @@ export function buildReportModel(
   // supporting fixes per month and routine
   const fixDates = insights.flatMap((m) => m.provenance.map((p) => ({ routine: routineOf(m), date: p.date })));
   const datedFixes = fixDates.filter((f) => Number.isFinite(Date.parse(f.date)) && inPeriod(f.date));
-  const firstFix = Math.min(now, ...datedFixes.map((f) => Date.parse(f.date)));
+  const firstFix = earliest(
+    now,
+    datedFixes.map((f) => Date.parse(f.date)),
+  );
   const months = monthsBetween(sinceTime ?? firstFix, now);
   const routineTimeline: TimeFigure = {
     periods: months,
@@ -290,7 +300,10 @@ export function buildReportModel(
   };
 
   // pool health: status at the end of each week, replayed from the audit log
-  const firstCreated = Math.min(now, ...insights.map((m) => Date.parse(m.createdAt)).filter(Number.isFinite));
+  const firstCreated = earliest(
+    now,
+    insights.map((m) => Date.parse(m.createdAt)),
+  );
   const weeks = weeksBetween(sinceTime ?? firstCreated, now);
   const eventsOf = new Map<string, AuditEntry[]>();
   for (const entry of [...input.audit].sort((a, b) => a.at.localeCompare(b.at))) {
