@@ -312,14 +312,22 @@ export function buildReportModel(
     list.push(entry);
     eventsOf.set(entry.memoryId, list);
   }
+  const tallies = weeks.map(
+    () => Object.fromEntries(MEMORY_STATUSES.map((s) => [s, 0])) as Record<MemoryStatus, number>,
+  );
+  const weekEnds = weeks.map((w) => Math.min(now, w + 7 * DAY - 1));
+  for (const m of insights) {
+    const events = eventsOf.get(m.id) ?? [];
+    weekEnds.forEach((end, i) => {
+      const status = statusAt(m, events, end);
+      if (status) (tallies[i] as Record<MemoryStatus, number>)[status] += 1;
+    });
+  }
   const health: TimeFigure = {
     periods: weeks.map(day),
     series: (['active', 'proposed', 'rejected', 'archived'] as const).map((status) => ({
       name: status,
-      values: weeks.map((w) => {
-        const end = Math.min(now, w + 7 * DAY - 1);
-        return insights.filter((m) => statusAt(m, eventsOf.get(m.id) ?? [], end) === status).length;
-      }),
+      values: tallies.map((t) => t[status]),
     })),
   };
 
