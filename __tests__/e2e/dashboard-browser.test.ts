@@ -341,6 +341,20 @@ describe('/dashboard with GitHub sign-in', () => {
     });
     expect(crossSite.status).toBe(403);
     expect(await store.getMemory('acme', seeded.ids.g)).toBeDefined();
+
+    // forget, from the page: the box must be ticked; then it is gone, and audited
+    await page.goto(`${base}/dashboard/orgs/acme#insight-${seeded.ids.g}`);
+    await detail.getByLabel('Delete this insight for good').check();
+    await detail.getByRole('button', { name: 'Forget' }).click();
+    await page.waitForURL(/done=forget/);
+    await expect(page.locator('.notice').textContent()).resolves.toBe(`Forgot the insight ${seeded.ids.g}.`);
+    expect(await store.getMemory('acme', seeded.ids.g)).toBeUndefined();
+    expect((await store.listAudit('acme', 1))[0]).toMatchObject({
+      actor: 'mel',
+      action: 'forget',
+      memoryId: seeded.ids.g,
+    });
+    expect(await page.locator(`#insights-table tr[data-id="${seeded.ids.g}"]`).count()).toBe(0);
     await context.close();
   });
 

@@ -201,11 +201,13 @@ export function createDashboardHandler(deps: AppDeps, options: DashboardOptions 
     const member = await access(session, org);
     const viewer: Viewer = { tenant: org.toLowerCase(), member };
     const model = await loadReport(deps.store, deps.clock, { viewer });
-    const done = url.searchParams.get('done') as Action | null;
-    const title = url.searchParams.get('title');
+    // the notice names the insight from the pool (never text from the URL): a crafted link shows no message of its own
+    const done = url.searchParams.get('done');
+    const id = url.searchParams.get('id') ?? '';
+    const known = model.insights.find((i) => i.id === id);
     const notice =
-      done && (ACTIONS as readonly string[]).includes(done) && title
-        ? { text: `${DONE[done]} “${title.slice(0, 200)}”.` }
+      done && (ACTIONS as readonly string[]).includes(done) && ID.test(id)
+        ? { text: `${DONE[done as Action]} ${known ? `“${known.title}”` : `the insight ${id}`}.` }
         : undefined;
     const html = renderReportPage(model, {
       ...chromeFor(nonce, session),
@@ -264,7 +266,7 @@ export function createDashboardHandler(deps: AppDeps, options: DashboardOptions 
     const sync: ReviewSyncRequest = { tenant, memoryId: id };
     await deps.queue.enqueue(`review-sync:${tenant}:${id}:${randomToken()}`, REVIEW_SYNC_JOB, sync);
     const anchor = action === 'forget' ? 'insights' : `insight-${id}`;
-    redirect(res, 303, `${PREFIX}/orgs/${org}?done=${action}&title=${encodeURIComponent(memory.title)}#${anchor}`);
+    redirect(res, 303, `${PREFIX}/orgs/${org}?done=${action}&id=${id}#${anchor}`);
   }
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL, nonce: string): Promise<void> {
