@@ -754,6 +754,33 @@ export function runStoreContract(
         ]);
       });
 
+      it('lists every use of a tenant since a date, oldest first, and no other tenant', async () => {
+        const store = await fresh();
+        const use = (memoryId: string, at: string, tenant = 'acme') =>
+          store.recordUsage({ tenant, memoryId, repo: `${tenant}/web`, runRef: 'run-1', at });
+        await use('m2', '2026-02-01T00:00:00.000Z');
+        await use('m1', '2026-01-01T00:00:00.000Z');
+        await use('m3', '2026-03-01T00:00:00.000Z', 'other');
+        expect((await store.listTenantUsage('acme')).map((u) => u.memoryId)).toEqual(['m1', 'm2']);
+        expect((await store.listTenantUsage('acme', '2026-01-15T00:00:00.000Z')).map((u) => u.memoryId)).toEqual([
+          'm2',
+        ]);
+      });
+
+      it('lists state entries by key prefix with the time they were written', async () => {
+        const store = await fresh();
+        await store.setState('governance:vote:acme:m1:ada', 'up');
+        await store.setState('governance:vote:acme:m1:bob', 'down');
+        await store.setState('governance:vote:acme2:m1:eve', 'up');
+        await store.setState('governance:vote:acme_m1', 'up');
+        const entries = await store.listStates('governance:vote:acme:');
+        expect(entries.map((e) => [e.key, e.value])).toEqual([
+          ['governance:vote:acme:m1:ada', 'up'],
+          ['governance:vote:acme:m1:bob', 'down'],
+        ]);
+        expect(Number.isNaN(Date.parse(entries[0]!.updatedAt))).toBe(false);
+      });
+
       it('counts memories by level and status, repositories and fixes', async () => {
         const store = await fresh();
         await store.putMemory(makeMemory());

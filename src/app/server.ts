@@ -1,6 +1,6 @@
 /**
  * The App's HTTP server: Probot 14 with webhooks at /api/github/webhooks, /healthz, /metrics, the recall
- * API (/api/v1/*, when src/app/http/api.ts is present) and the durable job worker.
+ * API (/api/v1/*), /mcp, the dashboard (/dashboard, src/app/http/dashboard/) and the durable job worker.
  * Without App credentials it runs Probot's manifest set-up flow from app.yml instead.
  *
  * The webhook path is a thin intake (src/app/intake.ts): it verifies each delivery's signature
@@ -43,6 +43,7 @@ import { createMcpHandler, type McpEndpointOptions, type VoteCheck } from './htt
 import { hasWriteAccess } from '../github/trust.js';
 import { VERSION } from '../core/version.js';
 import { createMetricsHandler } from './http/metrics.js';
+import { createDashboardHandler, type DashboardOptions } from './http/dashboard/handler.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
@@ -62,6 +63,8 @@ export interface StartServerOptions {
   Octokit?: typeof ProbotOctokit;
   /** options of the recall API and of /mcp (tests pass a local key set) */
   api?: Partial<ApiOptions> & Pick<McpEndpointOptions, 'mayVote' | 'mcpRateLimitPerMinute'>;
+  /** options of /dashboard (tests pass GitHub for the signed-in person); its OAuth settings come from `env` */
+  dashboard?: Omit<DashboardOptions, 'env'>;
   /** start the job worker (default true); worker options override the settings */
   worker?: boolean | Partial<Omit<WorkerOptions, 'store' | 'logger' | 'clock'>>;
   /**
@@ -324,8 +327,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       : `${actor} has no write access to ${run.repo.fullName}`;
   };
   const mcp = createMcpHandler(deps, { mayVote, version: VERSION, ...apiOptions });
+  const dashboard = createDashboardHandler(deps, { env, ...options.dashboard });
   const http = await server.start();
-  putInFront(http, [intake, healthz, createMetricsHandler(store), api, mcp]);
+  putInFront(http, [intake, healthz, createMetricsHandler(store), api, mcp, dashboard]);
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (runWorker) worker.start();

@@ -37,6 +37,7 @@ import type {
   PoolStats,
   ScoredId,
   SearchOptions,
+  StateEntry,
   Store,
   UsageRecord,
 } from './store.js';
@@ -632,6 +633,14 @@ export class PostgresStore implements Store {
     );
   }
 
+  async listStates(prefix: string): Promise<StateEntry[]> {
+    const rows = await this.query(
+      'SELECT key, value, updated_at FROM state WHERE starts_with(key, $1) ORDER BY key COLLATE "C"',
+      [prefix],
+    );
+    return rows.map((row) => ({ key: String(row.key), value: String(row.value), updatedAt: String(row.updated_at) }));
+  }
+
   // audit and usage
 
   async appendAudit(entry: AuditEntry): Promise<void> {
@@ -660,6 +669,14 @@ export class PostgresStore implements Store {
     const rows = await this.query('SELECT * FROM usage WHERE tenant = $1 AND run_ref = $2 ORDER BY seq', [
       tenant,
       runRef,
+    ]);
+    return rows.map(rowToUsage);
+  }
+
+  async listTenantUsage(tenant: string, since?: string): Promise<UsageRecord[]> {
+    const rows = await this.query('SELECT * FROM usage WHERE tenant = $1 AND at >= $2 ORDER BY at, seq', [
+      tenant,
+      since ?? '',
     ]);
     return rows.map(rowToUsage);
   }

@@ -43,6 +43,7 @@ import type {
   PoolStats,
   ScoredId,
   SearchOptions,
+  StateEntry,
   Store,
   UsageRecord,
 } from './store.js';
@@ -625,6 +626,14 @@ export class SqliteStore implements Store {
     );
   }
 
+  async listStates(prefix: string): Promise<StateEntry[]> {
+    const rows = await this.db.all<{ key: string; value: string; updated_at: string }>(
+      'SELECT key, value, updated_at FROM state WHERE substr(key, 1, length(?)) = ? ORDER BY key',
+      [prefix, prefix],
+    );
+    return rows.map((row) => ({ key: row.key, value: row.value, updatedAt: row.updated_at }));
+  }
+
   // audit and usage
 
   async appendAudit(entry: AuditEntry): Promise<void> {
@@ -661,6 +670,14 @@ export class SqliteStore implements Store {
     const rows = await this.db.all('SELECT * FROM usage WHERE tenant = ? AND run_ref = ? ORDER BY seq', [
       tenant,
       runRef,
+    ]);
+    return rows.map(rowToUsage);
+  }
+
+  async listTenantUsage(tenant: string, since?: string): Promise<UsageRecord[]> {
+    const rows = await this.db.all('SELECT * FROM usage WHERE tenant = ? AND at >= ? ORDER BY at, seq', [
+      tenant,
+      since ?? '',
     ]);
     return rows.map(rowToUsage);
   }

@@ -63,6 +63,13 @@ export interface LearnedFix {
   fallback?: string;
 }
 
+/** One row of the key-value state, with the time it was last written. */
+export interface StateEntry {
+  key: string;
+  value: string;
+  updatedAt: string;
+}
+
 export interface PoolStats {
   memories: number;
   byLevel: Record<string, number>;
@@ -189,6 +196,8 @@ export interface Store {
   // small key-value state: cursors, caches, comment ids
   getState(key: string): Promise<string | undefined>;
   setState(key: string, value: string): Promise<void>;
+  /** (report) every state entry whose key starts with `prefix`, in key order */
+  listStates(prefix: string): Promise<StateEntry[]>;
 
   // audit log
   appendAudit(entry: AuditEntry): Promise<void>;
@@ -197,6 +206,8 @@ export interface Store {
   // usage of memories (injections, comments)
   recordUsage(usage: UsageRecord): Promise<void>;
   listUsage(tenant: string, runRef: string): Promise<UsageRecord[]>;
+  /** (report) every use of the tenant's memories, at or after `since` (ISO) when given, oldest first */
+  listTenantUsage(tenant: string, since?: string): Promise<UsageRecord[]>;
 
   stats(tenant: string): Promise<PoolStats>;
 }

@@ -37,6 +37,7 @@ import {
   SWEEP_JOB,
 } from '../interaction/reactions.js';
 import { REVIEW_JOB, reviewRequest, runReview } from '../interaction/review.js';
+import { REVIEW_SYNC_JOB, reviewSyncRequest, syncReviewIssues } from '../interaction/review-sync.js';
 
 export { requestReview } from '../interaction/review.js';
 
@@ -71,6 +72,7 @@ export function registerInteractionHandlers(app: Probot, deps: AppDeps, options:
   job(COMMAND_JOB, commandJob, (p) => runCommands(ctx, p));
   job(REACTIONS_JOB, reactionsJob, (p) => runReactions(ctx, p));
   job(REVIEW_JOB, reviewRequest, (p) => runReview(ctx, p));
+  job(REVIEW_SYNC_JOB, reviewSyncRequest, (p) => syncReviewIssues(ctx, p));
   job(TICK_JOB, tickRequest, async (p) => {
     const octokit = await ctx.auth(p.installationId);
     await applyDashboardTicks(ctx, octokit, p);

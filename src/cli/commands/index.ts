@@ -18,6 +18,7 @@ import { mcpCommand } from './mcp.js';
 import { recallCommand } from './recall.js';
 import { reembedCommand } from './reembed.js';
 import { rejectCommand } from './reject.js';
+import { reportCommand } from './report.js';
 import { restoreCommand } from './restore.js';
 import { serveCommand } from './serve.js';
 import { shareCommand } from './share.js';
@@ -40,6 +41,7 @@ export const COMMANDS: CliCommand[] = [
   importCommand,
   statsCommand,
   tenantCommand,
+  reportCommand,
   auditCommand,
   archiveStaleCommand,
   serveCommand,
