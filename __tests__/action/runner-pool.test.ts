@@ -187,7 +187,7 @@ describe('run() in pool-file mode', () => {
   });
 
   it('nothing clears the bar: no file, count 0 and a summary line saying so', async () => {
-    const h = await harness({ inputs: { pool: 'pool.jsonl', task: 'quantum chromodynamics lattice gauge' } });
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: 'quantum chromodynamics lattice gauge crashes' } });
     await h.run();
     expect(h.failures).toEqual([]);
     expect(h.outputs.count).toBe('0');
@@ -195,6 +195,18 @@ describe('run() in pool-file mode', () => {
     expect(existsSync(path.join(h.workspace, 'AGENTS.md'))).toBe(false);
     expect(h.summaries[0]).toContain('No insight cleared the relevance bar');
   });
+
+  it.each(['docs: fix typo in the README', 'Bump version to 2.0', 'Add a dark mode toggle to the navbar'])(
+    'a task with no failure in it (%j) gets no insight, and the summary says why',
+    async (task) => {
+      const h = await harness({ inputs: { pool: 'pool.jsonl', task } });
+      await h.run();
+      expect(h.failures).toEqual([]);
+      expect(h.outputs.count).toBe('0');
+      expect(existsSync(path.join(h.workspace, 'AGENTS.md'))).toBe(false);
+      expect(h.summaries[0]).toMatch(/No insight was injected: the task (is documentation|describes no failure)/);
+    },
+  );
 
   it.each([
     [{ pool: 'pool.jsonl', 'server-url': 'https://memory.acme.dev' }, /exactly one of "server-url".*both were given/],

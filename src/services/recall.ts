@@ -25,7 +25,7 @@ import {
 } from '../core/ranking.js';
 import { lessonOfTags, rankLessons } from '../core/lessons.js';
 import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue, type RoutineKind } from '../core/routines.js';
-import { taskFocus } from '../core/task-focus.js';
+import { specificText, taskFocus } from '../core/task-focus.js';
 import { termSet, terms } from '../core/text.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { DEFAULT_RECALL_STATUSES, maySee, mayServeLevel } from '../core/visibility.js';
@@ -89,9 +89,13 @@ export async function recall(
   };
   const tenant = requester.tenant;
 
-  // 1. candidates: the task's words, the routine vocabulary, and vectors
+  // 1. candidates: the task's words, the routine vocabulary, and vectors; the routines its words
+  //    point to are read without the generic words of failure ("crash" says nothing of which)
+  const specific = specificText(task);
   const lessons = rankLessons(task);
   const named = withLessonKinds(detectRoutinesInText(task), lessons);
+  // evidence of a routine: a lesson, or a cue among the task's specific words ("crash" alone is none)
+  const namesRoutine = lessons.length > 0 || detectRoutinesInText(specific).length > 0;
   // a failure that names no routine is most often an edge input (the commonest class of bug): a weak prior
   const routines = named.length > 0 || !focus.describesFailure ? named : [FALLBACK_ROUTINE];
   const lessonWeights = new Map(lessons.map((l) => [l.lesson.id, l.score / lessons[0]!.score]));
@@ -135,6 +139,7 @@ export async function recall(
   );
   const vecNorm = normalizeList(vector, fusion, 'vector');
   const queryTerms = [...new Set(terms(task).filter((t) => !/^\d+$/.test(t)))];
+  const specificTerms = [...new Set(terms(specific).filter((t) => !/^\d+$/.test(t)))];
   const weights: RankingWeights = vector.length > 0 ? WEIGHTS_HYBRID : WEIGHTS_LEXICAL_ONLY;
   const now = deps.clock.now();
   const byId = new Map<string, Memory>();
@@ -164,7 +169,12 @@ export async function recall(
     known.advice ??= adviceTerms(m);
     return known.advice;
   };
-  const kept = diversify(sortRanked(ranked.filter((r) => r.fused >= minScore)), k, (a, b) =>
+  // a task that names no routine and shares no specific word with any insight has nothing to
+  // transfer, whatever its generic words of failure match ("crash", "error")
+  const relevant = ranked.filter((r) => r.fused >= minScore);
+  const evidence = namesRoutine || relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory) > 0);
+  if (!evidence && !options.anyTask) return [];
+  const kept = diversify(sortRanked(relevant), k, (a, b) =>
     nearDuplicateTerms(textOf(a.id), textOf(b.id)),
   );
   return kept.map((r) => {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { MAX_TASK_LENGTH } from '../../core/recall-api.js';
 import type { Requester } from '../../core/types.js';
+import { silenceReason } from '../../core/task-focus.js';
 import { recall } from '../../services/recall.js';
 import type { CliContext } from '../context.js';
 import { engineDeps } from '../engine.js';
@@ -26,6 +27,7 @@ const shape = {
   json: z.boolean().optional(),
   failEmpty: z.boolean().optional(),
   file: z.string().min(1).optional(),
+  anyTask: z.boolean().optional(),
 };
 
 const HOW =
@@ -69,7 +71,11 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
     // a task in a repository sees what a reader of its visibility may see (private by default)
     const visibility = opts.visibility ?? (opts.repo ? 'private' : undefined);
     const requester: Requester = { tenant, ...(opts.repo && { repo: opts.repo }), ...(visibility && { visibility }) };
-    const hits = await recall(engineDeps(ctx, store), requester, opts.text, { k: opts.k, level: opts.level });
+    const hits = await recall(engineDeps(ctx, store), requester, opts.text, {
+      k: opts.k,
+      level: opts.level,
+      ...(opts.anyTask && { anyTask: true }),
+    });
     if (opts.json) {
       ctx.json({
         query: opts.text,
@@ -79,7 +85,12 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
         results: hits.map((h, i) => hitJson(h, i + 1)),
       });
     } else if (hits.length === 0) {
-      ctx.io.err('memory-transfer: nothing in the pool is relevant enough to this task\n');
+      const silent = opts.anyTask ? undefined : silenceReason(opts.text);
+      ctx.io.err(
+        silent
+          ? `memory-transfer: nothing recalled: ${silent} (--any-task searches anyway)\n`
+          : 'memory-transfer: nothing in the pool is relevant enough to this task\n',
+      );
     } else {
       ctx.print(hits.map((h, i) => hitText(h, i + 1)).join('\n\n'));
     }
@@ -110,6 +121,7 @@ export const recallCommand: CliCommand = {
       )
       .option('--json', 'print results with their score parts and provenance as JSON')
       .option('--fail-empty', 'exit with code 4 when nothing is recalled')
+      .option('--any-task', 'answer a task that describes no failure too (a topic search such as "time zones")')
       .action((text: string | undefined, options: Record<string, unknown>) => run(ctx, text, options));
   },
 };
