@@ -128,7 +128,7 @@ async function readBackThroughCli(pool: string, env: Record<string, string> = {}
         '--tenant',
         'acme',
         'recall',
-        'the request body is empty',
+        'crash when the request body is empty',
         '--json',
         '--level',
         level,
@@ -245,7 +245,7 @@ describe('a secret in any field of a fix is nowhere', () => {
       for (const level of MEMORY_LEVELS) {
         const res = await api.post(
           '/api/v1/recall',
-          { task: 'the request body is empty', level },
+          { task: 'crash when the request body is empty', level },
           { token: await issuer.sign() },
         );
         expect(res.status).toBe(200);
@@ -287,7 +287,7 @@ describe('a secret in any field of a fix is nowhere', () => {
           withPool: false,
           inputs: {
             pool: 'pool.jsonl',
-            task: 'the request body is empty',
+            task: 'crash when the request body is empty',
             target: 'agents-md',
             level,
             'min-score': '0',

@@ -174,9 +174,7 @@ export async function recall(
   const relevant = ranked.filter((r) => r.fused >= minScore);
   const evidence = namesRoutine || relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory) > 0);
   if (!evidence && !options.anyTask) return [];
-  const kept = diversify(sortRanked(relevant), k, (a, b) =>
-    nearDuplicateTerms(textOf(a.id), textOf(b.id)),
-  );
+  const kept = diversify(sortRanked(relevant), k, (a, b) => nearDuplicateTerms(textOf(a.id), textOf(b.id)));
   return kept.map((r) => {
     const cached = byId.get(r.id) as Memory;
     const memory = shared ? structuredClone(cached) : cached;

@@ -139,7 +139,9 @@ describe('memory-transfer learn with a model', () => {
     server.reply('chat', errorReply(401, 'Incorrect API key provided: sk-local'));
     const run = await cli(['learn', '--fixes', file], online({ MEMORY_TRANSFER_LLM_CONCURRENCY: '1' }));
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('memory-transfer: the model endpoint refused the API key (401): check OPENAI_API_KEY\n');
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'memory-transfer: the model endpoint refused the API key (401): check OPENAI_API_KEY',
+    );
     expect(run.stdout).toBe('');
     expect(await fixState('#1')).toEqual({ fix: undefined, models: [] });
     expect(server.requests).toHaveLength(1);
