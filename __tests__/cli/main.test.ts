@@ -100,6 +100,18 @@ describe('learn and recall', () => {
     expect(code).toBe(4);
     expect(stdout).toBe('');
   });
+
+  it('recall stays silent on a task with no failure in it and says why; --any-task searches anyway', async () => {
+    await learnApi();
+    const silent = await cli('recall', 'time zones of invoice dates', '--db', db);
+    expect(silent.code).toBe(0);
+    expect(silent.stdout).toBe('');
+    expect(silent.stderr).toMatch(/nothing recalled: the task describes no failure .*--any-task searches anyway/);
+    const docs = await cli('recall', 'docs: fix typo in the invoice dates guide', '--db', db);
+    expect(docs.stderr).toMatch(/nothing recalled: the task is documentation, a release or housekeeping/);
+    const topic = await cli('recall', 'time zones of invoice dates', '--any-task', '--db', db);
+    expect(topic.stdout).toMatch(/^1\. /);
+  });
 });
 
 describe('learn --fixes', () => {
