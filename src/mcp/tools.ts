@@ -4,7 +4,7 @@
  * remote proxy parses the App's answers with the same ones). Pure: no I/O.
  */
 import { z } from 'zod';
-import { MAX_TASK_LENGTH, MAX_TOP_K } from '../core/recall-api.js';
+import { injectedInsightSchema, MAX_TASK_LENGTH, MAX_TOP_K } from '../core/recall-api.js';
 import { MEMORY_LEVELS } from '../core/types.js';
 import { AGENT_OUTCOMES } from '../services/agent-report.js';
 
@@ -78,19 +78,12 @@ export const reportOutcomeInput = {
 
 const sourceSchema = z.object({ repo: z.string(), url: z.string().optional() }).nullable();
 
-export const recalledInsightSchema = z.object({
+/** An injected insight (the recall API's wire format) with its score parts. */
+export const recalledInsightSchema = injectedInsightSchema.extend({
   id: z.string(),
-  level: z.enum(MEMORY_LEVELS),
-  title: z.string(),
-  description: z.string(),
-  content: z.string(),
-  evidence: z.array(z.string()),
-  score: z.number(),
   parts: z.object({ lexical: z.number(), vector: z.number(), routine: z.number(), prior: z.number() }),
-  transferred: z.boolean(),
   /** where it was learned, only when the caller may see that repository; otherwise null */
   source: sourceSchema,
-  support: z.number(),
 });
 export type RecalledInsight = z.infer<typeof recalledInsightSchema>;
 
