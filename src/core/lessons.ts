@@ -75,7 +75,7 @@ export const LESSONS: readonly Lesson[] = [
       [/\bempty\b/i, 0.8],
       [/\bempty [a-z]\w*/i, 0.4],
       [
-        /\b(no|zero|without) (arguments?|args|input|items?|elements?|entries|values?|files?|results?|matches|patterns?|lines?|commands?|options?|children|rows?|data|body|content)\b/i,
+        /\b(no|zero|without) (arguments?|args|input|items?|elements?|entries|values?|files?|results?|matches|patterns?|lines?|commands?|options?|children|rows?|data|body|content|payload|message|name|value)\b/i,
         1,
       ],
       [/\b(no|zero|without) \w+s\b/i, 0.6],
