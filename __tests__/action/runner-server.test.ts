@@ -33,6 +33,20 @@ describe('run() in server mode', () => {
     expect(await h.read('AGENTS.md')).toContain('backed by 2 fixes');
   });
 
+  it('a run the App withheld insights from says how many and how to share them, without ids', async () => {
+    const scope = nock(SERVER)
+      .post('/api/v1/recall')
+      .reply(200, { insights: [], withheld: { count: 2, ids: [], visibility: 'public' } });
+    const h = await harness({ inputs: { 'server-url': SERVER, task: 'migration fails' } });
+    await h.run();
+    scope.done();
+    expect(h.failures).toEqual([]);
+    expect(h.summaries[0]).toMatch(
+      /2 relevant insights were withheld: their sources are more private than this repository \(public\)/,
+    );
+    expect(h.summaries[0]).toMatch(/memory-transfer share ID/);
+  });
+
   it('a custom audience is what the token is asked for', async () => {
     const scope = nock(SERVER, { reqheaders: { authorization: 'Bearer oidc-token-for-https://memory.acme.dev' } })
       .post('/api/v1/recall')

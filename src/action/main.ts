@@ -123,13 +123,16 @@ async function recallInsights(
   }
   if (!deps.server) throw new InputError('server-url: no server client (internal wiring error)');
   try {
-    const insights = await deps.server.recall({
+    const answer = await deps.server.recall({
       task,
       top_k: inputs.topK,
       level: inputs.level,
       ...(inputs.minScore !== undefined ? { min_score: inputs.minScore } : {}),
     });
-    return { insights: insights.slice(0, inputs.topK) };
+    return {
+      insights: answer.insights.slice(0, inputs.topK),
+      ...(answer.withheld ? { withheld: answer.withheld } : {}),
+    };
   } catch (error) {
     if (inputs.failOnError) throw error;
     return { insights: [], error: describeError(error) };

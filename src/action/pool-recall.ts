@@ -5,8 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
-import type { Memory, MemoryLevel, RecallHit, Requester, Visibility } from '../core/types.js';
+import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
+import type { WithheldInsights } from '../core/recall-api.js';
 import { DEFAULT_ALLOWED_HOSTS, screenMemory, type ScreenResult } from '../security/screen.js';
 import type { Logger } from '../services/ports.js';
 import { resolveInWorkspace } from './workspace-path.js';
@@ -40,12 +41,7 @@ export interface PoolRecallOptions {
  * Relevant insights this repository may not see: their sources are more private than it (a pool
  * learned as private read by a public repository). Only ids and a count: never their text.
  */
-export interface WithheldInsights {
-  count: number;
-  ids: string[];
-  /** the visibility of the repository that ran */
-  visibility: Visibility;
-}
+export type { WithheldInsights } from '../core/recall-api.js';
 
 export interface PoolRecallResult {
   insights: InjectedInsight[];

@@ -4,7 +4,6 @@
  * `fail-on-error`).
  */
 import { AuthError, InputError, UpstreamError } from '../core/errors.js';
-import type { InjectedInsight } from '../core/render-injection.js';
 import {
   RECALL_PATH,
   USAGE_PATH,
@@ -12,6 +11,7 @@ import {
   recallResponseSchema,
   usageResponseSchema,
   type RecallRequest,
+  type RecallResponse,
   type UsageRequest,
 } from '../core/recall-api.js';
 
@@ -25,7 +25,8 @@ export interface ServerClientOptions {
 }
 
 export interface RecallClient {
-  recall(request: RecallRequest): Promise<InjectedInsight[]>;
+  /** the insights, and (for a repository less private than some sources) what was withheld */
+  recall(request: RecallRequest): Promise<RecallResponse>;
   reportUsage(request: UsageRequest): Promise<number>;
 }
 
@@ -98,7 +99,7 @@ export function createServerClient(options: ServerClientOptions): RecallClient {
     async recall(request) {
       const parsed = recallResponseSchema.safeParse(await post(RECALL_PATH, request));
       if (!parsed.success) throw new UpstreamError('the recall API answered in an unexpected shape', false);
-      return parsed.data.insights;
+      return parsed.data;
     },
     async reportUsage(request) {
       const parsed = usageResponseSchema.safeParse(await post(USAGE_PATH, request));

@@ -12,13 +12,22 @@ function source(item: InjectedInsight, githubUrl: string): string {
   return item.source.url ? markdownLink(item.source.repo, item.source.url, githubUrl) : cell(item.source.repo);
 }
 
-/** One line (plain text) saying which relevant insights were withheld, why, and how to share them. */
+/**
+ * One line (plain text) saying which relevant insights were withheld, why, and how to share them.
+ * A pool file (the organization's own export) names their ids; the App names none, so a public
+ * repository's summary never points at a private insight.
+ */
 export function withheldLine(withheld: WithheldInsights): string {
   const n = withheld.count;
+  const them = n === 1 ? 'it' : 'them';
+  const how =
+    withheld.ids.length > 0
+      ? `To let every repository of the organization see ${them}: \`memory-transfer share ID\` (ids: ${withheld.ids.join(', ')}), then export the pool file again; ` +
+        'or learn from public repositories with `memory-transfer learn --visibility public`.'
+      : `A maintainer of the pool can share ${them} with every repository of the organization (\`memory-transfer share ID\`).`;
   return (
     `${n} relevant insight${n === 1 ? ' was' : 's were'} withheld: ${n === 1 ? 'its sources are' : 'their sources are'} more private than this repository (${withheld.visibility}). ` +
-    `To let every repository of the organization see ${n === 1 ? 'it' : 'them'}: \`memory-transfer share ID\` (ids: ${withheld.ids.join(', ')}), then export the pool file again; ` +
-    'or learn from public repositories with `memory-transfer learn --visibility public`.'
+    how
   );
 }
 

@@ -3,7 +3,7 @@
  * serves it and the Action that calls it. zod schemas: both sides parse what crosses the wire.
  */
 import { z } from 'zod';
-import { MEMORY_LEVELS } from './types.js';
+import { MEMORY_LEVELS, VISIBILITIES } from './types.js';
 
 export const RECALL_PATH = '/api/v1/recall';
 export const USAGE_PATH = '/api/v1/usage';
@@ -33,8 +33,19 @@ export const injectedInsightSchema = z.object({
   support: z.number(),
 });
 
+/** Relevant insights the requesting repository may not see (their sources are more private): ids only. */
+export const withheldSchema = z.object({
+  count: z.number().int().min(1),
+  ids: z.array(memoryIdSchema).max(50),
+  /** the visibility of the repository that asked */
+  visibility: z.enum(VISIBILITIES),
+});
+export type WithheldInsights = z.infer<typeof withheldSchema>;
+
 export const recallResponseSchema = z.object({
   insights: z.array(injectedInsightSchema),
+  /** set when fewer than top_k insights came back and more private ones were relevant */
+  withheld: withheldSchema.optional(),
 });
 export type RecallResponse = z.infer<typeof recallResponseSchema>;
 

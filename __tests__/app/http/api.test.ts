@@ -108,6 +108,20 @@ describe('POST /api/v1/recall', () => {
     expect(res.text).not.toContain(PRIVATE_ID);
   });
 
+  it("says how many relevant insights a public run may not see, by count only (never a private insight's id)", async () => {
+    const res = await api.post(
+      '/api/v1/recall',
+      { task: `${TASK} ${CANARY}`, top_k: 10, min_score: 0 },
+      {
+        token: await acmeWebToken(),
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.withheld).toEqual({ count: expect.any(Number), ids: [], visibility: 'public' });
+    expect(res.json.withheld.count).toBeGreaterThan(0);
+    expect(res.text).not.toContain(PRIVATE_ID);
+  });
+
   it('a private repository of the same org sees it; proposed memories and other orgs never show', async () => {
     const res = await api.post(
       '/api/v1/recall',

@@ -14,10 +14,11 @@ import {
   recallRequestSchema,
   usageRequestSchema,
   type RecallResponse,
+  type WithheldInsights,
 } from '../../core/recall-api.js';
 import { toInjectedInsights } from '../../core/render-injection.js';
-import type { Requester } from '../../core/types.js';
-import { recall } from '../../services/recall.js';
+import type { RecallHit, Requester } from '../../core/types.js';
+import { recall, type RecallOptions } from '../../services/recall.js';
 import { recordInjectionUsage } from '../../services/usage.js';
 import type { AppDeps } from '../deps.js';
 import {
@@ -141,14 +142,29 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
     const level = parsed.data.level ?? 'insight';
     const minScore = parsed.data.min_score;
     const compute = async (): Promise<RecallResponse> => {
-      const hits = await recall(deps, requester, parsed.data.task, {
+      const options = {
         k,
         level,
         // only insights transfer; the concrete levels (raw PR text, diffs) stay in their own repository
         ...(level !== 'insight' ? { onlyRepo: requester.repo } : {}),
         ...(minScore !== undefined ? { minScore } : {}),
-      });
-      return { insights: toInjectedInsights(hits, requester, deps.settings.githubUrl) };
+      };
+      const hits = await recall(deps, requester, parsed.data.task, options);
+      const withheld = hits.length < k ? await withheldFrom(hits, options) : undefined;
+      return {
+        insights: toInjectedInsights(hits, requester, deps.settings.githubUrl),
+        ...(withheld ? { withheld } : {}),
+      };
+    };
+    // what a private repository of the organization would have been given, less what this one was
+    const withheldFrom = async (hits: RecallHit[], options: RecallOptions): Promise<WithheldInsights | undefined> => {
+      const visibility = requester.visibility ?? 'public';
+      if (visibility === 'private') return undefined;
+      const shown = new Set(hits.map((hit) => hit.memory.id));
+      const wider = await recall(deps, { ...requester, visibility: 'private' }, parsed.data.task, options);
+      // a count only: a public repository's job summary never names a private insight
+      const count = wider.filter((hit) => !shown.has(hit.memory.id)).length;
+      return count > 0 ? { count, ids: [], visibility } : undefined;
     };
     const generation = results && (await deps.store.poolGeneration?.(requester.tenant));
     if (!results || generation === undefined) return compute();
