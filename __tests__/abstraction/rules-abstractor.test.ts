@@ -132,6 +132,13 @@ describe('rules abstractor', () => {
     expect(insight.content).toMatch(/Seen in: query option re-applied on every followed redirect\.$/);
   });
 
+  it('adds no insight for a fix that teaches nothing another repository could use (no lesson, no routine, no general words)', () => {
+    const abstraction = abstractWithRules(
+      sampleFix({ title: 'Fix `QuuxFrob.zorp` in Blorb', files: ['src/quux.ts'], testsChanged: false }),
+    );
+    expect(abstraction.memories.map((m) => m.level)).toEqual(['trajectory', 'workflow', 'summary']);
+  });
+
   it('reads the names of the tests the fix added to find its lesson, without quoting them', () => {
     const insight = insightOf(
       sampleFix({

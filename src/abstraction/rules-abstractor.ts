@@ -319,6 +319,10 @@ export function abstractWithRules(fix: Fix, vocabulary: Vocabulary = generalVoca
     evidence,
   };
 
+  // no lesson, no routine and no condition in general words: "pin every fix with a test" teaches
+  // another repository nothing, so the fix keeps its concrete levels and adds no insight
+  const teaches = lesson.lesson !== undefined || lesson.kind !== 'regression-test' || /Seen in: /.test(insight.content);
+  if (!teaches) return { memories: [trajectory, workflow, summary], model: RULES_MODEL };
   return { memories: [trajectory, workflow, summary, insight], model: RULES_MODEL };
 }
 
