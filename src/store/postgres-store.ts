@@ -41,7 +41,8 @@ import type {
   Store,
   UsageRecord,
 } from './store.js';
-import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
+import { bytesToVector, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
+import type { StoredVector } from './vector-cache.js';
 import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-listener.js';
 
 export interface PostgresStoreOptions {
@@ -136,7 +137,7 @@ export class PostgresStore implements Store {
     private readonly logger: Logger,
     searchTtlMs: number,
   ) {
-    this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
+    this.vectors = new VectorCache((tenant, model, add) => this.loadVectors(tenant, model, add));
     this.reads = new ReadCache({ searchTtlMs: () => (this.listener?.listening ? Infinity : searchTtlMs) });
   }
 
@@ -462,17 +463,20 @@ export class PostgresStore implements Store {
     return rows.map((r) => String(r.id));
   }
 
-  private async loadVectors(tenant: string, model: string) {
-    const rows = await this.query(
-      'SELECT m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = $1 AND v.model = $2',
-      [tenant, model],
-    );
-    return rows.map((r) => ({
-      id: String(r.id),
-      level: r.level as MemoryLevel,
-      status: r.status as MemoryStatus,
-      vector: bytesToVector(r.data as Buffer),
-    }));
+  /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
+  private async loadVectors(tenant: string, model: string, add: (row: StoredVector) => void): Promise<void> {
+    for (let after = '-1'; ; ) {
+      const rows = await this.query(
+        `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq
+         WHERE m.tenant = $1 AND v.model = $2 AND v.seq > $3 ORDER BY v.seq LIMIT $4`,
+        [tenant, model, after, VECTOR_PAGE_ROWS],
+      );
+      for (const r of rows) {
+        add({ id: String(r.id), level: r.level as MemoryLevel, status: r.status as MemoryStatus, data: r.data as Buffer });
+      }
+      if (rows.length < VECTOR_PAGE_ROWS) return;
+      after = String((rows[rows.length - 1] as { seq: unknown }).seq);
+    }
   }
 
   // fixes learned

@@ -48,7 +48,8 @@ import type {
   UsageRecord,
 } from './store.js';
 import { ReadCache } from './read-cache.js';
-import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
+import { VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
+import type { StoredVector } from './vector-cache.js';
 
 export interface SqliteStoreOptions {
   logger?: Logger;
@@ -133,7 +134,7 @@ export class SqliteStore implements Store {
     readonly path: string,
     private readonly logger: Logger,
   ) {
-    this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
+    this.vectors = new VectorCache((tenant, model, add) => this.loadVectors(tenant, model, add));
   }
 
   /**
@@ -438,12 +439,18 @@ export class SqliteStore implements Store {
     return rows.map((r) => r.id);
   }
 
-  private async loadVectors(tenant: string, model: string) {
-    const rows = await this.db.all<{ id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer }>(
-      `SELECT m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?`,
-      [tenant, model],
-    );
-    return rows.map((r) => ({ id: r.id, level: r.level, status: r.status, vector: bytesToVector(r.data) }));
+  /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
+  private async loadVectors(tenant: string, model: string, add: (row: StoredVector) => void): Promise<void> {
+    for (let after = -1; ; ) {
+      const rows = await this.db.all<{ seq: number; id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer }>(
+        `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq
+         WHERE m.tenant = ? AND v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT ?`,
+        [tenant, model, after, VECTOR_PAGE_ROWS],
+      );
+      for (const row of rows) add(row);
+      if (rows.length < VECTOR_PAGE_ROWS) return;
+      after = (rows[rows.length - 1] as { seq: number }).seq;
+    }
   }
 
   // fixes learned
