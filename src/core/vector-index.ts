@@ -82,7 +82,9 @@ export class VectorIndex {
   upsertBytes(id: string, bytes: Uint8Array, tag = 0): boolean {
     if (bytes.byteLength !== this.dims * 4) return false;
     const row = this.rowFor(id);
-    new Uint8Array(this.rows.buffer, row * this.dims * 4, this.dims * 4).set(bytes);
+    if (bytes.byteOffset % 4 === 0)
+      this.rows.set(new Float32Array(bytes.buffer, bytes.byteOffset, this.dims), row * this.dims);
+    else new Uint8Array(this.rows.buffer, row * this.dims * 4, this.dims * 4).set(bytes);
     this.normalize(row);
     this.tags[row] = tag;
     return true;
@@ -173,6 +175,8 @@ export class VectorIndex {
     const end = base + this.dims;
     let norm = 0;
     for (let i = base; i < end; i++) norm += (rows[i] as number) * (rows[i] as number);
+    // stored embeddings are mostly unit vectors already: then the row is left as it is
+    if (Math.abs(norm - 1) < 1e-6) return;
     const scale = norm > 0 && Number.isFinite(norm) ? 1 / Math.sqrt(norm) : 0;
     for (let i = base; i < end; i++) rows[i] = (rows[i] as number) * scale;
   }

@@ -42,7 +42,7 @@ import type {
   UsageRecord,
 } from './store.js';
 import { bytesToVector, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
-import type { StoredVector } from './vector-cache.js';
+import type { VectorSink } from './vector-cache.js';
 import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-listener.js';
 
 export interface PostgresStoreOptions {
@@ -137,7 +137,7 @@ export class PostgresStore implements Store {
     private readonly logger: Logger,
     searchTtlMs: number,
   ) {
-    this.vectors = new VectorCache((tenant, model, add) => this.loadVectors(tenant, model, add));
+    this.vectors = new VectorCache((tenant, model, sink) => this.loadVectors(tenant, model, sink));
     this.reads = new ReadCache({ searchTtlMs: () => (this.listener?.listening ? Infinity : searchTtlMs) });
   }
 
@@ -464,7 +464,12 @@ export class PostgresStore implements Store {
   }
 
   /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
-  private async loadVectors(tenant: string, model: string, add: (row: StoredVector) => void): Promise<void> {
+  private async loadVectors(tenant: string, model: string, sink: VectorSink): Promise<void> {
+    const count = await this.query(
+      'SELECT COUNT(*)::int AS n FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = $1 AND v.model = $2',
+      [tenant, model],
+    );
+    sink.expect(Number(count[0]?.n ?? 0));
     for (let after = '-1'; ; ) {
       const rows = await this.query(
         `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq
@@ -472,7 +477,7 @@ export class PostgresStore implements Store {
         [tenant, model, after, VECTOR_PAGE_ROWS],
       );
       for (const r of rows) {
-        add({ id: String(r.id), level: r.level as MemoryLevel, status: r.status as MemoryStatus, data: r.data as Buffer });
+        sink.add({ id: String(r.id), level: r.level as MemoryLevel, status: r.status as MemoryStatus, data: r.data as Buffer });
       }
       if (rows.length < VECTOR_PAGE_ROWS) return;
       after = String((rows[rows.length - 1] as { seq: unknown }).seq);

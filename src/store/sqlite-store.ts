@@ -49,7 +49,7 @@ import type {
 } from './store.js';
 import { ReadCache } from './read-cache.js';
 import { VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
-import type { StoredVector } from './vector-cache.js';
+import type { VectorSink } from './vector-cache.js';
 
 export interface SqliteStoreOptions {
   logger?: Logger;
@@ -134,7 +134,7 @@ export class SqliteStore implements Store {
     readonly path: string,
     private readonly logger: Logger,
   ) {
-    this.vectors = new VectorCache((tenant, model, add) => this.loadVectors(tenant, model, add));
+    this.vectors = new VectorCache((tenant, model, sink) => this.loadVectors(tenant, model, sink));
   }
 
   /**
@@ -440,14 +440,21 @@ export class SqliteStore implements Store {
   }
 
   /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
-  private async loadVectors(tenant: string, model: string, add: (row: StoredVector) => void): Promise<void> {
+  private async loadVectors(tenant: string, model: string, sink: VectorSink): Promise<void> {
+    const count = await this.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM vectors v CROSS JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?',
+      [tenant, model],
+    );
+    sink.expect(count?.n ?? 0);
     for (let after = -1; ; ) {
       const rows = await this.db.all<{ seq: number; id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer }>(
-        `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq
+        // CROSS JOIN: walk vectors in key order (each page a range of the primary key); joined the
+        // other way round, SQLite sorted every page from the tenant's whole index (quadratic)
+        `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v CROSS JOIN memories m ON m.seq = v.seq
          WHERE m.tenant = ? AND v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT ?`,
         [tenant, model, after, VECTOR_PAGE_ROWS],
       );
-      for (const row of rows) add(row);
+      for (const row of rows) sink.add(row);
       if (rows.length < VECTOR_PAGE_ROWS) return;
       after = (rows[rows.length - 1] as { seq: number }).seq;
     }

@@ -17,7 +17,7 @@ export interface StoredVector {
 }
 
 /** Rows a loader reads per query: pages keep each read's transient row objects few. */
-export const VECTOR_PAGE_ROWS = 4096;
+export const VECTOR_PAGE_ROWS = 2048;
 
 interface Meta {
   level: MemoryLevel;
@@ -52,11 +52,19 @@ interface Entry {
   pending: ((entry: Entry) => void)[] | undefined;
 }
 
+/** Where a loader puts what it reads. */
+export interface VectorSink {
+  /** how many rows are coming (read first, so the index's buffer is allocated once) */
+  expect(rows: number): void;
+  /** one row: its bytes are copied into the index's one buffer */
+  add(row: StoredVector): void;
+}
+
 /**
- * Reads every stored vector of a tenant and model, page by page (VECTOR_PAGE_ROWS rows, in a
- * stable order), handing each row to `add`, which copies its bytes into the index's one buffer.
+ * Reads every stored vector of a tenant and model: their count, then page by page
+ * (VECTOR_PAGE_ROWS rows, in a stable order) each row into the sink.
  */
-export type VectorLoader = (tenant: string, model: string, add: (row: StoredVector) => void) => Promise<void>;
+export type VectorLoader = (tenant: string, model: string, sink: VectorSink) => Promise<void>;
 
 /** Float32 vector ↔ bytes (little-endian, as stored in BLOB/bytea columns). */
 export function vectorToBytes(vector: Float32Array): Buffer {
@@ -144,12 +152,21 @@ export class VectorCache {
     if (entry) return entry;
     const created: Entry = { tenant, pending: [], ready: Promise.resolve() };
     let index: VectorIndex | undefined;
-    const add = (row: StoredVector) => {
-      if (row.data.byteLength === 0 || row.data.byteLength % 4 !== 0) return;
-      index ??= new VectorIndex(row.data.byteLength / 4);
-      index.upsertBytes(row.id, row.data, tagOf(row));
+    let expected = 0;
+    const sink: VectorSink = {
+      expect: (rows) => {
+        expected = rows;
+      },
+      add: (row) => {
+        if (row.data.byteLength === 0 || row.data.byteLength % 4 !== 0) return;
+        if (!index) {
+          index = new VectorIndex(row.data.byteLength / 4);
+          index.reserve(expected);
+        }
+        index.upsertBytes(row.id, row.data, tagOf(row));
+      },
     };
-    created.ready = this.load(tenant, model, add).then(
+    created.ready = this.load(tenant, model, sink).then(
       () => {
         if (index) created.index = index;
         const pending = created.pending ?? [];
