@@ -470,14 +470,19 @@ export class PostgresStore implements Store {
       [tenant, model],
     );
     sink.expect(Number(count[0]?.n ?? 0));
-    for (let after = '-1'; ; ) {
+    for (let after = '-1'; ;) {
       const rows = await this.query(
         `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq
          WHERE m.tenant = $1 AND v.model = $2 AND v.seq > $3 ORDER BY v.seq LIMIT $4`,
         [tenant, model, after, VECTOR_PAGE_ROWS],
       );
       for (const r of rows) {
-        sink.add({ id: String(r.id), level: r.level as MemoryLevel, status: r.status as MemoryStatus, data: r.data as Buffer });
+        sink.add({
+          id: String(r.id),
+          level: r.level as MemoryLevel,
+          status: r.status as MemoryStatus,
+          data: r.data as Buffer,
+        });
       }
       if (rows.length < VECTOR_PAGE_ROWS) return;
       after = String((rows[rows.length - 1] as { seq: unknown }).seq);

@@ -446,8 +446,14 @@ export class SqliteStore implements Store {
       [tenant, model],
     );
     sink.expect(count?.n ?? 0);
-    for (let after = -1; ; ) {
-      const rows = await this.db.all<{ seq: number; id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer }>(
+    for (let after = -1; ;) {
+      const rows = await this.db.all<{
+        seq: number;
+        id: string;
+        level: MemoryLevel;
+        status: MemoryStatus;
+        data: Buffer;
+      }>(
         // CROSS JOIN: walk vectors in key order (each page a range of the primary key); joined the
         // other way round, SQLite sorted every page from the tenant's whole index (quadratic)
         `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v CROSS JOIN memories m ON m.seq = v.seq
