@@ -77,7 +77,6 @@ export const exportCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('export')
-      .description('export the pool as versioned JSON Lines (the Action reads this file in pool-file mode)')
       .option('--out <file>', 'write to this file (default: standard output)')
       .option(
         '--for-action',
