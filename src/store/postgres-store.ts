@@ -465,17 +465,25 @@ export class PostgresStore implements Store {
 
   /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
   private async loadVectors(tenant: string, model: string, sink: VectorSink): Promise<void> {
-    const count = await this.query(
-      'SELECT COUNT(*)::int AS n FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = $1 AND v.model = $2',
-      [tenant, model],
-    );
-    sink.expect(Number(count[0]?.n ?? 0));
-    for (let after = '-1'; ;) {
-      const rows = await this.query(
+    const page = (after: string): Promise<Row[]> =>
+      this.query(
         `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq
          WHERE m.tenant = $1 AND v.model = $2 AND v.seq > $3 ORDER BY v.seq LIMIT $4`,
         [tenant, model, after, VECTOR_PAGE_ROWS],
       );
+    const count = this.query(
+      'SELECT COUNT(*)::int AS n FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = $1 AND v.model = $2',
+      [tenant, model],
+    );
+    // pipelined: the next page is read while this one is copied into the index
+    let next: Promise<Row[]> | undefined = page('-1');
+    next.catch(() => undefined);
+    sink.expect(Number((await count)[0]?.n ?? 0));
+    while (next) {
+      const rows: Row[] = await next;
+      const last = rows[rows.length - 1];
+      next = rows.length === VECTOR_PAGE_ROWS && last ? page(String(last.seq)) : undefined;
+      next?.catch(() => undefined);
       for (const r of rows) {
         sink.add({
           id: String(r.id),
@@ -484,8 +492,6 @@ export class PostgresStore implements Store {
           data: r.data as Buffer,
         });
       }
-      if (rows.length < VECTOR_PAGE_ROWS) return;
-      after = String((rows[rows.length - 1] as { seq: unknown }).seq);
     }
   }
 

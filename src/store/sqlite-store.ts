@@ -441,28 +441,29 @@ export class SqliteStore implements Store {
 
   /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
   private async loadVectors(tenant: string, model: string, sink: VectorSink): Promise<void> {
-    const count = await this.db.get<{ n: number }>(
-      'SELECT COUNT(*) AS n FROM vectors v CROSS JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?',
-      [tenant, model],
-    );
-    sink.expect(count?.n ?? 0);
-    for (let after = -1; ;) {
-      const rows = await this.db.all<{
-        seq: number;
-        id: string;
-        level: MemoryLevel;
-        status: MemoryStatus;
-        data: Buffer;
-      }>(
+    type VectorRow = { seq: number; id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer };
+    const page = (after: number): Promise<VectorRow[]> =>
+      this.db.all<VectorRow>(
         // CROSS JOIN: walk vectors in key order (each page a range of the primary key); joined the
         // other way round, SQLite sorted every page from the tenant's whole index (quadratic)
         `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v CROSS JOIN memories m ON m.seq = v.seq
          WHERE m.tenant = ? AND v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT ?`,
         [tenant, model, after, VECTOR_PAGE_ROWS],
       );
+    const count = this.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM vectors v CROSS JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?',
+      [tenant, model],
+    );
+    // pipelined: the next page is read (on SQLite's thread) while this one is copied into the index
+    let next: Promise<VectorRow[]> | undefined = page(-1);
+    next.catch(() => undefined);
+    sink.expect((await count)?.n ?? 0);
+    while (next) {
+      const rows: VectorRow[] = await next;
+      const last = rows[rows.length - 1];
+      next = rows.length === VECTOR_PAGE_ROWS && last ? page(last.seq) : undefined;
+      next?.catch(() => undefined);
       for (const row of rows) sink.add(row);
-      if (rows.length < VECTOR_PAGE_ROWS) return;
-      after = (rows[rows.length - 1] as { seq: number }).seq;
     }
   }
 
