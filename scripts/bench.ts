@@ -13,6 +13,8 @@ const SECTIONS: Record<string, Section> = {
   action: () => import('./bench/action.js'),
   learn: () => import('./bench/learn.js'),
   recall: () => import('./bench/recall.js'),
+  startup: () => import('./bench/startup.js'),
+  vectors: () => import('./bench/vectors.js'),
   webhooks: () => import('./bench/webhooks.js'),
 };
 

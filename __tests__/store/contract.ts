@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
 import type { Memory, MemoryLevel } from '../../src/core/types.js';
 import type { Store } from '../../src/store/store.js';
+import { VECTOR_PAGE_ROWS } from '../../src/store/vector-cache.js';
 
 let counter = 0;
 
@@ -62,6 +63,27 @@ export function makeMemory(overrides: Partial<Memory> = {}): Memory {
     lastUsedAt: '2026-01-04T03:04:05.000Z',
     ...overrides,
   };
+}
+
+/** deterministic pseudo-random numbers in [0, 1) (tests must not depend on Math.random) */
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return dot / Math.sqrt(na * nb);
 }
 
 /** a unit-ish vector pointing mostly along axis `axis`, with a small tilt along `tilt` */
@@ -413,6 +435,40 @@ export function runStoreContract(
         expect(other.map((h) => h.id)).toEqual([mid.id]);
         expect(await store.searchVector('acme', axisVector(16, 0), 'unknown-model', { limit: 10 })).toEqual([]);
       });
+
+      it('loads more than a page of stored vectors and finds what exact cosine finds (recall@60 ≥ 0.95)', async () => {
+        const store = await fresh();
+        const dims = 32;
+        const count = VECTOR_PAGE_ROWS + 300;
+        const next = seeded(11);
+        const gauss = () => Math.sqrt(-2 * Math.log(next() + 1e-12)) * Math.cos(2 * Math.PI * next());
+        const stored: { id: string; vector: Float32Array }[] = [];
+        await store.transaction(async () => {
+          for (let i = 0; i < count; i++) {
+            const memory = makeMemory({ status: i % 10 === 0 ? 'proposed' : 'active' });
+            const vector = Float32Array.from({ length: dims }, gauss);
+            await store.putMemory(memory);
+            await store.putVector('acme', memory.id, vector, 'emb');
+            if (i % 10 !== 0) stored.push({ id: memory.id, vector });
+          }
+        });
+        let found = 0;
+        let wanted = 0;
+        for (let q = 0; q < 10; q++) {
+          const query = Float32Array.from({ length: dims }, gauss);
+          const exact = stored
+            .map((s) => ({ id: s.id, score: cosine(s.vector, query) }))
+            .sort((a, b) => b.score - a.score)
+            .slice(0, 60)
+            .map((h) => h.id);
+          const hits = await store.searchVector('acme', query, 'emb', { limit: 60, status: ['active'] });
+          const got = new Set(hits.map((h) => h.id));
+          wanted += exact.length;
+          found += exact.filter((id) => got.has(id)).length;
+          expect(hits[0]!.score).toBeCloseTo(cosine(stored.find((s) => s.id === hits[0]!.id)!.vector, query), 5);
+        }
+        expect(found / wanted).toBeGreaterThanOrEqual(0.95);
+      }, 60_000);
 
       it('sees vectors and status changes written after the first search', async () => {
         const store = await fresh();

@@ -1,32 +1,57 @@
 /**
  * Wires the engine for the CLI from the environment: the abstractor (LLM when OPENAI_API_KEY is
  * set, else the offline rules), the embedder when online, the secret redactor, the logger, the
- * clock, and one token meter for the run (both model adapters report to it).
+ * clock, and one token meter for the run (both model adapters report to it). Adapters are
+ * imported when a command asks for them: offline, no OpenAI client is loaded, and `recall` never
+ * loads an abstractor (nor, offline, the redactor it only needs before embedding a task).
  */
-import { createAbstractor } from '../abstraction/create-abstractor.js';
-import { llmConfigFromEnv } from '../config/llm.js';
+import { isOnline, llmConfigFromEnv } from '../config/llm-env.js';
 import { createTokenMeter, type TokenMeter } from '../core/token-usage.js';
-import { createEmbedder } from '../embedding/openai-embedder.js';
-import { createRedactor } from '../security/redact.js';
 import type { LearnDeps } from '../services/learn.js';
 import { systemClock } from '../services/ports.js';
+import type { Abstractor, Embedder, Logger } from '../services/ports.js';
 import type { RecallDeps } from '../services/recall.js';
 import type { Store } from '../store/store.js';
 import type { CliContext } from './context.js';
+import type { LlmConfig } from '../config/llm-env.js';
 
 export type EngineDeps = LearnDeps & RecallDeps & { meter: TokenMeter };
 
-export function engineDeps(ctx: CliContext, store: Store): EngineDeps {
+async function embedderFor(config: LlmConfig, meter: TokenMeter): Promise<Embedder | undefined> {
+  if (!isOnline(config)) return undefined;
+  const { createEmbedder } = await import('../embedding/openai-embedder.js');
+  return createEmbedder(config, meter);
+}
+
+async function abstractorFor(config: LlmConfig, logger: Logger, meter: TokenMeter): Promise<Abstractor> {
+  if (!isOnline(config)) return (await import('../abstraction/rules-abstractor.js')).createRulesAbstractor();
+  const { createAbstractor } = await import('../abstraction/create-abstractor.js');
+  return createAbstractor(config, logger, meter);
+}
+
+/** everything learn, reembed, backfill, import and mcp use */
+export async function engineDeps(ctx: CliContext, store: Store): Promise<EngineDeps> {
   const config = llmConfigFromEnv(ctx.io.env);
   const meter = createTokenMeter();
-  const embedder = createEmbedder(config, meter);
+  const embedder = await embedderFor(config, meter);
+  const { createRedactor } = await import('../security/redact.js');
   return {
     store,
-    abstractor: createAbstractor(config, ctx.logger, meter),
+    abstractor: await abstractorFor(config, ctx.logger, meter),
     ...(embedder ? { embedder } : {}),
     redactor: createRedactor(),
     logger: ctx.logger,
     clock: systemClock,
     meter,
   };
+}
+
+/** what recall uses: the store, and online the embedder with the redactor its query goes through */
+export async function recallDeps(ctx: CliContext, store: Store): Promise<RecallDeps> {
+  const config = llmConfigFromEnv(ctx.io.env);
+  const embedder = await embedderFor(config, createTokenMeter());
+  const base = { store, logger: ctx.logger, clock: systemClock };
+  if (!embedder) return base;
+  const { createRedactor } = await import('../security/redact.js');
+  return { ...base, embedder, redactor: createRedactor() };
 }

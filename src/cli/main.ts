@@ -3,7 +3,7 @@
  * 0 ok · 1 failed · 2 bad usage or input · 3 pool error · 4 recall found nothing (--fail-empty).
  * Errors print one line `memory-transfer: <message>`; a stack only with MEMORY_TRANSFER_DEBUG=1.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { describeError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import { COMMANDS } from './commands/index.js';
@@ -14,7 +14,28 @@ import type { CliIo } from './io.js';
 
 export { VERSION };
 
-export function buildProgram(io: CliIo): { program: Command; ctx: CliContext } {
+/** The global options that take a value (the command name is the first other word). */
+const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--db', '--tenant']);
+
+/** The command the arguments run (or `help <command>` asks about), before commander parses them. */
+export function invokedCommand(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') return argv[i + 1];
+    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith('-')) return arg === 'help' ? argv[i + 1] : arg;
+  }
+  return undefined;
+}
+
+/**
+ * The program, with the implementation of the command `argv` runs imported and registered; every
+ * other command is listed (name, usage, description from the registry) without being imported.
+ */
+export async function buildProgram(
+  io: CliIo,
+  argv: readonly string[] = [],
+): Promise<{ program: Command; ctx: CliContext }> {
   const program = new Command('memory-transfer');
   const ctx = new CliContext(io, program);
   program
@@ -26,14 +47,30 @@ export function buildProgram(io: CliIo): { program: Command; ctx: CliContext } {
     )
     .option('--tenant <org>', 'the pool tenant (default: the owner of --repo, or the only tenant in the pool)')
     .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: false,
+      subcommandTerm(this: Help, cmd: Command) {
+        const entry = COMMANDS.find((c) => c.name === cmd.name());
+        return entry ? `${entry.name} ${entry.usage}`.trim() : Help.prototype.subcommandTerm.call(this, cmd);
+      },
+    })
     .configureOutput(output(io))
     .addHelpText(
       'after',
       '\nExit codes: 0 ok, 1 failed, 2 bad usage or input, 3 pool error (corrupt, locked, newer), 4 nothing recalled (--fail-empty).',
     )
     .exitOverride();
-  for (const command of COMMANDS) command.register(program, ctx);
+  const invoked = invokedCommand(argv);
+  for (const entry of COMMANDS) {
+    if (entry.name === invoked) {
+      (await entry.load()).register(program, ctx);
+      program.commands.find((c) => c.name() === entry.name)?.description(entry.description);
+    } else {
+      // listed only: never run, since a run registers the command it names
+      program.command(entry.name).description(entry.description).allowUnknownOption().allowExcessArguments();
+    }
+  }
   for (const sub of program.commands) {
     sub.exitOverride().configureOutput(output(io));
   }
@@ -51,7 +88,7 @@ function output(io: CliIo) {
 }
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
-  const { program, ctx } = buildProgram(io);
+  const { program, ctx } = await buildProgram(io, argv);
   if (argv.length === 0) {
     program.outputHelp();
     return EXIT.ok;

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { InputError } from './errors.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES, SOURCE_KINDS, VISIBILITIES } from './types.js';
-import type { Memory } from './types.js';
+import type { Memory, Provenance } from './types.js';
+import { effectiveVisibility } from './visibility.js';
 
 export const POOL_FORMAT = 'memory-transfer-pool';
 export const POOL_VERSION = 1;
@@ -112,6 +113,45 @@ export function poolHeaderLine(header: Omit<PoolHeader, 'format' | 'version'>): 
 /** One memory line (no newline); fields in a stable order, optional ones only when set. */
 export function memoryLine(memory: Memory): string {
   return JSON.stringify(memory);
+}
+
+/** The most sources an insight of an Action pool file keeps (its `support` still counts every fix). */
+export const ACTION_SOURCES = 12;
+
+/**
+ * An insight as the Action's pool file carries it: its sources cut to a bounded representative
+ * list, so a file stays sized for a repository however many fixes taught an insight (an insight
+ * merged from 1,878 fixes carried 367 KB of provenance). What the Action decides with is kept:
+ * - `visibility` becomes the most private of the field and every source (so no dropped source can
+ *   widen who may see it);
+ * - a source of another organization is kept (it forbids serving the insight in any repository);
+ * - the first source (the origin an injection names), then one source per repository and
+ *   visibility (the newest), newest first, up to ACTION_SOURCES;
+ * - `support` (how many fixes taught it) is unchanged.
+ * Other levels keep every source: they are served only where every one of their sources is.
+ */
+export function forActionFile(memory: Memory): Memory {
+  const [origin, ...rest] = memory.provenance;
+  if (memory.level !== 'insight' || !origin || rest.length === 0) return memory;
+  const keyOf = (source: Provenance) =>
+    `${source.tenant.toLowerCase()}\u0000${source.repo.toLowerCase()}\u0000${source.visibility}`;
+  const newest = new Map<string, Provenance>();
+  for (const source of rest) {
+    const key = keyOf(source);
+    if (key === keyOf(origin)) continue;
+    const known = newest.get(key);
+    if (!known || source.date > known.date) newest.set(key, source);
+  }
+  const tenant = memory.tenant.toLowerCase();
+  const foreign = (source: Provenance) => (source.tenant.toLowerCase() === tenant ? 1 : 0);
+  const others = [...newest.values()].sort(
+    (a, b) => foreign(a) - foreign(b) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0),
+  );
+  return {
+    ...memory,
+    visibility: effectiveVisibility(memory),
+    provenance: [origin, ...others].slice(0, ACTION_SOURCES),
+  };
 }
 
 /** The whole file: header, then one memory per line, ending with a newline. */

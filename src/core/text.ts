@@ -16,8 +16,9 @@ const STOP_WORDS = new Set(
 
 /** Splits camelCase and PascalCase words, lower-cases, cuts at every non-alphanumeric character. */
 export function rawTokens(text: string): string[] {
-  const spaced = text
-    .normalize('NFKC')
+  // (NFKC leaves ASCII as it is: most texts skip the normalization)
+  // eslint-disable-next-line no-control-regex
+  const spaced = (/^[\x00-\x7f]*$/.test(text) ? text : text.normalize('NFKC'))
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase();
@@ -36,11 +37,23 @@ export function stem(token: string): string {
   return token;
 }
 
+/** token → its term ('' for a stop word): words repeat (Zipf), so indexing a pool stems each once */
+const termOf = new Map<string, string>();
+const TERM_CACHE_LIMIT = 100_000;
+
 /** Tokens for retrieval: raw tokens without stop words, stemmed. */
 export function terms(text: string): string[] {
-  return rawTokens(text)
-    .filter((t) => !STOP_WORDS.has(t))
-    .map(stem);
+  const out: string[] = [];
+  for (const token of rawTokens(text)) {
+    let term = termOf.get(token);
+    if (term === undefined) {
+      term = STOP_WORDS.has(token) ? '' : stem(token);
+      if (termOf.size >= TERM_CACHE_LIMIT) termOf.clear();
+      termOf.set(token, term);
+    }
+    if (term !== '') out.push(term);
+  }
+  return out;
 }
 
 export function termSet(text: string): Set<string> {

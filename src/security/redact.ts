@@ -8,9 +8,6 @@
  * Every finding is replaced by `[REDACTED:<rule>]`. If the scanner fails, redaction throws: the
  * caller then sends nothing to the LLM and stores nothing.
  */
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import { MemoryTransferError } from '../core/errors.js';
 import type { Fix } from '../core/types.js';
 import type { Logger, Redactor } from '../services/ports.js';
@@ -54,23 +51,38 @@ export function shannonEntropy(value: string): number {
  * the text we redact is written by others, and a "secretlint-disable" comment in it must not switch
  * the scanner off. (secretlint ignores `disabled` on a rule inside a preset, hence not the preset.)
  */
-const SECRETLINT_CONFIG = {
-  rules: recommendedRules
-    .filter((rule) => rule.meta.id !== '@secretlint/secretlint-rule-filter-comments')
-    .map((rule) => ({ id: rule.meta.id, rule })),
-};
+async function loadSecretlint() {
+  const [{ lintSource }, { secretLintProfiler }, { rules: recommendedRules }] = await Promise.all([
+    import('@secretlint/core'),
+    import('@secretlint/profiler'),
+    import('@secretlint/secretlint-rule-preset-recommend'),
+  ]);
+  // secretlint's global profiler keeps every performance mark of every run and scans them all on each
+  // new mark: a call slowed from ~0.5 ms to 200+ ms after a few thousand calls (and memory grew without
+  // bound in the App). Nothing reads the profile, so marking is switched off.
+  secretLintProfiler.mark = () => undefined;
+  const config = {
+    rules: recommendedRules
+      .filter((rule) => rule.meta.id !== '@secretlint/secretlint-rule-filter-comments')
+      .map((rule) => ({ id: rule.meta.id, rule })),
+  };
+  return { lintSource, config };
+}
 
-// secretlint's global profiler keeps every performance mark of every run and scans them all on each
-// new mark: a call slowed from ~0.5 ms to 200+ ms after a few thousand calls (and memory grew without
-// bound in the App). Nothing reads the profile, so marking is switched off.
-secretLintProfiler.mark = () => undefined;
+/** secretlint, imported on the first scan (the CLI's logger and commands that scan nothing never load it) */
+let secretlint: ReturnType<typeof loadSecretlint> | undefined;
 
 const SECRETLINT_PREFIX = /^@secretlint\/secretlint-rule-/;
 
 export const secretlintScanner: SecretScanner = async (text) => {
+  secretlint ??= loadSecretlint();
+  const { lintSource, config } = await secretlint.catch((error: unknown) => {
+    secretlint = undefined;
+    throw error;
+  });
   const result = await lintSource({
     source: { content: text, filePath: 'memory-transfer-input.txt', contentType: 'text' },
-    options: { config: SECRETLINT_CONFIG, noPhysicFilePath: true },
+    options: { config, noPhysicFilePath: true },
   });
   return result.messages.map((message) => ({
     rule: message.ruleId.replace(SECRETLINT_PREFIX, ''),

@@ -41,7 +41,8 @@ import type {
   Store,
   UsageRecord,
 } from './store.js';
-import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
+import { bytesToVector, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
+import type { VectorSink } from './vector-cache.js';
 import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-listener.js';
 
 export interface PostgresStoreOptions {
@@ -136,7 +137,7 @@ export class PostgresStore implements Store {
     private readonly logger: Logger,
     searchTtlMs: number,
   ) {
-    this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
+    this.vectors = new VectorCache((tenant, model, sink) => this.loadVectors(tenant, model, sink));
     this.reads = new ReadCache({ searchTtlMs: () => (this.listener?.listening ? Infinity : searchTtlMs) });
   }
 
@@ -462,17 +463,36 @@ export class PostgresStore implements Store {
     return rows.map((r) => String(r.id));
   }
 
-  private async loadVectors(tenant: string, model: string) {
-    const rows = await this.query(
-      'SELECT m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = $1 AND v.model = $2',
+  /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
+  private async loadVectors(tenant: string, model: string, sink: VectorSink): Promise<void> {
+    const page = (after: string): Promise<Row[]> =>
+      this.query(
+        `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq
+         WHERE m.tenant = $1 AND v.model = $2 AND v.seq > $3 ORDER BY v.seq LIMIT $4`,
+        [tenant, model, after, VECTOR_PAGE_ROWS],
+      );
+    const count = this.query(
+      'SELECT COUNT(*)::int AS n FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = $1 AND v.model = $2',
       [tenant, model],
     );
-    return rows.map((r) => ({
-      id: String(r.id),
-      level: r.level as MemoryLevel,
-      status: r.status as MemoryStatus,
-      vector: bytesToVector(r.data as Buffer),
-    }));
+    // pipelined: the next page is read while this one is copied into the index
+    let next: Promise<Row[]> | undefined = page('-1');
+    next.catch(() => undefined);
+    sink.expect(Number((await count)[0]?.n ?? 0));
+    while (next) {
+      const rows: Row[] = await next;
+      const last = rows[rows.length - 1];
+      next = rows.length === VECTOR_PAGE_ROWS && last ? page(String(last.seq)) : undefined;
+      next?.catch(() => undefined);
+      for (const r of rows) {
+        sink.add({
+          id: String(r.id),
+          level: r.level as MemoryLevel,
+          status: r.status as MemoryStatus,
+          data: r.data as Buffer,
+        });
+      }
+    }
   }
 
   // fixes learned

@@ -48,7 +48,8 @@ import type {
   UsageRecord,
 } from './store.js';
 import { ReadCache } from './read-cache.js';
-import { bytesToVector, VectorCache, vectorToBytes } from './vector-cache.js';
+import { VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
+import type { VectorSink } from './vector-cache.js';
 
 export interface SqliteStoreOptions {
   logger?: Logger;
@@ -133,7 +134,7 @@ export class SqliteStore implements Store {
     readonly path: string,
     private readonly logger: Logger,
   ) {
-    this.vectors = new VectorCache((tenant, model) => this.loadVectors(tenant, model));
+    this.vectors = new VectorCache((tenant, model, sink) => this.loadVectors(tenant, model, sink));
   }
 
   /**
@@ -438,12 +439,32 @@ export class SqliteStore implements Store {
     return rows.map((r) => r.id);
   }
 
-  private async loadVectors(tenant: string, model: string) {
-    const rows = await this.db.all<{ id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer }>(
-      `SELECT m.id, m.level, m.status, v.data FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?`,
+  /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
+  private async loadVectors(tenant: string, model: string, sink: VectorSink): Promise<void> {
+    type VectorRow = { seq: number; id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer };
+    const page = (after: number): Promise<VectorRow[]> =>
+      this.db.all<VectorRow>(
+        // CROSS JOIN: walk vectors in key order (each page a range of the primary key); joined the
+        // other way round, SQLite sorted every page from the tenant's whole index (quadratic)
+        `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v CROSS JOIN memories m ON m.seq = v.seq
+         WHERE m.tenant = ? AND v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT ?`,
+        [tenant, model, after, VECTOR_PAGE_ROWS],
+      );
+    const count = this.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM vectors v CROSS JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?',
       [tenant, model],
     );
-    return rows.map((r) => ({ id: r.id, level: r.level, status: r.status, vector: bytesToVector(r.data) }));
+    // pipelined: the next page is read (on SQLite's thread) while this one is copied into the index
+    let next: Promise<VectorRow[]> | undefined = page(-1);
+    next.catch(() => undefined);
+    sink.expect((await count)?.n ?? 0);
+    while (next) {
+      const rows: VectorRow[] = await next;
+      const last = rows[rows.length - 1];
+      next = rows.length === VECTOR_PAGE_ROWS && last ? page(last.seq) : undefined;
+      next?.catch(() => undefined);
+      for (const row of rows) sink.add(row);
+    }
   }
 
   // fixes learned

@@ -8,12 +8,16 @@ import type { MemoryLevel, MemoryStatus } from '../core/types.js';
 import { VectorIndex } from '../core/vector-index.js';
 import type { ScoredId, SearchOptions } from './store.js';
 
+/** One stored vector as a loader reads it: its bytes (little-endian Float32) are not copied into a vector object. */
 export interface StoredVector {
   id: string;
   level: MemoryLevel;
   status: MemoryStatus;
-  vector: Float32Array;
+  data: Uint8Array;
 }
+
+/** Rows a loader reads per query: pages keep each read's transient row objects few. */
+export const VECTOR_PAGE_ROWS = 2048;
 
 interface Meta {
   level: MemoryLevel;
@@ -48,7 +52,19 @@ interface Entry {
   pending: ((entry: Entry) => void)[] | undefined;
 }
 
-export type VectorLoader = (tenant: string, model: string) => Promise<StoredVector[]>;
+/** Where a loader puts what it reads. */
+export interface VectorSink {
+  /** how many rows are coming (read first, so the index's buffer is allocated once) */
+  expect(rows: number): void;
+  /** one row: its bytes are copied into the index's one buffer */
+  add(row: StoredVector): void;
+}
+
+/**
+ * Reads every stored vector of a tenant and model: their count, then page by page
+ * (VECTOR_PAGE_ROWS rows, in a stable order) each row into the sink.
+ */
+export type VectorLoader = (tenant: string, model: string, sink: VectorSink) => Promise<void>;
 
 /** Float32 vector ↔ bytes (little-endian, as stored in BLOB/bytea columns). */
 export function vectorToBytes(vector: Float32Array): Buffer {
@@ -135,18 +151,24 @@ export class VectorCache {
     const entry = this.entries.get(k);
     if (entry) return entry;
     const created: Entry = { tenant, pending: [], ready: Promise.resolve() };
-    created.ready = this.load(tenant, model).then(
-      (rows) => {
-        const dims = rows[0]?.vector.length;
-        if (dims) {
-          const index = new VectorIndex(dims);
-          index.reserve(rows.length);
-          for (const row of rows) {
-            if (row.vector.length !== dims) continue;
-            index.upsert(row.id, row.vector, tagOf(row));
-          }
-          created.index = index;
+    let index: VectorIndex | undefined;
+    let expected = 0;
+    const sink: VectorSink = {
+      expect: (rows) => {
+        expected = rows;
+      },
+      add: (row) => {
+        if (row.data.byteLength === 0 || row.data.byteLength % 4 !== 0) return;
+        if (!index) {
+          index = new VectorIndex(row.data.byteLength / 4);
+          index.reserve(expected);
         }
+        index.upsertBytes(row.id, row.data, tagOf(row));
+      },
+    };
+    created.ready = this.load(tenant, model, sink).then(
+      () => {
+        if (index) created.index = index;
         const pending = created.pending ?? [];
         created.pending = undefined;
         for (const change of pending) change(created);

@@ -1,9 +1,12 @@
 // Issue 16, point 2: the Action's pool file holds what the Action reads, not the whole pool.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parsePool } from '../../../src/core/pool-file.js';
+import { ACTION_SOURCES, parsePool, serializePool } from '../../../src/core/pool-file.js';
+import type { Provenance } from '../../../src/core/types.js';
+import { maySee } from '../../../src/core/visibility.js';
+import { sampleMemory } from '../../helpers/sample-memory.js';
 import { buildGitRepo } from '../../helpers/git-repo.js';
 import { runCli, type CliRun } from '../../helpers/run-cli.js';
 
@@ -89,5 +92,42 @@ describe('export filters', () => {
       expect(memory.tenant).toBe('globex');
       expect(memory.provenance.every((p) => p.tenant === 'globex' && p.repo === 'acme/api')).toBe(true);
     }
+  });
+
+  it('--for-action cuts an insight taught by 1,500 fixes to a bounded list of sources, keeping what decides who sees it', async () => {
+    const source = (i: number, repo: string, visibility: Provenance['visibility']): Provenance => ({
+      tenant: 'acme',
+      repo,
+      visibility,
+      sourceKind: 'pull_request',
+      ref: String(i),
+      url: `https://github.com/${repo}/pull/${i}`,
+      authors: ['Ada', 'Grace'],
+      date: new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString(),
+    });
+    const provenance = Array.from({ length: 1_500 }, (_, i) => source(i, `acme/repo-${i % 30}`, 'public'));
+    // one of them is a private repository's fix: the insight may not reach a public repository
+    provenance[700] = source(700, 'acme/secret', 'private');
+    const big = sampleMemory({ id: 'mbig0000001', provenance, visibility: 'public', support: 1_500 });
+    const poolFile = join(tmp, 'big.jsonl');
+    await writeFile(poolFile, serializePool({ tenant: 'acme', exportedAt: '2025-01-01T00:00:00.000Z' }, [big]));
+    expect((await cli('import', poolFile)).code).toBe(0);
+
+    const whole = parsePool((await exported()).text).memories.find((m) => m.id === big.id)!;
+    expect(whole.provenance).toHaveLength(1_500);
+    const { text } = await exported('--for-action');
+    const line = text.split('\n').find((l) => l.includes(big.id))!;
+    expect(line.length).toBeLessThan(6_000);
+    const cut = parsePool(text).memories.find((m) => m.id === big.id)!;
+    expect(cut.provenance.length).toBeLessThanOrEqual(ACTION_SOURCES);
+    expect(cut.provenance[0]).toEqual(provenance[0]);
+    expect(cut.support).toBe(1_500);
+    expect(cut.visibility).toBe('private');
+    expect(maySee(cut, { tenant: 'acme', repo: 'acme/site', visibility: 'public' })).toBe(false);
+    expect(maySee(cut, { tenant: 'acme', repo: 'acme/secret', visibility: 'private' })).toBe(true);
+    // one source per repository, the newest of each
+    const repos = cut.provenance.map((p) => p.repo);
+    expect(new Set(repos).size).toBe(repos.length);
+    expect(cut.provenance[1]).toEqual(provenance[1_499]);
   });
 });

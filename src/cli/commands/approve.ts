@@ -9,7 +9,6 @@ export const approveCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('approve')
-      .description('approve a memory: it becomes active and may be recalled')
       .argument('<id>', 'the memory id')
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });

@@ -16,7 +16,6 @@ export const archiveStaleCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('archive-stale')
-      .description('archive active memories unused for --days and never up-voted (audited; `approve` brings one back)')
       .option('--days <n>', 'unused for this many days', String(DEFAULT_STALE_DAYS))
       .option('--dry-run', 'list what would be archived, change nothing')
       .option('--json', 'print the ids as JSON')

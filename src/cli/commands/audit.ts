@@ -20,9 +20,6 @@ export const auditCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('audit')
-      .description(
-        'show the audit log: who approved, rejected, forgot, archived, restored, shared or revoked what, and when',
-      )
       .option('--limit <n>', 'how many entries, newest first', '100')
       .option('--json', 'print the entries as JSON')
       .action(async (raw: Record<string, unknown>) => {

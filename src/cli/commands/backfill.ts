@@ -99,7 +99,7 @@ async function backfill(ctx: CliContext, raw: Record<string, unknown>): Promise<
   if (repos.length === 0) throw new InputError(`no repositories to backfill in ${org} with ${github.how}`);
   const results: (BackfillResult & { created: number; merged: number })[] = [];
   await ctx.withStore(async (store) => {
-    const deps = engineDeps(ctx, store);
+    const deps = await engineDeps(ctx, store);
     for (const repo of repos) {
       const progress = startProgress(ctx.io, `backfill ${org}/${repo}`, opts.limit, opts.json);
       let created = 0;
@@ -159,9 +159,6 @@ export const backfillCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('backfill')
-      .description(
-        "learn from an organization's merged pull requests (resumable; GITHUB_TOKEN or the App's credentials)",
-      )
       .requiredOption('--org <org>', 'the organization')
       .option('--repo <name>', 'only this repository (name or org/name)')
       .option('--limit <n>', 'at most this many merged PRs per repository in this pass (newest first)')

@@ -16,7 +16,6 @@ export const editCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('edit')
-      .description("rewrite a memory's title, description or content (screened, audited)")
       .argument('<id>', 'the memory id')
       .option('--title <text>', 'the new title')
       .option('--description <text>', 'the new description')

@@ -46,7 +46,6 @@ export const evalCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('eval')
-      .description('run the evaluation (precision@3 across repositories) on an eval set; needs a checkout')
       .argument('[file]', 'the fixes file with labels (default ../shared/eval-dev/fixes.jsonl)')
       .option('--json', 'print the figures as JSON')
       .option('--verbose', 'print each query and what it recalled')

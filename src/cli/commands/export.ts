@@ -8,7 +8,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
-import { serializePool } from '../../core/pool-file.js';
+import { forActionFile, serializePool } from '../../core/pool-file.js';
 import type { Memory } from '../../core/types.js';
 import type { CliContext } from '../context.js';
 import { parseTenant } from '../default-tenant.js';
@@ -42,7 +42,8 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
     const memories: Memory[] = [];
     for (let offset = 0; ; offset += PAGE) {
       const page = await store.listMemories(tenant, { ...filter, limit: PAGE, offset });
-      memories.push(...page);
+      // the Action's file: each insight's sources cut to a bounded representative list
+      memories.push(...(opts.forAction ? page.map(forActionFile) : page));
       if (page.length < PAGE) break;
     }
     // a file for another organization's repositories: its memories are labelled with that organization
@@ -77,7 +78,6 @@ export const exportCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('export')
-      .description('export the pool as versioned JSON Lines (the Action reads this file in pool-file mode)')
       .option('--out <file>', 'write to this file (default: standard output)')
       .option(
         '--for-action',

@@ -45,7 +45,6 @@ export const forgetCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('forget')
-      .description('forget memories: delete them from the pool (more than one asks first, or takes --yes)')
       .argument('<ids...>', 'the memory ids')
       .option('--yes', 'forget several memories without asking')
       .action((ids: string[], options: Record<string, unknown>) => run(ctx, ids, options));

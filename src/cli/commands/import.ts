@@ -63,7 +63,7 @@ async function run(ctx: CliContext, file: string, raw: Record<string, unknown>):
       });
     });
     if (made) await ctx.setDefaultTenant(store, header.tenant);
-    const { embedder } = engineDeps(ctx, store);
+    const { embedder } = await engineDeps(ctx, store);
     const embedded = embedder ? await embedInsights(ctx, store, embedder, memories) : 0;
     return { replaced: existing.length, embedded };
   });
@@ -130,7 +130,6 @@ export const importCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('import')
-      .description('import an export file into the pool: all of it in one transaction, or nothing')
       .argument('<file>', 'a file written by `memory-transfer export`')
       .option('--json', 'print the summary as JSON')
       .action((file: string, options: Record<string, unknown>) => run(ctx, file, options));

@@ -98,7 +98,7 @@ async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
     }
     tenant ??= source.tenant;
     const progress = startProgress(ctx.io, 'learn', source.count, opts.json);
-    const deps = engineDeps(ctx, store);
+    const deps = await engineDeps(ctx, store);
     try {
       const summary = await learnFixes(deps, source.fixes, {
         ...(opts.force && { force: true }),
@@ -149,7 +149,6 @@ export const learnCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('learn')
-      .description('learn fixes into the pool: from a local git repository or a fixes file (JSON Lines)')
       .option('--git <dir>', 'a local git repository (working copy or bare) to mine fix commits from')
       .option('--fixes <file>', 'a fixes file, one JSON fix per line (docs/fixes-format.md)')
       .option(

@@ -36,7 +36,6 @@ export const listCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('list')
-      .description('list the memories of the pool')
       .option('--status <status>', 'only this status: proposed, active, rejected, archived')
       .option('--level <level>', 'only this level: insight, summary, workflow, trajectory')
       .option('--repo <owner/name>', 'only memories learned from this repository')

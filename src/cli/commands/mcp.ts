@@ -146,15 +146,15 @@ async function poolFileSource(ctx: CliContext, opts: McpFlags, file: string, bou
   });
 }
 
-function storeSource(
+async function storeSource(
   ctx: CliContext,
   opts: McpFlags,
   store: Store,
   tenant: string,
   bound: BoundRepository | undefined,
   run: WorkflowRun,
-): InsightSource {
-  const deps = engineDeps(ctx, store);
+): Promise<InsightSource> {
+  const deps = await engineDeps(ctx, store);
   return createPoolSource({
     label: `the pool ${ctx.poolLocation} (tenant ${tenant})`,
     recallDeps: deps,
@@ -215,7 +215,7 @@ async function mcp(ctx: CliContext, raw: Record<string, unknown>, version: strin
   const store = await openStore(ctx.poolLocation, ctx.logger);
   try {
     const tenant = await ctx.tenant(store, bound?.repo);
-    await serveOver(ctx, storeSource(ctx, opts, store, tenant, bound, run), version);
+    await serveOver(ctx, await storeSource(ctx, opts, store, tenant, bound, run), version);
   } finally {
     await store.close();
   }
@@ -225,7 +225,6 @@ export const mcpCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('mcp')
-      .description('run an MCP server over stdio: agents recall insights mid-run and report what helped')
       .option('--pool <file>', 'serve a pool file made by `memory-transfer export` (read-only: no report_outcome)')
       .option(
         '--server <url>',

@@ -12,7 +12,7 @@ import type { Requester } from '../../core/types.js';
 import { silenceReason } from '../../core/task-focus.js';
 import { recall } from '../../services/recall.js';
 import type { CliContext } from '../context.js';
-import { engineDeps } from '../engine.js';
+import { recallDeps } from '../engine.js';
 import { EXIT } from '../exit-codes.js';
 import { flag, parseFlags } from '../flags.js';
 import { hitJson, hitText } from '../render.js';
@@ -71,7 +71,7 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
     // a task in a repository sees what a reader of its visibility may see (private by default)
     const visibility = opts.visibility ?? (opts.repo ? 'private' : undefined);
     const requester: Requester = { tenant, ...(opts.repo && { repo: opts.repo }), ...(visibility && { visibility }) };
-    const hits = await recall(engineDeps(ctx, store), requester, opts.text, {
+    const hits = await recall(await recallDeps(ctx, store), requester, opts.text, {
       k: opts.k,
       level: opts.level,
       ...(opts.anyTask && { anyTask: true }),
@@ -102,7 +102,6 @@ export const recallCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('recall')
-      .description('recall the insights most relevant to a task, from every repository of the pool')
       .argument('[text]', 'the task, in words (an issue title, a failing test, a goal); - reads it from standard input')
       .option('--file <file>', 'read the task from this file (any size: the first 20,000 characters count)')
       .option('-k, --k <n>', 'how many results', '3')

@@ -17,7 +17,7 @@ import type { CliCommand } from './command.js';
 async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags({ all: z.boolean().optional(), json: z.boolean().optional() }, raw);
   await ctx.withStore(async (store) => {
-    const deps = engineDeps(ctx, store);
+    const deps = await engineDeps(ctx, store);
     const { embedder } = deps;
     if (!embedder)
       throw new InputError(
@@ -52,9 +52,6 @@ export const reembedCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('reembed')
-      .description(
-        "fill in the insights' missing vectors (after an embedding failure), or re-embed all of them with --all (after a model change)",
-      )
       .option('--all', 'embed every insight again, not only those without a vector of the current model')
       .option('--json', 'print the summary as JSON')
       .action((options: Record<string, unknown>) => run(ctx, options));

@@ -9,7 +9,6 @@ export const rejectCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('reject')
-      .description('reject a memory: it is kept for the record but never recalled')
       .argument('<id>', 'the memory id')
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });

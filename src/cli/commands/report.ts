@@ -57,7 +57,6 @@ export const reportCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('report')
-      .description('write the pool as one self-contained HTML page: transfer matrix, routines, pool health, insights')
       .requiredOption('--out <file>', 'the HTML file to write, e.g. report.html')
       .option('--since <date>', 'figures over time start here: 2026-01-31, or 90d for the last 90 days')
       .action((options: Record<string, unknown>) => run(ctx, options));

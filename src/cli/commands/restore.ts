@@ -9,7 +9,6 @@ export const restoreCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('restore')
-      .description('restore an archived or rejected memory: it becomes active again')
       .argument('<id>', 'the memory id')
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });

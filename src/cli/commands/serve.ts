@@ -103,9 +103,6 @@ export const serveCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('serve')
-      .description(
-        'run the GitHub App: webhooks, the recall API and the job worker (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET)',
-      )
       .option('--port <n>', 'port to listen on (default: $PORT, else 3000)')
       .option('--host <host>', 'address to listen on (default: $HOST, else 0.0.0.0)')
       .option('--dev', 'development only: accept the default webhook secret "development"')

@@ -12,7 +12,6 @@ export const shareCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('share')
-      .description('share a memory wider: shown in repositories less private than its sources (same org only)')
       .argument('<id>', 'the memory id')
       .action(async (id: string) => {
         const opts = parseFlags({ id: flag.id }, { id });

@@ -22,7 +22,6 @@ export const showCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('show')
-      .description('show one memory with its evidence and sources')
       .argument('<id>', 'the memory id (see list or recall)')
       .option('--json', 'print the memory as JSON')
       .action((id: string, options: Record<string, unknown>) => run(ctx, id, options));

@@ -46,7 +46,6 @@ export const statsCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('stats')
-      .description('show what the pool holds: memories by level and status, repositories, fixes')
       .option('--json', 'print the figures as JSON')
       .action((options: Record<string, unknown>) => run(ctx, options));
   },

@@ -42,7 +42,6 @@ export const tenantCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('tenant')
-      .description("show the pool's default tenant and the tenants it holds; with NAME, make NAME the default")
       .argument('[name]', 'the new default tenant: an organization or user name, e.g. acme')
       .option('--json', 'print {"pool","default","tenants"} as JSON')
       .action(async (name: string | undefined, raw: Record<string, unknown>) => {

