@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { MAX_TASK_LENGTH } from '../../core/recall-api.js';
 import type { Requester } from '../../core/types.js';
-import { recall } from '../../services/recall.js';
+import { recall, withCompleteProvenance } from '../../services/recall.js';
 import type { CliContext } from '../context.js';
 import { engineDeps } from '../engine.js';
 import { EXIT } from '../exit-codes.js';
@@ -69,7 +69,11 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
     // a task in a repository sees what a reader of its visibility may see (private by default)
     const visibility = opts.visibility ?? (opts.repo ? 'private' : undefined);
     const requester: Requester = { tenant, ...(opts.repo && { repo: opts.repo }), ...(visibility && { visibility }) };
-    const hits = await recall(engineDeps(ctx, store), requester, opts.text, { k: opts.k, level: opts.level });
+    const hits = await withCompleteProvenance(
+      store,
+      tenant,
+      await recall(engineDeps(ctx, store), requester, opts.text, { k: opts.k, level: opts.level }),
+    );
     if (opts.json) {
       ctx.json({
         query: opts.text,
