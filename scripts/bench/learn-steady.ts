@@ -8,17 +8,22 @@
  * the process holds after each chunk.
  *
  * Targets (issue 13): the rate at 10k learned fixes ≥ 0.8 × the first chunk's; peak memory not
- * growing with the pool.
+ * growing with the pool. With BENCH_POSTGRES=postgres://… the same fixes are learned again into a
+ * PostgreSQL schema of their own (dropped afterwards). BENCH_STEADY_FIXES and BENCH_STEADY_CHUNK
+ * change the sizes (default 11,000 in chunks of 1,000).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
 import type { Fix, Visibility } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { learnFixes } from '../../src/services/learn.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { BUG_SUBJECTS, pick, random } from './seeded.js';
 
 const TOTAL = Number(process.env.BENCH_STEADY_FIXES ?? 11_000);
@@ -122,59 +127,83 @@ export function generateFixes(count: number): Fix[] {
   return fixes;
 }
 
+/** learns the fixes into `store` in chunks; figures prefixed with `label` */
+async function learnInChunks(store: Store, label: string, fixes: Fix[]): Promise<Record<string, string | number>> {
+  const deps = {
+    store,
+    abstractor: createRulesAbstractor(),
+    redactor: createRedactor(),
+    logger: silentLogger,
+    clock: systemClock,
+  };
+  const figures: Record<string, string | number> = {};
+  const rates: number[] = [];
+  const rss: number[] = [];
+  const heap: number[] = [];
+  for (let start = 0; start < fixes.length; start += CHUNK) {
+    const chunk = fixes.slice(start, start + CHUNK);
+    const started = performance.now();
+    await learnFixes(deps, chunk);
+    const seconds = (performance.now() - started) / 1000;
+    rates.push(chunk.length / seconds);
+    rss.push(process.memoryUsage().rss / 1024 / 1024);
+    // with `node --expose-gc` (NODE_OPTIONS), the live heap after a full collection: what the process keeps
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (gc) gc();
+    heap.push(gc ? process.memoryUsage().heapUsed / 1024 / 1024 : Number.NaN);
+    const floor = rates[0] as number;
+    const rate = rates[rates.length - 1] as number;
+    const live = heap[heap.length - 1] as number;
+    figures[`${label}fixes ${start + 1}–${start + chunk.length} (fixes/s, × first chunk, RSS MB, heap MB after GC)`] =
+      `${rate.toFixed(0)}  ${(rate / floor).toFixed(2)}×  ${rss[rss.length - 1]?.toFixed(0)}  ${Number.isNaN(live) ? '-' : live.toFixed(0)}`;
+  }
+  const insights = await store.listMemories(TENANT, { level: ['insight'] });
+  const largest = Math.max(...insights.map((m) => m.provenance.length));
+  const stats = await store.stats(TENANT);
+  const floor = rates[0] as number;
+  const at10k = rates[Math.min(rates.length, Math.ceil(10_000 / CHUNK)) - 1] as number;
+  const last = rates[rates.length - 1] as number;
+  figures[`${label}memories / insights`] = `${stats.memories} / ${insights.length}`;
+  figures[`${label}largest insight (sources)`] = largest;
+  figures[`${label}rate at 10k ÷ first chunk (target ≥ 0.80)`] = (at10k / floor).toFixed(2);
+  figures[`${label}last chunk ÷ first chunk`] = (last / floor).toFixed(2);
+  figures[`${label}RSS after the first chunk → after the last (MB)`] =
+    `${rss[0]?.toFixed(0)} → ${rss[rss.length - 1]?.toFixed(0)}`;
+  return figures;
+}
+
 export async function run(): Promise<Record<string, string | number>> {
+  const fixes = generateFixes(TOTAL);
   const tmp = await mkdtemp(join(tmpdir(), 'mt-bench-steady-'));
   const db = join(tmp, 'pool.db');
+  let figures: Record<string, string | number>;
   const store = await openStore(db);
   try {
-    const fixes = generateFixes(TOTAL);
-    const deps = {
-      store,
-      abstractor: createRulesAbstractor(),
-      redactor: createRedactor(),
-      logger: silentLogger,
-      clock: systemClock,
-    };
-    const figures: Record<string, string | number> = {};
-    const rates: number[] = [];
-    const rss: number[] = [];
-    const heap: number[] = [];
-    for (let start = 0; start < fixes.length; start += CHUNK) {
-      const chunk = fixes.slice(start, start + CHUNK);
-      const started = performance.now();
-      await learnFixes(deps, chunk);
-      const seconds = (performance.now() - started) / 1000;
-      rates.push(chunk.length / seconds);
-      rss.push(process.memoryUsage().rss / 1024 / 1024);
-      // with `node --expose-gc` (NODE_OPTIONS), the live heap after a full collection: what the process keeps
-      const gc = (globalThis as { gc?: () => void }).gc;
-      if (gc) gc();
-      heap.push(gc ? process.memoryUsage().heapUsed / 1024 / 1024 : Number.NaN);
-      const floor = rates[0] as number;
-      const rate = rates[rates.length - 1] as number;
-      const live = heap[heap.length - 1] as number;
-      figures[`fixes ${start + 1}–${start + chunk.length} (fixes/s, × first chunk, RSS MB, heap MB after GC)`] =
-        `${rate.toFixed(0)}  ${(rate / floor).toFixed(2)}×  ${rss[rss.length - 1]?.toFixed(0)}  ${Number.isNaN(live) ? '-' : live.toFixed(0)}`;
-    }
-    const insights = await store.listMemories(TENANT, { level: ['insight'] });
-    const largest = Math.max(...insights.map((m) => m.provenance.length));
-    const stats = await store.stats(TENANT);
-    const floor = rates[0] as number;
-    const at10k = rates[Math.min(rates.length, Math.ceil(10_000 / CHUNK)) - 1] as number;
-    const last = rates[rates.length - 1] as number;
+    figures = await learnInChunks(store, '', fixes);
     const wal = (await stat(`${db}-wal`).catch(() => undefined))?.size ?? 0;
     const size = (await stat(db)).size + wal;
-    figures['memories / insights'] = `${stats.memories} / ${insights.length}`;
-    figures['largest insight (sources)'] = largest;
-    figures['rate at 10k ÷ first chunk (target ≥ 0.80)'] = (at10k / floor).toFixed(2);
-    figures['last chunk ÷ first chunk'] = (last / floor).toFixed(2);
-    figures['RSS after the first chunk → after the last (MB)'] =
-      `${rss[0]?.toFixed(0)} → ${rss[rss.length - 1]?.toFixed(0)}`;
     figures['peak RSS of the process (MB)'] = (process.resourceUsage().maxRSS / 1024).toFixed(0);
     figures['pool size (MB)'] = `${(size / 1024 / 1024).toFixed(1)} (of it the WAL: ${(wal / 1024 / 1024).toFixed(1)})`;
-    return figures;
   } finally {
     await store.close();
     await rm(tmp, { recursive: true, force: true });
   }
+  // the same on PostgreSQL, in a schema of its own that is dropped afterwards
+  const url = process.env.BENCH_POSTGRES;
+  if (url) {
+    const schema = `mt_bench_steady_${randomBytes(4).toString('hex')}`;
+    const pgStore = await openStore(`${url}${url.includes('?') ? '&' : '?'}schema=${schema}`, silentLogger, {
+      listen: false,
+    });
+    try {
+      Object.assign(figures, await learnInChunks(pgStore, 'PostgreSQL: ', fixes));
+    } finally {
+      await pgStore.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
+  }
+  return figures;
 }
