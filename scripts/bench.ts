@@ -12,6 +12,7 @@ type Section = () => Promise<{ run(): Promise<Figures> }>;
 const SECTIONS: Record<string, Section> = {
   action: () => import('./bench/action.js'),
   learn: () => import('./bench/learn.js'),
+  'learn-steady': () => import('./bench/learn-steady.js'),
   recall: () => import('./bench/recall.js'),
   startup: () => import('./bench/startup.js'),
   vectors: () => import('./bench/vectors.js'),

@@ -32,7 +32,7 @@ import type { Fix, Memory, RecallHit } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';
 import { silentLogger, systemClock } from '../src/services/ports.js';
-import { recall } from '../src/services/recall.js';
+import { recall, withCompleteProvenance } from '../src/services/recall.js';
 import { readFixesFile } from '../src/sources/fixes-file.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
@@ -133,11 +133,13 @@ function canScoreLesson(query: Fix, pool: readonly Fix[], answers: Map<string, A
   return pool.some((f) => f.repo !== query.repo && lesson(answer, answers.get(key(f.repo, f.ref))!));
 }
 
+/** the hits with complete provenance (recall reads a sample of each memory's sources; hits are scored by all of them) */
 async function recallFor(store: Store, fix: Fix): Promise<RecallHit[]> {
-  return recall({ store, logger: silentLogger, clock: systemClock }, { tenant: TENANT }, fix.title, {
+  const hits = await recall({ store, logger: silentLogger, clock: systemClock }, { tenant: TENANT }, fix.title, {
     k: K,
     excludeRepo: fix.repo,
   });
+  return withCompleteProvenance(store, TENANT, hits);
 }
 
 async function scoreQueries(

@@ -8,7 +8,7 @@ import { createRedactor } from '../../src/security/redact.js';
 import { learnFix, learnFixes, type LearnDeps } from '../../src/services/learn.js';
 import type { Abstractor, Embedder, Redactor } from '../../src/services/ports.js';
 import { silentLogger } from '../../src/services/ports.js';
-import { recall } from '../../src/services/recall.js';
+import { recall, withCompleteProvenance } from '../../src/services/recall.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { sampleFix } from '../helpers/sample-fix.js';
@@ -84,6 +84,31 @@ describe('learnFix', () => {
       force: true,
     });
     expect((await store.listMemories('acme', { level: ['insight'] }))[0]!.support).toBe(2);
+  });
+
+  it('merges append one provenance row each: the whole list in order when shown, a bounded sample for recall', async () => {
+    const repos = ['acme/web', 'acme/api', 'acme/cli', 'acme/docs', 'acme/auth', 'acme/queue', 'acme/web'];
+    for (const [i, repo] of repos.entries()) await learnFix(deps(), emptyBody(repo, `r${i}`));
+    const [insight] = await store.listMemories('acme', { level: ['insight'] });
+    expect(insight?.support).toBe(7);
+    expect(insight?.provenance.map((p) => `${p.repo}#${p.ref}`)).toEqual(repos.map((repo, i) => `${repo}#r${i}`));
+    const sampled = await store.getMemory('acme', insight!.id, { provenance: 'sample' });
+    expect(sampled?.provenanceCount).toBe(7);
+    expect(sampled?.provenance.map((p) => p.repo)).toEqual(repos.slice(0, 5));
+    // recall carries the sample; shown hits get the whole list back
+    const hits = await recall(
+      { store, logger: silentLogger, clock },
+      { tenant: 'acme' },
+      'the request body is empty and it crashes',
+    );
+    expect(hits[0]?.memory.provenanceCount).toBe(7);
+    const shown = await withCompleteProvenance(store, 'acme', hits);
+    expect(shown[0]?.memory.provenance).toEqual(insight?.provenance);
+    expect(shown[0]?.memory.provenanceCount).toBeUndefined();
+    // relearning a merged fix appends nothing
+    await learnFix(deps(), emptyBody('acme/cli', 'r2'), { force: true });
+    expect((await store.getMemory('acme', insight!.id))?.provenance).toHaveLength(7);
+    expect((await store.getMemory('acme', insight!.id))?.support).toBe(7);
   });
 
   it('a merge keeps one lesson and adds each fix as an example, not a concatenation of clauses', async () => {

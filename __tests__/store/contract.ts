@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
-import type { Memory, MemoryLevel } from '../../src/core/types.js';
+import type { Memory, MemoryLevel, Provenance } from '../../src/core/types.js';
 import type { Store } from '../../src/store/store.js';
 import { VECTOR_PAGE_ROWS } from '../../src/store/vector-cache.js';
 
@@ -232,6 +232,123 @@ export function runStoreContract(
         await store.markFixLearned('gamma', 'gamma/x', '1');
         await store.putMemory(makeMemory({ tenant: 'acme' }));
         expect(await store.listTenants()).toEqual(['acme', 'beta', 'gamma']);
+      });
+    });
+
+    describe('provenance (its own table; a bounded sample on the memory row)', () => {
+      /** 12 entries over 6 repositories, some repeated, mixed case */
+      function sources(): Provenance[] {
+        const repos = [
+          'acme/api',
+          'acme/web',
+          'ACME/api',
+          'acme/cli',
+          'acme/docs',
+          'acme/web',
+          'acme/auth',
+          'acme/queue',
+        ];
+        return Array.from({ length: 12 }, (_, i) => ({
+          tenant: 'acme',
+          repo: repos[i % repos.length] as string,
+          visibility: i === 7 ? ('private' as const) : ('public' as const),
+          sourceKind: 'pull_request' as const,
+          ref: String(100 + i),
+          url: `https://github.com/${repos[i % repos.length]}/pull/${100 + i}`,
+          authors: [`dev${i}`],
+          date: `2026-01-${String(i + 1).padStart(2, '0')}T00:00:00.000Z`,
+        }));
+      }
+
+      it('gives the whole provenance back in order, and a sample of it (first of each repository, five at most) with the count', async () => {
+        const store = await fresh();
+        const memory = makeMemory({ provenance: sources(), visibility: 'private' });
+        await store.putMemory(memory);
+        expect(await store.getMemory('acme', memory.id)).toEqual(memory);
+        expect(await store.getMemories('acme', [memory.id])).toEqual([memory]);
+        expect(await store.listMemories('acme')).toEqual([memory]);
+        const sampled = await store.getMemory('acme', memory.id, { provenance: 'sample' });
+        expect(sampled?.provenanceCount).toBe(12);
+        expect(sampled?.provenance.map((p) => `${p.repo}#${p.ref}`)).toEqual([
+          'acme/api#100',
+          'acme/web#101',
+          'acme/cli#103',
+          'acme/docs#104',
+          'acme/auth#106',
+        ]);
+        expect(await store.getMemories('acme', [memory.id], { provenance: 'sample' })).toEqual([sampled]);
+        if (store.readMemories) expect(await store.readMemories('acme', [memory.id])).toEqual([sampled]);
+        // the repository filter sees every source, also those past the sample
+        expect((await store.listMemories('acme', { repo: 'acme/queue' })).map((m) => m.id)).toEqual([memory.id]);
+        expect((await store.stats('acme')).repos).toBe(6);
+      });
+
+      it('appends one source to a stored memory; the same repository (any case) and ref is refused; an unknown memory is not found', async () => {
+        const store = await fresh();
+        const memory = makeMemory({ provenance: sources().slice(0, 2) });
+        await store.putMemory(memory);
+        const extra: Provenance = { ...sources()[0]!, repo: 'acme/new', ref: '900', visibility: 'internal' };
+        expect(await store.appendProvenance('acme', memory.id, extra)).toBe(true);
+        expect(await store.appendProvenance('acme', memory.id, { ...extra, repo: 'ACME/New' })).toBe(false);
+        expect(await store.appendProvenance('acme', memory.id, { ...sources()[1]!, url: 'https://x' })).toBe(false);
+        expect((await store.getMemory('acme', memory.id))?.provenance).toEqual([...memory.provenance, extra]);
+        const sampled = await store.getMemory('acme', memory.id, { provenance: 'sample' });
+        expect(sampled?.provenanceCount).toBe(3);
+        expect(sampled?.provenance).toEqual([...memory.provenance, extra]);
+        expect((await store.listMemories('acme', { repo: 'acme/new' })).map((m) => m.id)).toEqual([memory.id]);
+        const missing = await store.appendProvenance('acme', 'nope', extra).catch((e: unknown) => e);
+        expect((missing as { code?: string }).code).toBe('not-found');
+        // another tenant's memory of the same id is not this one
+        expect(await store.appendProvenance('beta', memory.id, extra).catch((e: unknown) => e)).toMatchObject({
+          code: 'not-found',
+        });
+      });
+
+      it('a sampled memory put back keeps the stored provenance; a complete one replaces it', async () => {
+        const store = await fresh();
+        const memory = makeMemory({ provenance: sources() });
+        await store.putMemory(memory);
+        const sampled = (await store.getMemory('acme', memory.id, { provenance: 'sample' }))!;
+        await store.putMemory({ ...sampled, support: 13, title: 'A new title for the routine' });
+        const after = await store.getMemory('acme', memory.id);
+        expect(after).toMatchObject({ support: 13, title: 'A new title for the routine' });
+        expect(after?.provenance).toEqual(memory.provenance);
+        // a source revoked: the complete list written again
+        const rest = memory.provenance.filter((p) => p.repo.toLowerCase() !== 'acme/api');
+        await store.putMemory({ ...after!, provenance: rest });
+        expect((await store.getMemory('acme', memory.id))?.provenance).toEqual(rest);
+        expect(await store.listMemories('acme', { repo: 'acme/api' })).toEqual([]);
+        const sample = await store.getMemory('acme', memory.id, { provenance: 'sample' });
+        expect(sample?.provenanceCount).toBe(rest.length);
+        expect(sample?.provenance[0]).toEqual(rest[0]);
+      });
+
+      it('rolls an append back with the transaction it ran in', async () => {
+        const store = await fresh();
+        const memory = makeMemory();
+        await store.putMemory(memory);
+        const extra: Provenance = { ...memory.provenance[0]!, repo: 'acme/web', ref: '5' };
+        await expect(
+          store.tenantTransaction('acme', async () => {
+            await store.appendProvenance('acme', memory.id, extra);
+            await store.putMemory({ ...memory, support: 99 });
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        expect(await store.getMemory('acme', memory.id)).toEqual(memory);
+        expect((await store.getMemory('acme', memory.id, { provenance: 'sample' }))?.provenanceCount).toBe(1);
+        expect(await store.listMemories('acme', { repo: 'acme/web' })).toEqual([]);
+      });
+
+      it('deletes a memory with its provenance', async () => {
+        const store = await fresh();
+        const memory = makeMemory({ provenance: sources() });
+        await store.putMemory(memory);
+        expect(await store.deleteMemory('acme', memory.id)).toBe(true);
+        // a new memory under the same id starts with its own sources only
+        const again = makeMemory({ id: memory.id });
+        await store.putMemory(again);
+        expect(await store.getMemory('acme', memory.id)).toEqual(again);
       });
     });
 

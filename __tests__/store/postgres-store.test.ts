@@ -7,6 +7,7 @@ import { PostgresStore } from '../../src/store/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
 import { recall } from '../../src/services/recall.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { expectMigratedWithoutLoss, readV3Rows, V3_POOL, writeV3Postgres } from '../helpers/v3-pool.js';
 import { makeMemory, runStoreContract } from './contract.js';
 
 const URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -107,6 +108,26 @@ describe('PostgreSQL pool', () => {
         await store.close();
       }
       expect(await listeners(schema)).toBe(0);
+    }
+  });
+
+  it('moves the provenance of a schema written by the version-3 release to its own table without loss', async () => {
+    const schema = `mt_test_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const before = await readV3Rows(V3_POOL);
+    const client = new pg.Client(URL);
+    await client.connect();
+    try {
+      await writeV3Postgres(client, schema, before.memories);
+    } finally {
+      await client.end();
+    }
+    const store = await PostgresStore.open(URL, { schema, listen: false });
+    try {
+      await store.migrate();
+      await expectMigratedWithoutLoss(store, before);
+    } finally {
+      await store.close();
     }
   });
 

@@ -42,7 +42,7 @@ describe('SQLite cached reads', () => {
     await store.putMemory(makeMemory({ id: 'm1', title: 'Alpha routine' }));
     await store.putMemory(makeMemory({ id: 'm2', title: 'Beta routine' }));
     const read = await store.readMemories('acme', ['m2', 'missing', 'm1']);
-    expect(read).toEqual(await store.getMemories('acme', ['m2', 'm1']));
+    expect(read).toEqual(await store.getMemories('acme', ['m2', 'm1'], { provenance: 'sample' }));
     expect(Object.isFrozen(read[0])).toBe(true);
     expect(Object.isFrozen(read[0]?.provenance[0])).toBe(true);
     expect(() => {

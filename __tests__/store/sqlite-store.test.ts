@@ -8,6 +8,7 @@ import { StoreError } from '../../src/core/errors.js';
 import { defaultPoolLocation, openStore } from '../../src/store/open-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { copyV3Pool, expectMigratedWithoutLoss, readV3Rows, v3Memory } from '../helpers/v3-pool.js';
 import { makeMemory, runStoreContract } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mt-sqlite-'));
@@ -94,10 +95,9 @@ describe('SQLite pool file', () => {
 
   it('upgrades a version-1 pool in place: its memories and a job recorded before the upgrade survive', async () => {
     const path = newPath();
-    const store = await openStore(path);
-    await store.putMemory(makeMemory());
-    await store.close();
-    // back to version 1 as an earlier release left it: no jobs.body, no fixes.fallback, a job waiting, a fix learned
+    // a pool of the version-3 release, taken back to version 1: no jobs.body, no fixes.fallback, a job waiting, a fix learned
+    copyV3Pool(path);
+    const before = await readV3Rows(path);
     const other = raw(path);
     await other.exec(`ALTER TABLE jobs DROP COLUMN body; ALTER TABLE fixes DROP COLUMN fallback;
       DELETE FROM schema_version WHERE version > 1;
@@ -107,13 +107,33 @@ describe('SQLite pool file', () => {
     await other.close();
     const again = await openStore(path);
     try {
-      expect(await again.countMemories('acme')).toBe(1);
+      expect(await again.countMemories('acme')).toBe(before.memories.length);
       expect(await again.learnedFix('acme', 'acme/api', '7')).toEqual({});
       const job = await again.claimJob(new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
       expect(job).toMatchObject({ key: 'webhook:old', payload: { id: 'old' } });
       expect(job?.body).toBeUndefined();
       await again.enqueueJob({ key: 'new', kind: 'x', payload: null, body: Buffer.from('raw') });
       expect((await again.claimJob(new Date().toISOString(), new Date().toISOString()))?.body?.toString()).toBe('raw');
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('moves the provenance of a pool written by the version-3 release to its own table without loss', async () => {
+    const path = newPath();
+    copyV3Pool(path);
+    const before = await readV3Rows(path);
+    const store = await openStore(path);
+    try {
+      await expectMigratedWithoutLoss(store, before);
+    } finally {
+      await store.close();
+    }
+    // and once more after reopening: nothing was kept only in memory
+    const again = await openStore(path);
+    try {
+      const wide = before.memories.map(v3Memory).find((m) => m.provenance.length > 5)!;
+      expect((await again.getMemory('acme', wide.id))?.provenance).toHaveLength(wide.provenance.length + 1);
     } finally {
       await again.close();
     }

@@ -30,7 +30,8 @@ export function hitJson(hit: RecallHit, rank: number) {
 export function hitText(hit: RecallHit, rank: number): string {
   const m = hit.memory;
   const origin = m.provenance[0];
-  const sources = m.provenance.length > 1 ? ` +${m.provenance.length - 1} more` : '';
+  const count = m.provenanceCount ?? m.provenance.length;
+  const sources = count > 1 ? ` +${count - 1} more` : '';
   const lines = [
     `${rank}. ${m.title}`,
     `   ${m.description}`,

@@ -21,13 +21,23 @@ export interface SearchOptions {
   limit: number;
 }
 
+/** How much provenance a read brings (stores keep it in its own table; docs/storage.md). */
+export interface ReadOptions {
+  /**
+   * 'full' (default): every provenance entry. 'sample': the memory row's bounded sample and
+   * `provenanceCount` (what recall and learning need; reading it costs the same at any pool size).
+   */
+  provenance?: 'full' | 'sample';
+}
+
 /** What recall needs to find and load candidates: a Store, or a MemoryIndex. */
 export interface Retriever {
   searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]>;
   searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]>;
-  getMemories(tenant: string, ids: string[]): Promise<Memory[]>;
+  getMemories(tenant: string, ids: string[], options?: ReadOptions): Promise<Memory[]>;
   /**
-   * Optional: like getMemories, but the objects may be shared with other callers (a cache) and
+   * Optional: like getMemories with `provenance: 'sample'` (a store may return complete
+   * provenance), but the objects may be shared with other callers (a cache) and
    * are frozen: read them, copy before changing or handing them out.
    */
   readMemories?(tenant: string, ids: string[]): Promise<readonly Memory[]>;

@@ -131,8 +131,17 @@ export interface Memory {
   tags: string[];
   /** short lines a reader can check: "tests changed in the same change", "check `lint` failed then passed" */
   evidence: string[];
-  /** where it came from; first entry is the origin; merged near-duplicates append theirs */
+  /**
+   * where it came from; first entry is the origin; merged near-duplicates append theirs. Complete
+   * unless `provenanceCount` is set: then it is a bounded sample (see below).
+   */
   provenance: Provenance[];
+  /**
+   * Set only on a memory read for recall or learning (`provenance: 'sample'`): how many provenance
+   * entries it has in all, while `provenance` holds a representative sample of them: the first entry
+   * of each distinct repository, in order, at most five (the origin first). Absent: complete.
+   */
+  provenanceCount?: number;
   /** the most private visibility among its provenance */
   visibility: Visibility;
   /** an admin approved showing it in repositories less private than its source */

@@ -148,11 +148,12 @@ export async function learnFix(
     if ((await needsLearning(deps, fix, options)) === 'no') return undefined;
     const created: string[] = [];
     const merged: string[] = [];
-    const writes: { memory: Memory; vector?: Float32Array }[] = [];
+    // a merge appends one provenance entry (`source`) instead of rewriting the whole list
+    const writes: { memory: Memory; vector?: Float32Array; source?: Provenance }[] = [];
     for (const memory of accepted) {
       const id = memoryId(fix.tenant, fix.repo, fix.ref, memory.level);
       const vector = memory.level === 'insight' ? vectors[insights.indexOf(memory)] : undefined;
-      const existing = await store.getMemory(fix.tenant, id);
+      const existing = await store.getMemory(fix.tenant, id, { provenance: 'sample' });
       if (existing) {
         // relearning the same fix: refresh the text, keep the standing it earned
         // (a fix learned by fallback before: the model's text replaces the rules', examples and all)
@@ -163,7 +164,7 @@ export async function learnFix(
       if (memory.level === 'insight') {
         const target = await findNearDuplicate(deps, fix, memory, vector, status, abstraction.model);
         if (target) {
-          writes.push({ memory: strengthen(target, memory, provenance, now) });
+          writes.push({ memory: strengthen(target, memory, provenance, now), source: provenance });
           merged.push(target.id);
           continue;
         }
@@ -196,6 +197,8 @@ export async function learnFix(
     }
     // 5. store, then remember the fix (same transaction)
     for (const write of writes) {
+      // the same fix already backs it (relearned): nothing changes
+      if (write.source && !(await store.appendProvenance(fix.tenant, write.memory.id, write.source))) continue;
       await store.putMemory(write.memory);
       if (write.vector && deps.embedder)
         await store.putVector(fix.tenant, write.memory.id, write.vector, deps.embedder.model);
@@ -393,7 +396,7 @@ async function findNearDuplicate(
   const ids = [...new Set([...cosineById.keys(), ...lexical.map((h) => h.id)])];
   if (ids.length === 0) return undefined;
   let best: { memory: Memory; similarity: number } | undefined;
-  for (const candidate of await deps.store.getMemories(fix.tenant, ids)) {
+  for (const candidate of await deps.store.getMemories(fix.tenant, ids, { provenance: 'sample' })) {
     if (candidate.level !== 'insight') continue;
     if (status !== 'active' && candidate.status === 'active') continue;
     const lesson = sameLesson(insight, candidate, model === RULES_MODEL || candidate.model === RULES_MODEL);
@@ -408,15 +411,11 @@ async function findNearDuplicate(
 }
 
 /**
- * The existing insight, backed by one more fix (once per fix): support +1, provenance appended,
- * visibility the most private of its sources, and the new fix's example added.
+ * The existing insight (read with a sample of its provenance), backed by one more fix: support +1,
+ * visibility the most private of its sources, and the new fix's example added. The fix's provenance
+ * entry is appended by the store (appendProvenance), which also says when the fix already backs it.
  */
 function strengthen(target: Memory, insight: AbstractedMemory, provenance: Provenance, now: string): Memory {
-  const already = target.provenance.some(
-    (p) => p.repo.toLowerCase() === provenance.repo.toLowerCase() && p.ref === provenance.ref,
-  );
-  if (already) return target;
-  const provenances = [...target.provenance, provenance];
   const content = mergeExamples(target.content, insight.content);
   return {
     ...target,
@@ -425,8 +424,7 @@ function strengthen(target: Memory, insight: AbstractedMemory, provenance: Prove
     // the routine identity stays the target's; ecosystems and checks accumulate
     tags: [...new Set([...target.tags, ...insight.tags.filter((t) => !/^(routine|facet|lesson):/.test(t))])],
     evidence: [...new Set([...target.evidence, ...insight.evidence])].slice(0, MAX_EVIDENCE),
-    provenance: provenances,
-    visibility: mostPrivate(provenances.map((p) => p.visibility)),
+    visibility: mostPrivate([target.visibility, provenance.visibility]),
     support: target.support + 1,
     updatedAt: now,
   };

@@ -117,7 +117,7 @@ export async function recall(
   const shared = deps.store.readMemories !== undefined;
   const loaded = shared
     ? await (deps.store.readMemories as NonNullable<Retriever['readMemories']>).call(deps.store, tenant, ids)
-    : await deps.store.getMemories(tenant, ids);
+    : await deps.store.getMemories(tenant, ids, { provenance: 'sample' });
   const visible = (m: Memory) =>
     m.level === level &&
     maySee(m, requester) &&
@@ -296,4 +296,33 @@ function transferred(memory: Memory, requester: Requester): boolean {
 
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
+}
+
+/**
+ * The hits with their memories' complete provenance, for showing them (the CLI's recall, a
+ * comment's source links, the eval): recall reads only each memory's sample of sources (bounded),
+ * so this one extra read of the few hits shown is what a growing provenance costs.
+ */
+export async function withCompleteProvenance(
+  store: Retriever,
+  tenant: string,
+  hits: RecallHit[],
+): Promise<RecallHit[]> {
+  const sampled = hits.filter((hit) => hit.memory.provenanceCount !== undefined);
+  if (sampled.length === 0) return hits;
+  const full = new Map(
+    (
+      await store.getMemories(
+        tenant,
+        sampled.map((hit) => hit.memory.id),
+      )
+    ).map((memory) => [memory.id, memory]),
+  );
+  return hits.map((hit) => {
+    const memory = full.get(hit.memory.id);
+    if (hit.memory.provenanceCount === undefined || !memory) return hit;
+    // only the provenance is taken from the second read: the rest is what recall ranked and filtered
+    const { provenanceCount: _count, ...rest } = hit.memory;
+    return { ...hit, memory: { ...rest, provenance: memory.provenance } };
+  });
 }

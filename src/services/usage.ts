@@ -45,7 +45,8 @@ export async function recordInjectionUsage(deps: UsageDeps, usage: InjectionUsag
   const ref = runRef(repo, usage.runId);
   return deps.store.tenantTransaction(tenant, async () => {
     const already = new Set((await deps.store.listUsage(tenant, ref)).map((u) => u.memoryId));
-    const memories = await deps.store.getMemories(tenant, [...new Set(usage.ids)]);
+    // a sample of the sources is enough to decide and to count a use (the stored provenance is kept as it is)
+    const memories = await deps.store.getMemories(tenant, [...new Set(usage.ids)], { provenance: 'sample' });
     let recorded = 0;
     for (const memory of memories) {
       if (already.has(memory.id) || !maySee(memory, usage.requester)) continue;
@@ -91,7 +92,7 @@ export async function recordCommentUsage(deps: UsageDeps, usage: CommentUsage): 
   return deps.store.tenantTransaction(tenant, async () => {
     const already = new Set((await deps.store.listUsage(tenant, ref)).map((u) => u.memoryId));
     let recorded = 0;
-    for (const memory of await deps.store.getMemories(tenant, [...new Set(usage.ids)])) {
+    for (const memory of await deps.store.getMemories(tenant, [...new Set(usage.ids)], { provenance: 'sample' })) {
       if (already.has(memory.id) || !maySee(memory, usage.requester)) continue;
       await deps.store.recordUsage({ tenant, memoryId: memory.id, repo, runRef: ref, at });
       await deps.store.putMemory({ ...memory, uses: memory.uses + 1, lastUsedAt: at });

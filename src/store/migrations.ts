@@ -242,6 +242,60 @@ CREATE TABLE usage (
 CREATE INDEX usage_run ON usage (tenant, run_ref);
 `;
 
+/**
+ * v4: provenance in its own table. Every entry of every memory's provenance array becomes one
+ * memory_provenance row (its position, lower-cased repository and ref beside the entry's JSON text,
+ * kept as it was); the memory row keeps a sample (the first entry of each distinct repository, in
+ * order, at most five: rows.ts sampleProvenance) and the count. memory_sources is kept by the stores
+ * from then on (the triggers read the whole array, which the row no longer holds).
+ */
+const SQLITE_V4 = `
+DROP TRIGGER memory_sources_insert;
+DROP TRIGGER memory_sources_update;
+CREATE TABLE memory_provenance (
+  seq INTEGER NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
+  pos INTEGER NOT NULL,
+  repo TEXT NOT NULL,
+  ref TEXT NOT NULL,
+  entry TEXT NOT NULL,
+  PRIMARY KEY (seq, pos)
+) WITHOUT ROWID;
+CREATE INDEX memory_provenance_fix ON memory_provenance (seq, repo, ref);
+INSERT INTO memory_provenance (seq, pos, repo, ref, entry)
+  SELECT m.seq, CAST(j.key AS INTEGER), lower(COALESCE(json_extract(j.value, '$.repo'), '')),
+         COALESCE(CAST(json_extract(j.value, '$.ref') AS TEXT), ''), j.value
+  FROM memories m, json_each(m.provenance) j;
+ALTER TABLE memories ADD COLUMN provenance_count INTEGER NOT NULL DEFAULT 0;
+UPDATE memories SET
+  provenance_count = json_array_length(provenance),
+  provenance = (SELECT json_group_array(json(f.entry)) FROM (
+    SELECT p.entry FROM memory_provenance p
+    WHERE p.seq = memories.seq AND p.pos = (SELECT MIN(q.pos) FROM memory_provenance q WHERE q.seq = p.seq AND q.repo = p.repo)
+    ORDER BY p.pos LIMIT 5) f);
+`;
+
+const POSTGRES_V4 = `
+CREATE TABLE memory_provenance (
+  seq BIGINT NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
+  pos INTEGER NOT NULL,
+  repo TEXT NOT NULL,
+  ref TEXT NOT NULL,
+  entry TEXT NOT NULL,
+  PRIMARY KEY (seq, pos)
+);
+CREATE INDEX memory_provenance_fix ON memory_provenance (seq, repo, ref);
+INSERT INTO memory_provenance (seq, pos, repo, ref, entry)
+  SELECT m.seq, (e.ord - 1)::int, lower(COALESCE(e.value->>'repo', '')), COALESCE(e.value->>'ref', ''), e.value::text
+  FROM memories m CROSS JOIN LATERAL json_array_elements(m.provenance::json) WITH ORDINALITY AS e(value, ord);
+ALTER TABLE memories ADD COLUMN provenance_count INTEGER NOT NULL DEFAULT 0;
+UPDATE memories m SET
+  provenance_count = json_array_length(m.provenance::json),
+  provenance = COALESCE((SELECT '[' || string_agg(f.entry, ',' ORDER BY f.pos) || ']' FROM (
+    SELECT d.entry, d.pos FROM (
+      SELECT DISTINCT ON (p.repo) p.entry, p.pos FROM memory_provenance p WHERE p.seq = m.seq ORDER BY p.repo, p.pos
+    ) d ORDER BY d.pos LIMIT 5) f), '[]');
+`;
+
 /** Append only. The code's schema version is the last entry's version. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -261,6 +315,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'a learned fix records why the rules wrote it when the model failed (learned by fallback)',
     sqlite: 'ALTER TABLE fixes ADD COLUMN fallback TEXT;',
     postgres: 'ALTER TABLE fixes ADD COLUMN fallback TEXT;',
+  },
+  {
+    version: 4,
+    description: 'provenance in its own table; a memory row keeps a sample of its sources and their count',
+    sqlite: SQLITE_V4,
+    postgres: POSTGRES_V4,
   },
 ];
 

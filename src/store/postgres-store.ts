@@ -9,16 +9,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { InputError, StoreError } from '../core/errors.js';
-import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
+import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
 import { lexicalSearch, tsQuery } from './fts-query.js';
 import { assertKnownVersion, olderSchemaError, runMigrations, SCHEMA_VERSION } from './migrations.js';
 import {
+  isSampled,
   iso,
   MEMORY_COLUMNS,
   memoryRepos,
   memoryToValues,
+  provenanceRow,
+  sampleWith,
+  withFullProvenance,
   rowToAudit,
   jobBody,
   rowToJob,
@@ -35,6 +39,7 @@ import type {
   MemoryFilter,
   NewJob,
   PoolStats,
+  ReadOptions,
   ScoredId,
   SearchOptions,
   StateEntry,
@@ -74,11 +79,20 @@ const EPOCH = new Date(0).toISOString();
 /** rows per INSERT of enqueueJobs (5 parameters each, well under PostgreSQL's 65,535) */
 const JOB_BATCH_ROWS = 500;
 const COLUMNS = [...MEMORY_COLUMNS, 'tags_text'];
-const UPSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
-  ON CONFLICT (tenant, id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')
+/** the memory upsert; `keep` columns are left as they are on an existing row */
+function upsertMemory(keep: readonly string[]): string {
+  return `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT (tenant, id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'tenant' && c !== 'id' && !keep.includes(c))
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}
   RETURNING seq`;
+}
+/** a memory with complete provenance: every column */
+const UPSERT_MEMORY = upsertMemory([]);
+/** a memory read with a sample of its provenance: the stored provenance, sample and count stay */
+const UPSERT_MEMORY_KEEP_SOURCES = upsertMemory(['provenance', 'provenance_count']);
+/** the columns a memory is read from (seq: its provenance rows) */
+const READ_COLUMNS = ['seq', ...MEMORY_COLUMNS].join(', ');
 
 /**
  * How long a full-text result is reused while other replicas' writes are not heard (see
@@ -314,41 +328,107 @@ export class PostgresStore implements Store {
   // memories
 
   async putMemory(memory: Memory): Promise<void> {
-    await this.transaction(async () => {
-      const rows = await this.query(UPSERT_MEMORY, [...memoryToValues(memory), tagsText(memory.tags)]);
-      const seq = rows[0]?.seq as string;
-      await this.query('DELETE FROM memory_sources WHERE seq = $1', [seq]);
-      await this.query('INSERT INTO memory_sources (seq, repo) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
-        seq,
-        memoryRepos(memory),
-      ]);
-    });
+    const values = [...memoryToValues(memory), tagsText(memory.tags)];
+    if (isSampled(memory)) {
+      await this.query(UPSERT_MEMORY_KEEP_SOURCES, values);
+    } else {
+      await this.transaction(async () => {
+        const rows = await this.query(UPSERT_MEMORY, values);
+        const seq = rows[0]?.seq as string;
+        await this.query('DELETE FROM memory_provenance WHERE seq = $1', [seq]);
+        await this.query('DELETE FROM memory_sources WHERE seq = $1', [seq]);
+        if (memory.provenance.length > 0) {
+          const rows = memory.provenance.map((entry, i) => provenanceRow(entry, i));
+          await this.query(
+            `INSERT INTO memory_provenance (seq, pos, repo, ref, entry)
+             SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[])`,
+            [seq, rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
+          );
+        }
+        await this.query(
+          'INSERT INTO memory_sources (seq, repo) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING',
+          [seq, memoryRepos(memory)],
+        );
+      });
+    }
     this.noteMemoryWrite(memory.tenant, memory.id);
     this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
   }
 
-  async getMemory(tenant: string, id: string): Promise<Memory | undefined> {
-    const rows = await this.query(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE tenant = $1 AND id = $2`, [
-      tenant,
-      id,
-    ]);
-    return rows[0] && rowToMemory(rows[0]);
+  async appendProvenance(tenant: string, id: string, entry: Provenance): Promise<boolean> {
+    const added = await this.transaction(async () => {
+      // the row lock orders concurrent appends to one memory
+      const rows = await this.query(
+        'SELECT seq, provenance, provenance_count FROM memories WHERE tenant = $1 AND id = $2 FOR UPDATE',
+        [tenant, id],
+      );
+      const row = rows[0];
+      if (!row) throw new StoreError(`there is no memory "${id}" in the pool of ${tenant}`, 'not-found');
+      const next = await this.query(
+        `SELECT (SELECT MAX(pos) FROM memory_provenance WHERE seq = $1) AS pos,
+                EXISTS (SELECT 1 FROM memory_provenance WHERE seq = $1 AND repo = $2 AND ref = $3) AS dup`,
+        [row.seq, entry.repo.toLowerCase(), entry.ref],
+      );
+      if (next[0]?.dup === true) return false;
+      const last = next[0]?.pos;
+      const [pos, repo, ref, json] = provenanceRow(entry, last == null ? 0 : Number(last) + 1);
+      await this.query('INSERT INTO memory_provenance (seq, pos, repo, ref, entry) VALUES ($1, $2, $3, $4, $5)', [
+        row.seq,
+        pos,
+        repo,
+        ref,
+        json,
+      ]);
+      await this.query('INSERT INTO memory_sources (seq, repo) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        row.seq,
+        repo,
+      ]);
+      const sample = sampleWith(JSON.parse(String(row.provenance)) as Provenance[], entry);
+      await this.query('UPDATE memories SET provenance = $1, provenance_count = $2 WHERE seq = $3', [
+        JSON.stringify(sample),
+        Number(row.provenance_count) + 1,
+        row.seq,
+      ]);
+      return true;
+    });
+    if (added) this.noteMemoryWrite(tenant, id);
+    return added;
   }
 
-  async getMemories(tenant: string, ids: string[]): Promise<Memory[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.query(
-      `SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE tenant = $1 AND id = ANY($2::text[])`,
-      [tenant, ids],
+  /** memories from their rows, with complete provenance */
+  private full(rows: Row[]): Promise<Memory[]> {
+    return withFullProvenance(rows, async (seqs) =>
+      (
+        await this.query('SELECT seq, entry FROM memory_provenance WHERE seq = ANY($1::bigint[]) ORDER BY seq, pos', [
+          seqs,
+        ])
+      ).map((r) => ({ seq: r.seq, entry: String(r.entry) })),
     );
-    const byId = new Map(rows.map((row) => [String(row.id), rowToMemory(row)]));
+  }
+
+  async getMemory(tenant: string, id: string, options: ReadOptions = {}): Promise<Memory | undefined> {
+    const rows = await this.query(`SELECT ${READ_COLUMNS} FROM memories WHERE tenant = $1 AND id = $2`, [tenant, id]);
+    if (!rows[0]) return undefined;
+    if (options.provenance === 'sample') return rowToMemory(rows[0]);
+    return (await this.full(rows))[0];
+  }
+
+  async getMemories(tenant: string, ids: string[], options: ReadOptions = {}): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.query(`SELECT ${READ_COLUMNS} FROM memories WHERE tenant = $1 AND id = ANY($2::text[])`, [
+      tenant,
+      ids,
+    ]);
+    const memories = options.provenance === 'sample' ? rows.map((row) => rowToMemory(row)) : await this.full(rows);
+    const byId = new Map(memories.map((memory) => [memory.id, memory]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** Cached while other replicas' writes are heard; outside transactions (their writes are not everyone's). */
   async readMemories(tenant: string, ids: string[]): Promise<readonly Memory[]> {
-    if (!this.listener?.listening || this.client.getStore()) return this.getMemories(tenant, ids);
-    return this.reads.memories(tenant, ids, (missing) => this.getMemories(tenant, missing));
+    const sample = { provenance: 'sample' } as const;
+    if (!this.listener?.listening || this.client.getStore()) return this.getMemories(tenant, ids, sample);
+    return this.reads.memories(tenant, ids, (missing) => this.getMemories(tenant, missing, sample));
   }
 
   /** Exact while other replicas' writes are heard; undefined (nothing may be cached) otherwise. */
@@ -360,11 +440,11 @@ export class PostgresStore implements Store {
     const { where, params } = filterSql(tenant, filter);
     params.push(filter.limit ?? null, filter.offset ?? 0);
     const rows = await this.query(
-      `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')} FROM memories m WHERE ${where}
+      `SELECT m.seq, ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')} FROM memories m WHERE ${where}
        ORDER BY m.updated_at DESC, m.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
-    return rows.map(rowToMemory);
+    return this.full(rows);
   }
 
   async countMemories(tenant: string, filter: MemoryFilter = {}): Promise<number> {

@@ -22,6 +22,7 @@ export const MEMORY_COLUMNS = [
   'tags',
   'evidence',
   'provenance',
+  'provenance_count',
   'body',
   'shared_wider_by',
   'votes_up',
@@ -51,7 +52,8 @@ export function memoryToValues(memory: Memory): MemoryValue[] {
     memory.content,
     JSON.stringify(memory.tags),
     JSON.stringify(memory.evidence),
-    JSON.stringify(memory.provenance),
+    JSON.stringify(sampleProvenance(memory.provenance)),
+    memory.provenanceCount ?? memory.provenance.length,
     JSON.stringify(memory.body),
     memory.sharedWiderBy ?? null,
     memory.votes.up,
@@ -80,7 +82,50 @@ export function memoryRepos(memory: Memory): string[] {
   return [...new Set(memory.provenance.map((p) => p.repo.toLowerCase()))];
 }
 
-export function rowToMemory(row: Record<string, unknown>): Memory {
+/** How many provenance entries the memory row keeps inline (the rest live in memory_provenance only). */
+export const PROVENANCE_SAMPLE = 5;
+
+/**
+ * The representative sources a memory row keeps inline: the first entry of each distinct
+ * repository, in order, at most PROVENANCE_SAMPLE (so the origin comes first, and "every source is
+ * in repository X" reads the same on the sample as on the whole list).
+ */
+export function sampleProvenance(entries: readonly Provenance[]): Provenance[] {
+  const seen = new Set<string>();
+  const sample: Provenance[] = [];
+  for (const entry of entries) {
+    if (sample.length >= PROVENANCE_SAMPLE) break;
+    const repo = entry.repo.toLowerCase();
+    if (seen.has(repo)) continue;
+    seen.add(repo);
+    sample.push(entry);
+  }
+  return sample;
+}
+
+/** The sample after one more entry is appended to the whole list (same result as sampling it again). */
+export function sampleWith(sample: readonly Provenance[], entry: Provenance): Provenance[] {
+  const repo = entry.repo.toLowerCase();
+  if (sample.length >= PROVENANCE_SAMPLE || sample.some((p) => p.repo.toLowerCase() === repo)) return [...sample];
+  return [...sample, entry];
+}
+
+/** A memory whose provenance is a sample (read for recall or learning), not the whole list. */
+export function isSampled(memory: Memory): boolean {
+  return memory.provenanceCount !== undefined;
+}
+
+/** The values of one memory_provenance row: position, lower-cased repo, ref, the entry as JSON. */
+export function provenanceRow(entry: Provenance, pos: number): [number, string, string, string] {
+  return [pos, entry.repo.toLowerCase(), entry.ref, JSON.stringify(entry)];
+}
+
+/**
+ * A memory from its row. With `full` (the memory_provenance entries, in order) the provenance is
+ * complete; without, it is the row's sample and `provenanceCount` says how many there are. A row
+ * whose sample is the whole list (one entry per distinct repository, five at most) is complete as it is.
+ */
+export function rowToMemory(row: Record<string, unknown>, full?: Provenance[]): Memory {
   const memory: Memory = {
     id: String(row.id),
     tenant: String(row.tenant),
@@ -91,7 +136,7 @@ export function rowToMemory(row: Record<string, unknown>): Memory {
     body: JSON.parse(String(row.body)) as MemoryBody,
     tags: JSON.parse(String(row.tags)) as string[],
     evidence: JSON.parse(String(row.evidence)) as string[],
-    provenance: JSON.parse(String(row.provenance)) as Provenance[],
+    provenance: full ?? (JSON.parse(String(row.provenance)) as Provenance[]),
     visibility: row.visibility as Memory['visibility'],
     status: row.status as Memory['status'],
     votes: { up: Number(row.votes_up), down: Number(row.votes_down) },
@@ -104,7 +149,40 @@ export function rowToMemory(row: Record<string, unknown>): Memory {
   };
   if (row.shared_wider_by != null) memory.sharedWiderBy = String(row.shared_wider_by);
   if (row.last_used_at != null) memory.lastUsedAt = String(row.last_used_at);
+  if (!full) memory.provenanceCount = Number(row.provenance_count);
   return memory;
+}
+
+/** One memory_provenance row as read back. */
+export interface ProvenanceEntryRow {
+  seq: unknown;
+  entry: string;
+}
+
+/**
+ * Memories with complete provenance from their rows: a row whose sample is its whole list is used
+ * as it is; the others get their entries, in order, from memory_provenance (one `load` for all).
+ */
+export async function withFullProvenance(
+  rows: Row[],
+  load: (seqs: string[]) => Promise<ProvenanceEntryRow[]>,
+): Promise<Memory[]> {
+  const memories = rows.map((row) => rowToMemory(row));
+  const wanted = new Map<string, Memory>();
+  memories.forEach((memory, i) => {
+    if (memory.provenanceCount !== memory.provenance.length) wanted.set(String(rows[i]?.seq), memory);
+    delete memory.provenanceCount;
+  });
+  if (wanted.size === 0) return memories;
+  const entries = new Map<string, Provenance[]>();
+  for (const row of await load([...wanted.keys()])) {
+    const seq = String(row.seq);
+    let list = entries.get(seq);
+    if (!list) entries.set(seq, (list = []));
+    list.push(JSON.parse(row.entry) as Provenance);
+  }
+  for (const [seq, memory] of wanted) memory.provenance = entries.get(seq) ?? [];
+  return memories;
 }
 
 /** ISO 8601 in the one canonical form, so times compare as strings */

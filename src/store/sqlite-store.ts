@@ -9,14 +9,18 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../core/errors.js';
-import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
+import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
 import { fts5Query, lexicalSearch } from './fts-query.js';
 import {
+  isSampled,
   iso,
   MEMORY_COLUMNS,
   memoryToValues,
+  provenanceRow,
+  sampleWith,
+  withFullProvenance,
   rowToAudit,
   jobBody,
   rowToJob,
@@ -41,6 +45,7 @@ import type {
   MemoryFilter,
   NewJob,
   PoolStats,
+  ReadOptions,
   ScoredId,
   SearchOptions,
   StateEntry,
@@ -79,6 +84,7 @@ const BM25_WEIGHTS = '4.0, 2.0, 1.0, 2.0';
 const REQUIRED_TABLES = new Set([
   'memories',
   'memory_sources',
+  'memory_provenance',
   'vectors',
   'fixes',
   'jobs',
@@ -90,10 +96,20 @@ const REQUIRED_TABLES = new Set([
 /** due jobs are claimed from the past; this is "due immediately" */
 const EPOCH = new Date(0).toISOString();
 
-const UPSERT_MEMORY = `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map(() => '?').join(', ')})
-  ON CONFLICT (tenant, id) DO UPDATE SET ${MEMORY_COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')
+/** the memory upsert; `keep` columns are left as they are on an existing row */
+function upsertMemory(keep: readonly string[]): string {
+  return `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT (tenant, id) DO UPDATE SET ${MEMORY_COLUMNS.filter(
+    (c) => c !== 'tenant' && c !== 'id' && !keep.includes(c),
+  )
     .map((c) => `${c} = excluded.${c}`)
-    .join(', ')}`;
+    .join(', ')}
+  RETURNING seq`;
+}
+/** a memory with complete provenance: every column */
+const UPSERT_MEMORY = upsertMemory([]);
+/** a memory read with a sample of its provenance: the stored provenance, sample and count stay */
+const UPSERT_MEMORY_KEEP_SOURCES = upsertMemory(['provenance', 'provenance_count']);
 
 export class SqliteStore implements Store {
   private readonly inTransaction = new AsyncLocalStorage<true>();
@@ -288,25 +304,98 @@ export class SqliteStore implements Store {
   // memories
 
   async putMemory(memory: Memory): Promise<void> {
-    // one statement: triggers keep the full-text tables and memory_sources in step
-    await this.write(() => this.db.run(UPSERT_MEMORY, memoryToValues(memory)));
+    // triggers keep the full-text tables in step; the store keeps memory_provenance and memory_sources
+    if (isSampled(memory)) {
+      await this.write(() => this.db.get(UPSERT_MEMORY_KEEP_SOURCES, memoryToValues(memory)));
+    } else {
+      await this.transaction(async () => {
+        const row = await this.db.get<{ seq: number }>(UPSERT_MEMORY, memoryToValues(memory));
+        await this.replaceProvenance(Number(row?.seq), memory.provenance);
+      });
+    }
     this.reads.invalidateMemory(memory.tenant, memory.id);
     this.termStats.noteWrite();
     this.vectors.updateMeta(memory.tenant, memory.id, { level: memory.level, status: memory.status });
   }
 
-  async getMemory(tenant: string, id: string): Promise<Memory | undefined> {
-    const row = await this.db.get('SELECT * FROM memories WHERE tenant = ? AND id = ?', [tenant, id]);
-    return row && rowToMemory(row);
+  async appendProvenance(tenant: string, id: string, entry: Provenance): Promise<boolean> {
+    const added = await this.transaction(async () => {
+      const row = await this.db.get<{ seq: number; provenance: string; provenance_count: number }>(
+        'SELECT seq, provenance, provenance_count FROM memories WHERE tenant = ? AND id = ?',
+        [tenant, id],
+      );
+      if (!row) throw new StoreError(`there is no memory "${id}" in the pool of ${tenant}`, 'not-found');
+      const next = await this.db.get<{ pos: number | null; dup: number }>(
+        `SELECT (SELECT MAX(pos) FROM memory_provenance WHERE seq = ?) AS pos,
+                EXISTS (SELECT 1 FROM memory_provenance WHERE seq = ? AND repo = ? AND ref = ?) AS dup`,
+        [row.seq, row.seq, entry.repo.toLowerCase(), entry.ref],
+      );
+      if (next?.dup) return false;
+      const [pos, repo, ref, json] = provenanceRow(entry, next?.pos == null ? 0 : next.pos + 1);
+      await this.db.run('INSERT INTO memory_provenance (seq, pos, repo, ref, entry) VALUES (?, ?, ?, ?, ?)', [
+        row.seq,
+        pos,
+        repo,
+        ref,
+        json,
+      ]);
+      await this.db.run('INSERT OR IGNORE INTO memory_sources (seq, repo) VALUES (?, ?)', [row.seq, repo]);
+      const sample = sampleWith(JSON.parse(row.provenance) as Provenance[], entry);
+      await this.db.run('UPDATE memories SET provenance = ?, provenance_count = ? WHERE seq = ?', [
+        JSON.stringify(sample),
+        row.provenance_count + 1,
+        row.seq,
+      ]);
+      return true;
+    });
+    if (added) this.reads.invalidateMemory(tenant, id);
+    return added;
   }
 
-  async getMemories(tenant: string, ids: string[]): Promise<Memory[]> {
+  /** a memory's provenance rows (and the repositories it is filtered by) become exactly `entries` */
+  private async replaceProvenance(seq: number, entries: Provenance[]): Promise<void> {
+    await this.db.run('DELETE FROM memory_provenance WHERE seq = ?', [seq]);
+    await this.db.run('DELETE FROM memory_sources WHERE seq = ?', [seq]);
+    if (entries.length === 0) return;
+    // one statement for any number of entries: the array is unpacked by SQLite
+    const rows = entries.map((entry, i) => provenanceRow(entry, i));
+    await this.db.run(
+      `INSERT INTO memory_provenance (seq, pos, repo, ref, entry)
+       SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
+       FROM json_each(?)`,
+      [seq, JSON.stringify(rows)],
+    );
+    await this.db.run(
+      "INSERT OR IGNORE INTO memory_sources (seq, repo) SELECT DISTINCT ?, json_extract(value, '$[1]') FROM json_each(?)",
+      [seq, JSON.stringify(rows)],
+    );
+  }
+
+  /** memories from their rows, with complete provenance */
+  private full(rows: Record<string, unknown>[]): Promise<Memory[]> {
+    return withFullProvenance(rows, (seqs) =>
+      this.db.all<{ seq: number; entry: string }>(
+        'SELECT seq, entry FROM memory_provenance WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq, pos',
+        [JSON.stringify(seqs.map(Number))],
+      ),
+    );
+  }
+
+  async getMemory(tenant: string, id: string, options: ReadOptions = {}): Promise<Memory | undefined> {
+    const row = await this.db.get('SELECT * FROM memories WHERE tenant = ? AND id = ?', [tenant, id]);
+    if (!row) return undefined;
+    if (options.provenance === 'sample') return rowToMemory(row);
+    return (await this.full([row]))[0];
+  }
+
+  async getMemories(tenant: string, ids: string[], options: ReadOptions = {}): Promise<Memory[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.all(
       'SELECT * FROM memories WHERE tenant = ? AND id IN (SELECT value FROM json_each(?))',
       [tenant, JSON.stringify(ids)],
     );
-    const byId = new Map(rows.map((row) => [String(row.id), rowToMemory(row)]));
+    const memories = options.provenance === 'sample' ? rows.map((row) => rowToMemory(row)) : await this.full(rows);
+    const byId = new Map(memories.map((memory) => [memory.id, memory]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
@@ -318,7 +407,7 @@ export class SqliteStore implements Store {
   async readMemories(tenant: string, ids: string[]): Promise<readonly Memory[]> {
     if (ids.length === 0) return [];
     await this.syncWithOtherWriters();
-    return this.reads.memories(tenant, ids, (missing) => this.getMemories(tenant, missing));
+    return this.reads.memories(tenant, ids, (missing) => this.getMemories(tenant, missing, { provenance: 'sample' }));
   }
 
   async listMemories(tenant: string, filter: MemoryFilter = {}): Promise<Memory[]> {
@@ -327,7 +416,7 @@ export class SqliteStore implements Store {
       `SELECT m.* FROM memories m WHERE ${where} ORDER BY m.updated_at DESC, m.id LIMIT ? OFFSET ?`,
       [...params, filter.limit ?? -1, filter.offset ?? 0],
     );
-    return rows.map(rowToMemory);
+    return this.full(rows);
   }
 
   async countMemories(tenant: string, filter: MemoryFilter = {}): Promise<number> {

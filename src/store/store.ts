@@ -3,7 +3,10 @@
  * one file) and postgres-store.ts. Both pass the same contract suite
  * (__tests__/store/contract.ts). Every row carries its tenant; no method crosses tenants.
  */
-import type { AuditEntry, Memory, MemoryLevel, MemoryStatus } from '../core/types.js';
+import type { ReadOptions } from '../core/memory-index.js';
+import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
+
+export type { ReadOptions } from '../core/memory-index.js';
 
 export interface MemoryFilter {
   status?: MemoryStatus[];
@@ -102,12 +105,25 @@ export interface Store {
   tenantTransaction<T>(tenant: string, fn: () => Promise<T>): Promise<T>;
 
   // memories
-  /** inserts or replaces the memory (by tenant+id), keeping the full-text index in step */
-  putMemory(memory: Memory): Promise<void>;
-  getMemory(tenant: string, id: string): Promise<Memory | undefined>;
-  getMemories(tenant: string, ids: string[]): Promise<Memory[]>;
   /**
-   * Optional (the recall hot path): like getMemories, but the objects may come from a cache
+   * inserts or replaces the memory (by tenant+id), keeping the full-text index in step. A memory
+   * with complete provenance replaces its provenance rows; a sampled one (read with
+   * `provenance: 'sample'`, `provenanceCount` set) leaves the stored provenance, its sample and
+   * count as they are (add a source with appendProvenance).
+   */
+  putMemory(memory: Memory): Promise<void>;
+  /** the memory, with complete provenance unless `provenance: 'sample'` */
+  getMemory(tenant: string, id: string, options?: ReadOptions): Promise<Memory | undefined>;
+  getMemories(tenant: string, ids: string[], options?: ReadOptions): Promise<Memory[]>;
+  /**
+   * Adds one provenance entry to a stored memory (a merge): one row written, the row's sample and
+   * count updated, never the whole list rewritten. False (nothing written) when the memory already
+   * has an entry of that repository (any case) and ref; StoreError 'not-found' when there is no
+   * such memory. Visibility and support are the caller's (putMemory).
+   */
+  appendProvenance(tenant: string, id: string, entry: Provenance): Promise<boolean>;
+  /**
+   * Optional (the recall hot path): like getMemories with `provenance: 'sample'`, but the objects may come from a cache
    * shared with other callers and are frozen; read them, copy before changing or handing them out.
    */
   readMemories?(tenant: string, ids: string[]): Promise<readonly Memory[]>;

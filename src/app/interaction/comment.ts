@@ -16,7 +16,7 @@ import { MAX_TOP_K } from '../../core/repo-config.js';
 import { VISIBILITIES, type RecallHit, type Requester } from '../../core/types.js';
 import { maySee } from '../../core/visibility.js';
 import { isNotFound } from '../../github/client.js';
-import { recall } from '../../services/recall.js';
+import { recall, withCompleteProvenance } from '../../services/recall.js';
 import { recordCommentUsage } from '../../services/usage.js';
 import { LeaseLostError } from '../worker.js';
 import { configFor } from './config.js';
@@ -145,7 +145,7 @@ export async function runSuggest(
     visibility: job.visibility,
   };
   const k = Math.min(config.top_k, MAX_TOP_K);
-  const hits = (
+  const recalled = (
     await recall(deps, requester, thread.text.slice(0, MAX_TASK_CHARS), {
       k,
       excludeRepo: job.repo,
@@ -155,6 +155,8 @@ export async function runSuggest(
     // the policy once more at the last step before writing: nothing the reader may not see
     .filter((hit) => hit.memory.level === 'insight' && maySee(hit.memory, requester))
     .slice(0, k);
+  // the source links name every source the reader may open: complete provenance for the few shown
+  const hits = await withCompleteProvenance(deps.store, requester.tenant, recalled);
 
   const key = keys.comment(job.repo, job.number);
   let state = await readCommentState(ctx, job.repo, job.number);

@@ -10,7 +10,7 @@ import { InputError } from '../../core/errors.js';
 import { MAX_TASK_LENGTH } from '../../core/recall-api.js';
 import type { Requester } from '../../core/types.js';
 import { silenceReason } from '../../core/task-focus.js';
-import { recall } from '../../services/recall.js';
+import { recall, withCompleteProvenance } from '../../services/recall.js';
 import type { CliContext } from '../context.js';
 import { recallDeps } from '../engine.js';
 import { EXIT } from '../exit-codes.js';
@@ -71,11 +71,15 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
     // a task in a repository sees what a reader of its visibility may see (private by default)
     const visibility = opts.visibility ?? (opts.repo ? 'private' : undefined);
     const requester: Requester = { tenant, ...(opts.repo && { repo: opts.repo }), ...(visibility && { visibility }) };
-    const hits = await recall(await recallDeps(ctx, store), requester, opts.text, {
-      k: opts.k,
-      level: opts.level,
-      ...(opts.anyTask && { anyTask: true }),
-    });
+    const hits = await withCompleteProvenance(
+      store,
+      tenant,
+      await recall(await recallDeps(ctx, store), requester, opts.text, {
+        k: opts.k,
+        level: opts.level,
+        ...(opts.anyTask && { anyTask: true }),
+      }),
+    );
     if (opts.json) {
       ctx.json({
         query: opts.text,
