@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, START_MARKER } from '../../src/action/inject/marked-section.js';
@@ -39,6 +40,15 @@ describe('run() in pool-file mode', () => {
     expect(h.summaries[0]).toMatch(
       /\| 1 \| Run migration tests against a fresh database \| 0\.\d\d \| \[acme\/api\]\(https:\/\/github\.com\/acme\/api\/pull\/101\)/,
     );
+  });
+
+  it('reads a gzip-compressed pool file (`export --out pool.jsonl.gz`) like a plain one', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl.gz', task: MIGRATION_TASK } });
+    const plain = await readFile(path.join(h.workspace, 'pool.jsonl'));
+    await writeFile(path.join(h.workspace, 'pool.jsonl.gz'), gzipSync(plain));
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(await h.read('AGENTS.md')).toContain('Run migration tests against a fresh database');
   });
 
   it('agents-md: a second run changes nothing and the user text stays byte-identical', async () => {

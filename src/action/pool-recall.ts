@@ -12,8 +12,8 @@ import { DEFAULT_ALLOWED_HOSTS, screenMemory, type ScreenResult } from '../secur
 import type { Logger } from '../services/ports.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
-/** Parses an export; throws InputError naming the line for a malformed one. */
-export type PoolParser = (text: string) => { header: { tenant: string }; memories: Memory[] };
+/** Parses an export (plain or gzip-compressed bytes); throws InputError naming what is wrong. */
+export type PoolParser = (bytes: Uint8Array) => { header: { tenant: string }; memories: Memory[] };
 
 /** Ranks the memories the requester may see for the task (the engine's in-memory recall). */
 export type LocalRecall = (
@@ -50,9 +50,9 @@ export interface PoolRecallResult {
 
 export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRecallResult> {
   const file = resolveInWorkspace(options.workspace, options.pool, 'pool');
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
@@ -65,7 +65,7 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
     ({
       memories,
       header: { tenant },
-    } = options.parsePool(text));
+    } = options.parsePool(bytes));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new InputError(`pool: "${options.pool}" is not a valid Memory Transfer export: ${reason}`);

@@ -3,6 +3,7 @@
  * header, then one memory per line with every Memory field and no vectors. `memory-transfer
  * export` writes it, `import` and the Action's pool-file mode read it with this same code.
  */
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { InputError } from './errors.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES, SOURCE_KINDS, VISIBILITIES } from './types.js';
@@ -155,6 +156,27 @@ export function forActionFile(memory: Memory): Memory {
 }
 
 /** The whole file: header, then one memory per line, ending with a newline. */
+/** gzip's magic bytes: a pool file that starts with them is compressed. */
+const GZIP_MAGIC = [0x1f, 0x8b] as const;
+
+/** A pool file's text from its bytes, gzip-compressed (`.jsonl.gz`) or plain. */
+export function decodePoolBytes(bytes: Uint8Array): string {
+  const gzipped = bytes.length >= 2 && bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
+  try {
+    return Buffer.from(gzipped ? gunzipSync(bytes) : bytes).toString('utf8');
+  } catch {
+    throw new InputError('the pool file starts like gzip but does not decompress: export it again');
+  }
+}
+
+/**
+ * A pool file's bytes for a path: gzip-compressed when the name ends in `.gz` (a pool of a few
+ * thousand insights is several MB of JSON Lines and a tenth of that compressed), else plain text.
+ */
+export function encodePoolBytes(text: string, path: string): Uint8Array {
+  return path.toLowerCase().endsWith('.gz') ? gzipSync(text, { level: 9 }) : Buffer.from(text, 'utf8');
+}
+
 export function serializePool(header: { tenant: string; exportedAt: string }, memories: Memory[]): string {
   const lines = [poolHeaderLine({ ...header, count: memories.length }), ...memories.map(memoryLine)];
   return `${lines.join('\n')}\n`;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACTION_SOURCES, parsePool, serializePool } from '../../../src/core/pool-file.js';
+import { ACTION_SOURCES, decodePoolBytes, parsePool, serializePool } from '../../../src/core/pool-file.js';
 import type { Provenance } from '../../../src/core/types.js';
 import { maySee } from '../../../src/core/visibility.js';
 import { sampleMemory } from '../../helpers/sample-memory.js';
@@ -67,6 +67,27 @@ describe('export filters', () => {
     expect(forAction.text).not.toContain('toUTC()');
     expect(whole.text).toContain('toUTC()');
     expect(forAction.text.length * 2).toBeLessThan(whole.text.length);
+  });
+
+  it('a path ending in .gz writes the export gzip-compressed; import and parsing read it back', async () => {
+    const plain = await exported('--for-action');
+    const file = join(tmp, 'pool.jsonl.gz');
+    expect((await cli('export', '--for-action', '--out', file)).code).toBe(0);
+    const bytes = await readFile(file);
+    expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+    expect(bytes.length).toBeLessThan(plain.text.length);
+    expect(parsePool(decodePoolBytes(bytes)).memories).toEqual(parsePool(plain.text).memories);
+    const imported = await runCli(['import', file, '--db', join(tmp, 'other.db'), '--tenant', 'acme'], tmp);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr + imported.stdout).toMatch(/imported \d+/);
+  });
+
+  it('a file that starts like gzip but does not decompress is refused with one line', async () => {
+    const file = join(tmp, 'broken.jsonl.gz');
+    await writeFile(file, Buffer.from([0x1f, 0x8b, 1, 2, 3]));
+    const run = await runCli(['import', file, '--db', join(tmp, 'other.db'), '--tenant', 'acme'], tmp);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/starts like gzip but does not decompress/);
   });
 
   it('--level and --status select what is exported', async () => {

@@ -8,7 +8,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
-import { forActionFile, serializePool } from '../../core/pool-file.js';
+import { encodePoolBytes, forActionFile, serializePool } from '../../core/pool-file.js';
 import type { Memory } from '../../core/types.js';
 import type { CliContext } from '../context.js';
 import { parseTenant } from '../default-tenant.js';
@@ -64,7 +64,7 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
   const file = resolve(ctx.io.cwd, opts.out);
   const partial = `${file}.${process.pid}.partial`;
   try {
-    await writeFile(partial, text, 'utf8');
+    await writeFile(partial, encodePoolBytes(text, file));
     await rename(partial, file);
   } catch (error) {
     throw new InputError(`${opts.out}: cannot write the export (${(error as NodeJS.ErrnoException).code ?? 'error'})`);

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { describeError, InputError } from '../../core/errors.js';
 import { searchableText } from '../../core/memory-index.js';
-import { parsePool } from '../../core/pool-file.js';
+import { decodePoolBytes, parsePool } from '../../core/pool-file.js';
 import type { Memory } from '../../core/types.js';
 import { screenMemory } from '../../security/screen.js';
 import type { Embedder } from '../../services/ports.js';
@@ -24,12 +24,14 @@ import type { CliCommand } from './command.js';
 
 async function run(ctx: CliContext, file: string, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags({ file: z.string().min(1), json: z.boolean().optional() }, { ...raw, file });
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(resolve(ctx.io.cwd, opts.file), 'utf8');
+    bytes = await readFile(resolve(ctx.io.cwd, opts.file));
   } catch (error) {
     throw new InputError(`${opts.file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  // an export written to a `.gz` path is gzip-compressed
+  const text = decodePoolBytes(bytes);
   let parsed: ReturnType<typeof parsePool>;
   try {
     parsed = parsePool(text);
