@@ -4,8 +4,8 @@ import { createLlmAbstractor } from '../../src/abstraction/llm-abstractor.js';
 import { abstractWithRules, createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
 import { leaksSource } from '../../src/abstraction/specificity.js';
 import { createOpenAIClient, llmConfigFromEnv } from '../../src/config/llm.js';
-import type { Logger } from '../../src/services/ports.js';
 import { goodAnswer, makeFix } from './llm-fixtures.js';
+import { warningLogger } from '../helpers/warning-logger.js';
 
 const BASE = 'https://llm.test';
 const PATH = '/v1/chat/completions';
@@ -23,13 +23,7 @@ function completion(content: string | null, extra: Record<string, unknown> = {})
 }
 
 function setup(env: Record<string, string> = {}) {
-  const warnings: string[] = [];
-  const logger: Logger = {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: (message) => warnings.push(message),
-    error: () => undefined,
-  };
+  const { logger, warnings } = warningLogger();
   const config = llmConfigFromEnv({
     OPENAI_API_KEY: 'sk-test',
     OPENAI_BASE_URL: `${BASE}/v1`,

@@ -10,9 +10,9 @@ import { llmConfigFromEnv } from '../../src/config/llm.js';
 import { LlmAuthError, UpstreamError } from '../../src/core/errors.js';
 import { createTokenMeter } from '../../src/core/token-usage.js';
 import { createEmbedder } from '../../src/embedding/openai-embedder.js';
-import type { Logger } from '../../src/services/ports.js';
 import { chatReply, embeddingsReply, errorReply, startFakeOpenAI, type FakeOpenAI } from '../helpers/openai-server.js';
 import { goodAnswer, makeFix } from './llm-fixtures.js';
+import { warningLogger } from '../helpers/warning-logger.js';
 
 let server: FakeOpenAI;
 beforeEach(async () => {
@@ -29,13 +29,7 @@ const insightOf = (a: { memories: { level: string; content: string; title: strin
   a.memories.find((m) => m.level === 'insight')!;
 
 function setup(env: Record<string, string> = {}) {
-  const warnings: string[] = [];
-  const logger: Logger = {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: (message) => warnings.push(message),
-    error: () => undefined,
-  };
+  const { logger, warnings } = warningLogger();
   const config = llmConfigFromEnv({
     OPENAI_API_KEY: 'sk-local',
     OPENAI_BASE_URL: server.baseURL,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VectorIndex } from '../../src/core/vector-index.js';
+import { cosine } from '../../src/core/text.js';
 
 /** deterministic pseudo-random numbers (tests must not depend on Math.random) */
 function random(seed: number): () => number {
@@ -14,18 +15,6 @@ function gaussianVectors(count: number, dims: number, seed: number): Float32Arra
   const r = random(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
   return Array.from({ length: count }, () => Float32Array.from({ length: dims }, gauss));
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
 }
 
 function bruteForce(data: Float32Array[], query: Float32Array, k: number): string[] {

@@ -8,6 +8,7 @@ import { InputError } from '../../src/core/errors.js';
 import type { Memory, MemoryLevel, Provenance } from '../../src/core/types.js';
 import type { Store } from '../../src/store/store.js';
 import { VECTOR_PAGE_ROWS } from '../../src/store/vector-cache.js';
+import { cosine } from '../../src/core/text.js';
 
 let counter = 0;
 
@@ -72,18 +73,6 @@ function seeded(seed: number): () => number {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
     return s / 2 ** 32;
   };
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
 }
 
 /** a unit-ish vector pointing mostly along axis `axis`, with a small tilt along `tilt` */
