@@ -94,8 +94,6 @@ export async function recall(
   const specific = specificText(task);
   const lessons = rankLessons(task);
   const named = withLessonKinds(detectRoutinesInText(task), lessons);
-  // evidence of a routine: a lesson, or a cue among the task's specific words ("crash" alone is none)
-  const namesRoutine = lessons.length > 0 || detectRoutinesInText(specific).length > 0;
   // a failure that names no routine is most often an edge input (the commonest class of bug): a weak prior
   const routines = named.length > 0 || !focus.describesFailure ? named : [FALLBACK_ROUTINE];
   const lessonWeights = new Map(lessons.map((l) => [l.lesson.id, l.score / lessons[0]!.score]));
@@ -172,7 +170,11 @@ export async function recall(
   // a task that names no routine and shares no specific word with any insight has nothing to
   // transfer, whatever its generic words of failure match ("crash", "error")
   const relevant = ranked.filter((r) => r.fused >= minScore);
-  const evidence = namesRoutine || relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory) > 0);
+  // evidence of a routine: a lesson, or a cue among the task's specific words ("crash" alone is none)
+  const evidence =
+    lessons.length > 0 ||
+    relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory) > 0) ||
+    detectRoutinesInText(specific).length > 0;
   if (!evidence && !options.anyTask) return [];
   const kept = diversify(sortRanked(relevant), k, (a, b) => nearDuplicateTerms(textOf(a.id), textOf(b.id)));
   return kept.map((r) => {
