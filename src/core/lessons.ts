@@ -756,7 +756,7 @@ export const LESSONS: readonly Lesson[] = [
       [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b|\bpeer\b|\block ?files?\b/i, 1],
       [/\bdeprecat\w*\b/i, 0.8],
       [/\bv\d+(\.\d+)*\+?\b|\bversion \d+\b|\bcompatib\w*\b|\bnew (major )?version\b/i, 0.5],
-      [/\b[a-z][\w.-]* ?(>=|<=|>|<|\^|~=|==) ?v?\d+(\.\d+)*/i, 1],
+      [/\b[a-z][\w.-]* ?(>=|<=|\^|~=|==|~>) ?v?\d+\.\d+/i, 1],
     ],
   ),
   L(

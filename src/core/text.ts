@@ -91,7 +91,9 @@ export function cosine(a: Float32Array, b: Float32Array): number {
  */
 export function cueText(text: string): string {
   const cleaned = text.replace(/\(?#\d+\)?|\bgh-\d+\b|\bissue[-_ ]?\d+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/gi, ' ');
+  // a runtime exception's name is one word (a TypeError is bad input, not a type checker's finding)
   const split = cleaned
+    .replace(/\b([A-Z][a-z]+)+(Error|Exception)\b/g, (name) => name.toLowerCase())
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .replace(/(\w)[_.](?=\w)/g, '$1 ');
