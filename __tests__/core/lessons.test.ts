@@ -41,6 +41,11 @@ describe('the lesson catalog', () => {
     expect(rankLessons('Fixes for LineDecoding').map((l) => l.lesson.id)).toContain('text-encoding-round-trip');
   });
 
+  it('a version constraint names the dependency lesson; a bound on a value does not', () => {
+    expect(rankLessons('require the client >= 2.31 in the manifest')[0]?.lesson.id).toBe('dependency-upgrade');
+    expect(rankLessons('the page size must be >= 1').map((l) => l.lesson.id)).not.toContain('dependency-upgrade');
+  });
+
   it('round-trips its tag', () => {
     expect(lessonOfTags(['routine:edge-input', lessonTag('empty-input')])).toBe('empty-input');
     expect(lessonOfTags(['routine:edge-input'])).toBeUndefined();

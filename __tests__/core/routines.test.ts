@@ -32,6 +32,13 @@ describe('detectRoutinesInText', () => {
     ['upgrade to the new major version of the HTTP client dependency', 'dependency-compat'],
     ['type declarations reject a nullable argument', 'type-check'],
     ['the migration fails on a database with existing rows', 'data-migration'],
+    // a runtime exception's name is bad input, not a type checker's finding
+    ['a TypeError is raised when the value is a tuple', 'edge-input'],
+    ['printing a self-referencing structure overflows the stack', 'edge-input'],
+    ['the retry delay must be >= 0', 'edge-input'],
+    ['wrong checksums on 32-bit ARM builds', 'platform-compat'],
+    ['the import hook fails on PyPy', 'platform-compat'],
+    ['the command never exits once the timer is started', 'performance-resource'],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);
   });

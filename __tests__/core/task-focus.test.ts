@@ -31,6 +31,8 @@ describe('taskFocus: does a task describe a failure?', () => {
     'Fix docs generation perf issue by limiting processes to machine CPU count',
     'docs build crashes on Windows',
     'Handle IO errors based on type',
+    'Return an empty list rather than raising KeyError',
+    'Preserve the AttributeError raised by a property',
   ])('%j describes a failure', (task) => {
     expect(taskFocus(task).describesFailure).toBe(true);
   });
