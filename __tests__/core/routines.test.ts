@@ -36,6 +36,7 @@ describe('detectRoutinesInText', () => {
     ['a TypeError is raised when the value is a tuple', 'edge-input'],
     ['printing a self-referencing structure overflows the stack', 'edge-input'],
     ['the retry delay must be >= 0', 'edge-input'],
+    ['the retry count is one higher than asked for', 'edge-input'],
     ['wrong checksums on 32-bit ARM builds', 'platform-compat'],
     ['the import hook fails on PyPy', 'platform-compat'],
     ['the command never exits once the timer is started', 'performance-resource'],

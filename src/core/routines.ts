@@ -155,6 +155,7 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
     [/\b(single|one)[- ](char|character|element|item)\b|\blong (input|strings?|lines?)\b/i, 0.7],
     [/\bpanics?\b|\bsegfault|\bcrash(es|ed)?\b/i, 0.4],
     [/\bpars(e|er|ing)\b/i, 0.3],
+    [/\b(counts?|amounts?|number of (times|runs|items|retries|attempts|elements|lines|bytes))\b/i, 0.6],
     [/\b(cyclic|circular|recursi(on|ve)|self[- ]referen\w*)\b/i, 0.7],
     [/\b(uninitiali[sz]ed|not (been )?(set|initiali[sz]ed|enabled))\b/i, 0.7],
     [/(>=|<=)\s*-?\d|\bmust be (at least|at most|positive|non-negative|greater|less)\b/i, 0.8],
