@@ -5,6 +5,7 @@
  * templates plus generic qualifiers, so it names no path, symbol or string of the source fix.
  */
 import { withExamples } from '../core/insight-text.js';
+import { fixProse } from '../core/text.js';
 import { generalizeSubject, sentenceCase, type Vocabulary } from '../core/generalize.js';
 import { detectLesson, lessonTag, type Lesson } from '../core/lessons.js';
 import { checkSpecificity } from './specificity.js';
@@ -176,7 +177,7 @@ export function chooseLesson(fix: Fix, choice: RoutineChoice, vocabulary: Vocabu
   const found = detectLesson(
     [
       [fix.title, 1],
-      [fix.problem.slice(0, 2000), 0.4],
+      [fixProse(fix.problem.slice(0, 2000)), 0.4],
       [tests.join('\n'), 1],
     ],
     evidence,

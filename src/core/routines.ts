@@ -4,7 +4,7 @@
  * an insight still finds it ("date parsing breaks for users in UTC+13" → encoding-locale).
  * The cues are general software vocabulary, not any repository's words. Pure: no I/O.
  */
-import { cueText } from './text.js';
+import { cueText, fixProse } from './text.js';
 import type { CheckKind, Fix } from './types.js';
 
 export const ROUTINE_KINDS = [
@@ -159,7 +159,10 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
     [/\b(cyclic|circular|recursi(on|ve)|self[- ]referen\w*)\b/i, 0.7],
     [/\b(uninitiali[sz]ed|not (been )?(set|initiali[sz]ed|enabled))\b/i, 0.7],
     [/(>=|<=)\s*-?\d|\bmust be (at least|at most|positive|non-negative|greater|less)\b/i, 0.8],
-    [/\b(typeerror|valueerror|keyerror|indexerror|attributeerror|rangeerror|zerodivisionerror|nullpointerexception)\b/i, 1],
+    [
+      /\b(typeerror|valueerror|keyerror|indexerror|attributeerror|rangeerror|zerodivisionerror|nullpointerexception)\b/i,
+      1,
+    ],
   ],
   'encoding-locale': [
     [/\bunicode\b|\butf-?(8|16|32)\b|\bcharsets?\b|\bemoji\b|\bnon-ascii\b|\bascii\b/i, 1],
@@ -178,7 +181,10 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
     [/\bie ?\d+\b|\binternet explorer\b|\bsafari\b|\bbrowsers?\b/i, 1],
     [/\b(zsh|bash|fish|powershell|cmd\.exe)\b/i, 1],
     [/\bplatforms?\b|\bcross-platform\b|\bportab/i, 1],
-    [/\b(32|64)[- ]?bits?\b|\b(x86(_64)?|i[3-6]86|arm64|aarch64|riscv\d*|s390x?)\b|\barch(itectures?|s)?\b|\bendian\w*/i, 1.2],
+    [
+      /\b(32|64)[- ]?bits?\b|\b(x86(_64)?|i[3-6]86|arm64|aarch64|riscv\d*|s390x?)\b|\barch(itectures?|s)?\b|\bendian\w*/i,
+      1.2,
+    ],
     [/\b(pypy|jython|graalpy|cpython|deno|bun|wasm|webassembly|musl|glibc)\b/i, 1],
     [/\bshells?\b|\bterminals?\b|\btty\b|\bfile ?systems?\b|\bcase[- ]insensitive\b/i, 0.5],
   ],
@@ -200,7 +206,10 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
     [/\bclos(e|es|ing) (of )?(the )?(handles?|files?|connections?|sockets?|streams?|callbacks?|resources?)\b/i, 1],
     [/\bfile descriptors?\b|\btoo many (open|processes|connections|files)\b|\bexhaust/i, 1],
     [/\bslow(ness)?\b|\bperf(ormance)?\b|\bquadratic\b|\bcpu\b|\bthrottl/i, 1],
-    [/\b(not|never|does ?n[o']t|fails? to) (terminat|exit)\w*|\bkeeps? (the )?(process|event loop) (alive|running)\b/i, 1],
+    [
+      /\b(not|never|does ?n[o']t|fails? to) (terminat|exit)\w*|\bkeeps? (the )?(process|event loop) (alive|running)\b/i,
+      1,
+    ],
     [/\bprocesses\b|\bresources?\b|\bzombie|\borphan/i, 0.5],
     [/\bcach(e|es|ing)\b|\bsockets?\b/i, 0.3],
   ],
@@ -391,7 +400,7 @@ export function detectRoutinesInFix(fix: FixForCues): RoutineCue[] {
   const weights = new Map<RoutineKind, number>();
   const sources: [string, number][] = [
     [fix.title, 1],
-    [fix.problem, 0.5],
+    [fixProse(fix.problem), 0.5],
     [fix.change, 0.3],
     [fix.files.map((f) => f.replace(/[/._-]+/g, ' ')).join('\n'), 0.25],
   ];

@@ -99,3 +99,17 @@ export function cueText(text: string): string {
     .replace(/(\w)[_.](?=\w)/g, '$1 ');
   return split === cleaned ? cleaned : `${cleaned}\n${split}`;
 }
+
+/** Lines of a commit or PR body that say nothing of the fix: trailers, bots, and a squash's housekeeping. */
+const NOISE_LINE =
+  /^\s*([-*]\s*)?(((signed-off|co-authored|reviewed|acked|tested|reported)-by|change-id|cc):|.*\[bot\]|.*\bpre-commit(\.ci|\.com)?\b|.*\bdependabot\b|this reverts commit\b|for more information, see\b|merge (branch|pull request|remote-tracking)\b|(oops|wip|typo|lint|format(ting)?|review|nits?|cleanup|clean up|fixup!?.*|squash!?.*)\.?$|(address|apply|incorporate)\w* (the )?(review|pr|code review)?\s*(comments?|feedback|suggestions?)\b|(add|update)\w* (a )?(changelog|change log|news|release notes?)( (entry|message|fragment))?\b|(fix|run|apply)\w* (lint|linter|linting|formatting|prettier|black|isort|ruff|clippy|rustfmt|gofmt)\b)/i;
+
+/** The prose of a fix's body as evidence: without trailers, bot lines, links and a squash's housekeeping. */
+export function fixProse(body: string): string {
+  return body
+    .split('\n')
+    .filter((line) => !NOISE_LINE.test(line))
+    .join('\n')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .trim();
+}
