@@ -48,6 +48,9 @@ describe('the LLM abstractor against a local OpenAI-compatible server', () => {
       MEMORY_TRANSFER_LLM_MAX_OUTPUT_TOKENS: '4000',
     });
     const result = await abstractor.abstract(fix);
+    // the provider is another process on a real socket, as a deployed one would be
+    expect(server.pid).toBeGreaterThan(0);
+    expect(server.pid).not.toBe(process.pid);
     expect(result.model).toBe('gpt-5-mini');
     expect(result.fallback).toBeUndefined();
     expect(insightOf(result).title).toBe(goodAnswer.insight.title);

@@ -1,13 +1,15 @@
 /**
- * A local OpenAI-compatible HTTP server for the LLM path's fault tests: a real socket on
- * 127.0.0.1 (a random port), not an HTTP mock. Each endpoint answers from a queue of scripted
- * replies, in order; a request with no reply left gets a 500 and is counted as unexpected.
- * `holdUntil(n)` keeps answers back until n requests wait at once (proves calls run in parallel,
- * without timing). `close()` ends hanging requests too; `leftover()` counts replies never asked
- * for and requests that found none.
+ * A local OpenAI-compatible HTTP server for the LLM path's fault tests: a server process of its own
+ * (openai-server-child.mjs, forked) listening on a real socket on 127.0.0.1 (a random port), not an
+ * HTTP mock. The child accepts each request and asks this process, over IPC, what to answer: each
+ * endpoint answers from a queue of scripted replies, in order; a request with no reply left gets a
+ * 500 and is counted as unexpected. So the tests script replies synchronously while the client
+ * talks to another process. `holdUntil(n)` keeps answers back until n requests wait at once
+ * (proves calls run in parallel, without timing). `close()` ends the process and its hanging
+ * requests; `leftover()` counts replies never asked for and requests that found none.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export type Endpoint = 'chat' | 'embeddings';
 
@@ -28,6 +30,8 @@ export interface RecordedRequest {
 export interface FakeOpenAI {
   /** the base URL to give as OPENAI_BASE_URL (ends with /v1) */
   baseURL: string;
+  /** the server process's id (not this process) */
+  pid: number;
   requests: RecordedRequest[];
   /** queues replies for an endpoint, answered in order */
   reply(endpoint: Endpoint, ...replies: Reply[]): void;
@@ -41,6 +45,12 @@ export interface FakeOpenAI {
 }
 
 const PATHS: Record<string, Endpoint> = { '/v1/chat/completions': 'chat', '/v1/embeddings': 'embeddings' };
+const CHILD = fileURLToPath(new URL('./openai-server-child.mjs', import.meta.url));
+
+type FromChild =
+  | { type: 'listening'; port: number }
+  | { type: 'request'; id: number; url: string; authorization: string | null; body: string }
+  | { type: 'closed'; id: number };
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const queues: Record<Endpoint, Reply[]> = { chat: [], embeddings: [] };
@@ -48,45 +58,53 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   let unexpected = 0;
   let inFlight = 0;
   let maxInFlight = 0;
+  const open = new Set<number>();
   const hold: Record<Endpoint, number> = { chat: 0, embeddings: 0 };
   const held: Record<Endpoint, (() => void)[]> = { chat: [], embeddings: [] };
 
-  const answer = (res: ServerResponse, reply: Reply) => {
+  const child = fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const send = (id: number, status: number, body: string, headers: Record<string, string> = {}) =>
+    child.connected &&
+    child.send({ type: 'answer', id, status, body, headers: { 'content-type': 'application/json', ...headers } });
+  const answer = (id: number, reply: Reply) => {
     if ('hang' in reply) return;
-    const body = 'json' in reply ? JSON.stringify(reply.json) : reply.text;
-    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(body);
+    send(id, reply.status ?? 200, 'json' in reply ? JSON.stringify(reply.json) : reply.text, reply.headers);
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const endpoint = PATHS[(req.url ?? '').split('?')[0] ?? ''];
-      const reply = endpoint ? queues[endpoint].shift() : undefined;
-      if (!endpoint || !reply) {
-        unexpected += 1;
-        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"unexpected request"}}');
-        return;
-      }
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-      } catch {
-        // recorded as an empty body
-      }
-      requests.push({ endpoint, authorization: req.headers.authorization, body });
-      inFlight += 1;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      res.on('close', () => (inFlight -= 1));
-      held[endpoint].push(() => answer(res, reply));
-      if (held[endpoint].length >= hold[endpoint]) for (const release of held[endpoint].splice(0)) release();
+  const onRequest = ({ id, url, authorization, body: raw }: Extract<FromChild, { type: 'request' }>) => {
+    const endpoint = PATHS[url.split('?')[0] ?? ''];
+    const reply = endpoint ? queues[endpoint].shift() : undefined;
+    if (!endpoint || !reply) {
+      unexpected += 1;
+      send(id, 500, '{"error":{"message":"unexpected request"}}');
+      return;
+    }
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      // recorded as an empty body
+    }
+    requests.push({ endpoint, authorization: authorization ?? undefined, body });
+    inFlight += 1;
+    open.add(id);
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    held[endpoint].push(() => answer(id, reply));
+    if (held[endpoint].length >= hold[endpoint]) for (const release of held[endpoint].splice(0)) release();
+  };
+
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.on('message', (message: FromChild) => {
+      if (message.type === 'listening') resolve(message.port);
+      else if (message.type === 'request') onRequest(message);
+      else if (message.type === 'closed' && open.delete(message.id)) inFlight -= 1;
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
+    pid: child.pid ?? 0,
     requests,
     reply(endpoint, ...replies) {
       queues[endpoint].push(...replies);
@@ -98,8 +116,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     leftover: () => ({ unused: queues.chat.length + queues.embeddings.length, unexpected }),
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        if (child.connected) child.send({ type: 'close' });
+        else child.kill();
       }),
   };
 }
