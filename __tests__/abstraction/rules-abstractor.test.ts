@@ -150,6 +150,15 @@ describe('rules abstractor', () => {
     expect(insight.content).not.toMatch(/list of entries/);
   });
 
+  it('gives no example made of a stand-in and a few words, but keeps one that reads as a sentence', () => {
+    const terse = insightOf(sampleFix({ title: 'Fix handleRequestAsync go vet usage', files: ['server.go'] }));
+    expect(terse.content).not.toMatch(/Seen in/);
+    const sentence = insightOf(
+      sampleFix({ title: 'Fix crash when handleRequestAsync gets a nested object with a missing context' }),
+    );
+    expect(sentence.content).toMatch(/Seen in: crash when a function gets a nested object with a missing context\.$/);
+  });
+
   it('keeps the lesson without its example when the example still names the source', () => {
     const fix = sampleFix({
       title: 'Fix crash when the config file is empty',

@@ -208,9 +208,11 @@ function strongestEvidence(fix: Fix): RoutineKind | undefined {
 function exampleOf(condition: string): string | undefined {
   const generic = /\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi;
   // a condition made mostly of stand-ins for the source's names says nothing to another repository
-  if ((condition.match(generic) ?? []).length >= 2) return undefined;
+  const standIns = (condition.match(generic) ?? []).length;
+  if (standIns >= 2) return undefined;
   const general = condition.replace(generic, '');
-  if (general.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w)).length < 2) return undefined;
+  // one stand-in reads as a sentence only among enough real words ("a function go vet usage" does not)
+  if (general.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w)).length < (standIns > 0 ? 4 : 2)) return undefined;
   // a fragment after "Seen in:": lower-case unless the first word is a name or an acronym
   return /^[A-Z][a-z]+\b/.test(condition) ? condition[0]!.toLowerCase() + condition.slice(1) : condition;
 }
