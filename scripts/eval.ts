@@ -28,6 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRulesAbstractor } from '../src/abstraction/rules-abstractor.js';
 import { leaksSource } from '../src/abstraction/specificity.js';
+import { routinesOfTags } from '../src/core/routines.js';
 import type { Fix, Memory, RecallHit } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';
@@ -166,7 +167,9 @@ async function scoreQueries(
       const a = answers.get(key(fix.repo, fix.ref));
       console.log(`${a?.primary}/${a?.secondary ?? '-'}  ${fix.title.slice(0, 80)}`);
       hits.forEach((h, i) =>
-        console.log(`    ${len[i]!.toFixed(2)} ${h.score.toFixed(3)} ${h.memory.title.slice(0, 90)}`),
+        console.log(
+          `    ${len[i]!.toFixed(2)} ${h.score.toFixed(3)} [${routinesOfTags(h.memory.tags).join(',')}] ${h.memory.title.slice(0, 80)}`,
+        ),
       );
     }
   }
