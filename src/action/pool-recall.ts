@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
+import type { LexicalStats } from '../core/memory-index.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
@@ -12,15 +13,27 @@ import { DEFAULT_ALLOWED_HOSTS, screenMemory, type ScreenResult } from '../secur
 import type { Logger } from '../services/ports.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
-/** Parses an export (plain or gzip-compressed bytes); throws InputError naming what is wrong. */
-export type PoolParser = (bytes: Uint8Array) => { header: { tenant: string }; memories: Memory[] };
+/**
+ * Parses an export (plain or gzip-compressed bytes); throws InputError naming what is wrong.
+ * `terms`: the memories' lexical statistics when the file carries usable ones (ParsedPool).
+ */
+export type PoolParser = (bytes: Uint8Array) => {
+  header: { tenant: string };
+  memories: Memory[];
+  terms?: LexicalStats;
+  termsUnused?: string;
+};
 
-/** Ranks the memories the requester may see for the task (the engine's in-memory recall). */
+/**
+ * Ranks the memories the requester may see for the task (the engine's in-memory recall). The
+ * same list may come again (an index built over it can be kept); `stats` are its lexical
+ * statistics when they were counted ahead.
+ */
 export type LocalRecall = (
-  memories: Memory[],
+  memories: readonly Memory[],
   requester: Requester,
   task: string,
-  options: { k: number; level: MemoryLevel; minScore?: number },
+  options: { k: number; level: MemoryLevel; minScore?: number; stats?: LexicalStats },
 ) => Promise<RecallHit[]>;
 
 export interface PoolRecallOptions {
@@ -59,17 +72,17 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
       `pool: cannot read "${options.pool}" (${code ?? 'error'}); check the path (relative to the workspace)`,
     );
   }
-  let memories: Memory[];
-  let tenant: string;
+  let parsed: ReturnType<PoolParser>;
   try {
-    ({
-      memories,
-      header: { tenant },
-    } = options.parsePool(bytes));
+    parsed = options.parsePool(bytes);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new InputError(`pool: "${options.pool}" is not a valid Memory Transfer export: ${reason}`);
   }
+  const {
+    memories,
+    header: { tenant },
+  } = parsed;
   if (tenant !== options.requester.tenant) {
     options.logger.warn(
       `Memory Transfer: the pool file belongs to "${tenant}" but this repository is in "${options.requester.tenant}"; insights never cross organizations, so none will be injected (to use it here, export it for this organization: memory-transfer export --for-action --for-org ${options.requester.tenant})`,
@@ -86,9 +99,14 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
     (memory) =>
       memory.status === 'active' && memory.level === options.level && mayServeLevel(memory, options.requester),
   );
-  const hits = await screenedRecall(active, requester, options);
+  // the terms counted at export describe every memory of the file: they serve when all are indexed
+  const stats = active.length === memories.length ? parsed.terms : undefined;
+  if (parsed.termsUnused && active.length === memories.length)
+    options.logger.info(`Memory Transfer: the pool file's term counts are not used (${parsed.termsUnused})`);
+  const hits = await screenedRecall(active, requester, options, stats);
   const insights = toInjectedInsights(hits, requester, options.githubUrl);
-  const withheld = hits.length < options.k ? await withheldFrom(active, requester, hits, options) : undefined;
+  const withheld =
+    hits.length < options.k ? await withheldFrom(active, requester, hits, options, stats) : undefined;
   return { insights, ...(withheld ? { withheld } : {}) };
 }
 
@@ -101,6 +119,7 @@ async function withheldFrom(
   requester: Requester,
   recalled: RecallHit[],
   options: PoolRecallOptions,
+  stats: LexicalStats | undefined,
 ): Promise<WithheldInsights | undefined> {
   const visibility = requester.visibility ?? 'public';
   if (visibility === 'private') return undefined;
@@ -109,6 +128,7 @@ async function withheldFrom(
     k: options.k,
     level: options.level,
     ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
+    ...(stats ? { stats } : {}),
   });
   // a memory failing the insight screen is never injected anywhere: not worth sharing, not named here
   const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, hostOf(options.githubUrl)];
@@ -132,6 +152,7 @@ async function screenedRecall(
   memories: Memory[],
   requester: Requester,
   options: PoolRecallOptions,
+  stats: LexicalStats | undefined,
 ): Promise<RecallHit[]> {
   const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, hostOf(options.githubUrl)];
   const verdicts = new Map<string, ScreenResult>();
@@ -151,10 +172,12 @@ async function screenedRecall(
   let pool = memories;
   for (let round = 0; ; round += 1) {
     if (round === SCREEN_ROUNDS) pool = pool.filter(passes);
+    // the counts describe the whole list: a list with memories dropped is counted again
     const hits = await options.recallLocal(pool, requester, options.task, {
       k: options.k,
       level: options.level,
       ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
+      ...(stats && pool === memories ? { stats } : {}),
     });
     const failing = new Set(hits.filter((hit) => !passes(hit.memory)).map((hit) => hit.memory.id));
     if (failing.size === 0) return hits;

@@ -67,11 +67,33 @@ interface Posting {
   weights: Float64Array;
 }
 
+/** A term's documents (positions, ascending) and how often it occurs in each, before BM25 weighting. */
+export interface TermCounts {
+  docs: ArrayLike<number>;
+  tfs: ArrayLike<number>;
+}
+
+/**
+ * The lexical statistics of a list of memories, computed once (by `export --for-action`, written
+ * into the pool file) instead of tokenizing every text at each start: each memory's number of
+ * terms, in list order, and the counts of a term, looked up by the term (decoded on first use).
+ * They must be those `lexicalCounts` computes for the very same list: the caller checks that
+ * (the pool file's digest of its memory lines, src/core/pool-file.ts).
+ */
+export interface LexicalStats {
+  lengths: ArrayLike<number>;
+  /** the term's counts, or undefined when no memory contains it */
+  counts(term: string): TermCounts | undefined;
+}
+
 interface TenantIndex {
   docs: Map<string, number>;
   list: Doc[];
-  lengths: number[];
-  postings: Map<string, Posting>;
+  /** term → its weighted posting (null: in no memory), filled on first use */
+  postings: Map<string, Posting | null>;
+  stats?: LexicalStats;
+  /** K1 · (1 − B + B · length / average length), per document */
+  norms: Float64Array;
   /** the vectors of each embedding model, with the position of their memory */
   vectors: Map<string, { doc: number; vector: Float32Array }[]>;
   /** per-query scratch space (a search runs to completion without yielding, so one suffices) */
@@ -84,41 +106,68 @@ const B = 0.75;
 /** Terms this common add almost nothing to any score; skipping them keeps big pools fast. */
 const MIN_IDF = 0.01;
 
+/**
+ * The lexical statistics of memories (all of one tenant, in this order): what a MemoryIndex
+ * computes when it is given none, and what `export --for-action` writes (encoded) into the file.
+ */
+export function lexicalCounts(memories: readonly Memory[]): {
+  lengths: number[];
+  terms: Map<string, { docs: number[]; tfs: number[] }>;
+} {
+  const lengths: number[] = [];
+  const lists = new Map<string, { docs: number[]; tfs: number[] }>();
+  const tf = new Map<string, number>();
+  for (let n = 0; n < memories.length; n += 1) {
+    const words = terms(searchableText(memories[n] as Memory));
+    tf.clear();
+    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+    lengths.push(words.length);
+    for (const [term, f] of tf) {
+      const list = lists.get(term);
+      if (list) {
+        list.docs.push(n);
+        list.tfs.push(f);
+      } else lists.set(term, { docs: [n], tfs: [f] });
+    }
+  }
+  return { lengths, terms: lists };
+}
+
 export class MemoryIndex implements Retriever {
   private readonly tenants = new Map<string, TenantIndex>();
 
-  constructor(memories: readonly Memory[], vectors: readonly IndexedVector[] = []) {
-    const building = new Map<TenantIndex, Map<string, { docs: number[]; tfs: number[] }>>();
+  /**
+   * @param stats the lexical statistics of `memories` computed ahead (one tenant only); without
+   *   them every text is tokenized here
+   */
+  constructor(memories: readonly Memory[], vectors: readonly IndexedVector[] = [], stats?: LexicalStats) {
+    const byTenant = new Map<string, Memory[]>();
     for (const memory of memories) {
       const index = this.tenantIndex(memory.tenant);
-      const tf = new Map<string, number>();
-      const words = terms(searchableText(memory));
-      for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-      const n = index.list.length;
-      index.docs.set(memory.id, n);
+      index.docs.set(memory.id, index.list.length);
       index.list.push({ memory, filterKey: `${memory.level}|${memory.status}` });
-      index.lengths.push(words.length);
-      let lists = building.get(index);
-      if (!lists) building.set(index, (lists = new Map()));
-      for (const [term, f] of tf) {
-        const list = lists.get(term);
-        if (list) {
-          list.docs.push(n);
-          list.tfs.push(f);
-        } else lists.set(term, { docs: [n], tfs: [f] });
-      }
+      let list = byTenant.get(memory.tenant);
+      if (!list) byTenant.set(memory.tenant, (list = []));
+      list.push(memory);
     }
-    for (const index of this.tenants.values()) {
-      const avg = index.lengths.reduce((a, b) => a + b, 0) / index.lengths.length || 1;
-      // K1 · (1 − B + B · length / average length), per document
-      const norms = Float64Array.from(index.lengths, (length) => K1 * (1 - B + (B * length) / avg));
-      for (const [term, list] of building.get(index) ?? []) {
-        const weights = Float64Array.from(
-          list.tfs,
-          (f, i) => (f * (K1 + 1)) / (f + (norms[list.docs[i] as number] as number)),
-        );
-        index.postings.set(term, { docs: Int32Array.from(list.docs), weights });
+    if (stats && byTenant.size > 1) throw new Error('MemoryIndex: precomputed statistics cover one tenant only');
+    for (const [tenant, list] of byTenant) {
+      const index = this.tenants.get(tenant) as TenantIndex;
+      let lengths: ArrayLike<number>;
+      if (stats) {
+        if (stats.lengths.length !== list.length)
+          throw new Error('MemoryIndex: precomputed statistics of another list of memories');
+        index.stats = stats;
+        lengths = stats.lengths;
+      } else {
+        const counted = lexicalCounts(list);
+        lengths = counted.lengths;
+        index.stats = { lengths, counts: (term) => counted.terms.get(term) };
       }
+      let total = 0;
+      for (let i = 0; i < lengths.length; i += 1) total += lengths[i] as number;
+      const avg = total / lengths.length || 1;
+      index.norms = Float64Array.from(lengths, (length) => K1 * (1 - B + (B * length) / avg));
       index.scores = new Float64Array(index.list.length);
       index.seen = new Uint8Array(index.list.length);
     }
@@ -147,8 +196,8 @@ export class MemoryIndex implements Retriever {
       index = {
         docs: new Map(),
         list: [],
-        lengths: [],
         postings: new Map(),
+        norms: new Float64Array(0),
         vectors: new Map(),
         scores: new Float64Array(0),
         seen: new Uint8Array(0),
@@ -170,7 +219,7 @@ export class MemoryIndex implements Retriever {
     const { scores, seen } = index;
     const touched: number[] = [];
     for (const term of queryTerms) {
-      const posting = index.postings.get(term);
+      const posting = postingOf(index, term);
       if (!posting) continue;
       const idf = Math.log(1 + (n - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
       if (idf < MIN_IDF) continue; // in (nearly) every memory: cannot change the order
@@ -224,6 +273,26 @@ export class MemoryIndex implements Retriever {
       })
       .filter((m): m is Memory => m !== undefined);
   }
+}
+
+/** A term's weighted posting, computed from its counts on first use. */
+function postingOf(index: TenantIndex, term: string): Posting | null {
+  let posting = index.postings.get(term);
+  if (posting === undefined) {
+    const counts = index.stats?.counts(term);
+    if (counts) {
+      const { norms } = index;
+      const { docs, tfs } = counts;
+      const weights = new Float64Array(docs.length);
+      for (let i = 0; i < docs.length; i += 1) {
+        const f = tfs[i] as number;
+        weights[i] = (f * (K1 + 1)) / (f + (norms[docs[i] as number] as number));
+      }
+      posting = { docs: Int32Array.from(docs), weights };
+    } else posting = null;
+    index.postings.set(term, posting);
+  }
+  return posting;
 }
 
 /** The level and status filter of a search, memoized per level|status pair. */
