@@ -41,6 +41,12 @@ export interface Retriever {
    * are frozen: read them, copy before changing or handing them out.
    */
   readMemories?(tenant: string, ids: string[]): Promise<readonly Memory[]>;
+  /**
+   * Optional: whether the searchable text of the memory of this id holds the term (a term as
+   * `terms` makes them), read from the index instead of tokenizing the text again; undefined
+   * when the retriever does not know the memory.
+   */
+  hasTerm?(tenant: string, id: string, term: string): boolean | undefined;
 }
 
 export interface IndexedVector {
@@ -248,6 +254,25 @@ export class MemoryIndex implements Retriever {
     const hits = best.sorted().map((d) => ({ id: idOf(d), score: scores[d] as number }));
     for (const d of touched) scores[d] = 0;
     return hits;
+  }
+
+  hasTerm(tenant: string, id: string, term: string): boolean | undefined {
+    const index = this.tenants.get(tenant);
+    const doc = index?.docs.get(id);
+    if (!index || doc === undefined) return undefined;
+    const docs = postingOf(index, term)?.docs;
+    if (!docs) return false;
+    // the positions are ascending: binary search
+    let low = 0;
+    let high = docs.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const at = docs[middle] as number;
+      if (at === doc) return true;
+      if (at < doc) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
   }
 
   async searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {

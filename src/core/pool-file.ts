@@ -139,9 +139,28 @@ function poolBuffer(bytes: Uint8Array): Buffer {
   }
 }
 
-/** UTF-8 text; pure ASCII (most pool files) decodes as Latin-1, the same text for less work. */
+/** UTF-8 text. */
 function textOf(buffer: Buffer): string {
-  return isAscii(buffer) ? buffer.toString('latin1') : buffer.toString('utf8');
+  return buffer.toString('utf8');
+}
+
+/** The lines of a file, as `text.split(/\r?\n/)` cuts them. */
+function linesOf(text: string): string[] {
+  return text.replace(/^\uFEFF/, '').split(/\r?\n/);
+}
+
+/**
+ * The lines of pure ASCII bytes (the Action's file, written so), as linesOf cuts them: each line
+ * decoded when it is read, with no string of the whole file and no pattern to split it.
+ */
+function* asciiLines(buffer: Buffer): Generator<string> {
+  for (let start = 0; start <= buffer.length;) {
+    let end = buffer.indexOf(0x0a, start);
+    if (end === -1) end = buffer.length;
+    const stop = end > start && buffer[end - 1] === 0x0d ? end - 1 : end;
+    yield buffer.toString('latin1', start, stop);
+    start = end + 1;
+  }
 }
 
 /**
@@ -150,7 +169,8 @@ function textOf(buffer: Buffer): string {
  */
 export function parsePoolBytes(bytes: Uint8Array): ParsedPool {
   const buffer = poolBuffer(bytes);
-  return parsePoolText(textOf(buffer), () => sha256(buffer.subarray(buffer.indexOf(0x0a) + 1)));
+  const lines = isAscii(buffer) ? asciiLines(buffer) : linesOf(textOf(buffer));
+  return parsePoolLines(lines, () => sha256(buffer.subarray(buffer.indexOf(0x0a) + 1)));
 }
 
 /**
@@ -287,21 +307,24 @@ function decodeTerms(terms: PoolTerms, count: number, lineNo: number): LexicalSt
  * file from a newer version, a memory of another tenant, a duplicate id or a cut file.
  */
 export function parsePool(input: string): ParsedPool {
-  return parsePoolText(input, () => sha256(input.slice(input.indexOf('\n') + 1)));
+  return parsePoolLines(linesOf(input), () => sha256(input.slice(input.indexOf('\n') + 1)));
 }
 
-/** parsePool, with the digest of every byte after the file's first newline (the memory lines). */
-function parsePoolText(input: string, bodyDigest: () => string): ParsedPool {
-  const lines = input.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const first = lines.findIndex((line) => line.trim() !== '');
-  if (first === -1) throw new InputError('the pool file is empty (expected a header line)');
-  const { header, terms } = parseHeader(lines[first] ?? '', first + 1);
+/** parsePool of a file's lines, with the digest of every byte after its first newline (the memory lines). */
+function parsePoolLines(lines: Iterable<string>, bodyDigest: () => string): ParsedPool {
+  let lineNo = 0;
+  let parsedHeader: ReturnType<typeof parseHeader> | undefined;
   const memories: Memory[] = [];
   const ids = new Map<string, number>();
-  for (let index = first + 1; index < lines.length; index++) {
-    const raw = lines[index] ?? '';
+  // line by line: a line's text is not kept once its memory is read (it would only weigh on the GC)
+  for (const raw of lines) {
+    lineNo += 1;
     if (raw.trim() === '') continue;
-    const lineNo = index + 1;
+    if (!parsedHeader) {
+      parsedHeader = parseHeader(raw, lineNo);
+      continue;
+    }
+    const { header } = parsedHeader;
     const memory = validate(parseJson(raw, lineNo), lineNo, checkMemory);
     if (memory.tenant !== header.tenant) {
       throw new InputError(`line ${lineNo}: tenant: "${memory.tenant}" differs from the header's "${header.tenant}"`);
@@ -311,6 +334,8 @@ function parsePoolText(input: string, bodyDigest: () => string): ParsedPool {
     ids.set(memory.id, lineNo);
     memories.push(memory);
   }
+  if (!parsedHeader) throw new InputError('the pool file is empty (expected a header line)');
+  const { header, terms, lineNo: headerLine } = parsedHeader;
   if (header.count !== undefined && header.count !== memories.length) {
     throw new InputError(
       `the header announces ${header.count} memories but the file has ${memories.length} (cut file?)`,
@@ -322,10 +347,10 @@ function parsePoolText(input: string, bodyDigest: () => string): ParsedPool {
     return { header, memories, termsUnused: `its terms were counted by tokenizer version ${terms.version}` };
   if (bodyDigest() !== terms.digest)
     return { header, memories, termsUnused: 'its memory lines changed since their terms were counted' };
-  return { header, memories, terms: decodeTerms(terms, memories.length, first + 1) };
+  return { header, memories, terms: decodeTerms(terms, memories.length, headerLine) };
 }
 
-function parseHeader(raw: string, lineNo: number): { header: PoolHeader; terms?: PoolTerms } {
+function parseHeader(raw: string, lineNo: number): { header: PoolHeader; terms?: PoolTerms; lineNo: number } {
   const value = parseJson(raw, lineNo);
   const format = (value as { format?: unknown } | null)?.format;
   if (format === POOL_FORMAT) {
@@ -341,6 +366,7 @@ function parseHeader(raw: string, lineNo: number): { header: PoolHeader; terms?:
   return {
     header: { ...header, format: POOL_FORMAT, tenant: header.tenant.toLowerCase() },
     ...(terms ? { terms } : {}),
+    lineNo,
   };
 }
 
