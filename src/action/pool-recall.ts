@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
-import type { LexicalStats } from '../core/memory-index.js';
+import type { IndexEntry, LexicalStats } from '../core/memory-index.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
@@ -19,7 +19,8 @@ import { resolveInWorkspace } from './workspace-path.js';
  */
 export type PoolParser = (bytes: Uint8Array) => {
   header: { tenant: string };
-  memories: Memory[];
+  /** every memory line, each memory read when first asked for */
+  entries: IndexEntry[];
   terms?: LexicalStats;
   termsUnused?: string;
 };
@@ -30,7 +31,7 @@ export type PoolParser = (bytes: Uint8Array) => {
  * statistics when they were counted ahead.
  */
 export type LocalRecall = (
-  memories: readonly Memory[],
+  entries: readonly IndexEntry[],
   requester: Requester,
   task: string,
   options: { k: number; level: MemoryLevel; minScore?: number; stats?: LexicalStats },
@@ -80,7 +81,7 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
     throw new InputError(`pool: "${options.pool}" is not a valid Memory Transfer export: ${reason}`);
   }
   const {
-    memories,
+    entries,
     header: { tenant },
   } = parsed;
   if (tenant !== options.requester.tenant) {
@@ -95,18 +96,20 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
   const requester: Requester = { ...options.requester, statuses: ['active'] };
   // a concrete level (summary, workflow, trajectory) is indexed only when it came from this very
   // repository, even if the file carries other repositories' (docs/security.md)
-  const active = memories.filter(
-    (memory) =>
-      memory.status === 'active' && memory.level === options.level && mayServeLevel(memory, options.requester),
+  // (an insight may be served anywhere: its memory need not be read to know it)
+  const active = entries.filter(
+    (entry) =>
+      entry.status === 'active' &&
+      entry.level === options.level &&
+      (entry.level === 'insight' || mayServeLevel(entry.memory(), options.requester)),
   );
   // the terms counted at export describe every memory of the file: they serve when all are indexed
-  const stats = active.length === memories.length ? parsed.terms : undefined;
-  if (parsed.termsUnused && active.length === memories.length)
+  const stats = active.length === entries.length ? parsed.terms : undefined;
+  if (parsed.termsUnused && active.length === entries.length)
     options.logger.info(`Memory Transfer: the pool file's term counts are not used (${parsed.termsUnused})`);
   const hits = await screenedRecall(active, requester, options, stats);
   const insights = toInjectedInsights(hits, requester, options.githubUrl);
-  const withheld =
-    hits.length < options.k ? await withheldFrom(active, requester, hits, options, stats) : undefined;
+  const withheld = hits.length < options.k ? await withheldFrom(active, requester, hits, options, stats) : undefined;
   return { insights, ...(withheld ? { withheld } : {}) };
 }
 
@@ -115,7 +118,7 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
  * private reader of the organization, less what was recalled. Undefined when there are none.
  */
 async function withheldFrom(
-  memories: Memory[],
+  entries: readonly IndexEntry[],
   requester: Requester,
   recalled: RecallHit[],
   options: PoolRecallOptions,
@@ -124,7 +127,7 @@ async function withheldFrom(
   const visibility = requester.visibility ?? 'public';
   if (visibility === 'private') return undefined;
   const shown = new Set(recalled.map((hit) => hit.memory.id));
-  const wider = await options.recallLocal(memories, { ...requester, visibility: 'private' }, options.task, {
+  const wider = await options.recallLocal(entries, { ...requester, visibility: 'private' }, options.task, {
     k: options.k,
     level: options.level,
     ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
@@ -149,7 +152,7 @@ const SCREEN_ROUNDS = 3;
  * the whole pool (a pool full of hostile memories ends with one screening of all of it).
  */
 async function screenedRecall(
-  memories: Memory[],
+  entries: readonly IndexEntry[],
   requester: Requester,
   options: PoolRecallOptions,
   stats: LexicalStats | undefined,
@@ -169,19 +172,19 @@ async function screenedRecall(
     }
     return verdict.ok;
   };
-  let pool = memories;
+  let pool = entries;
   for (let round = 0; ; round += 1) {
-    if (round === SCREEN_ROUNDS) pool = pool.filter(passes);
+    if (round === SCREEN_ROUNDS) pool = pool.filter((entry) => passes(entry.memory()));
     // the counts describe the whole list: a list with memories dropped is counted again
     const hits = await options.recallLocal(pool, requester, options.task, {
       k: options.k,
       level: options.level,
       ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
-      ...(stats && pool === memories ? { stats } : {}),
+      ...(stats && pool === entries ? { stats } : {}),
     });
     const failing = new Set(hits.filter((hit) => !passes(hit.memory)).map((hit) => hit.memory.id));
     if (failing.size === 0) return hits;
-    pool = pool.filter((memory) => !failing.has(memory.id));
+    pool = pool.filter((entry) => !failing.has(entry.id));
   }
 }
 

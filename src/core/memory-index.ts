@@ -60,8 +60,20 @@ export function searchableText(memory: Pick<Memory, 'title' | 'description' | 'c
   return [memory.title, memory.description, memory.content, memory.tags.join(' ')].join('\n');
 }
 
+/**
+ * A memory as the index needs it to find it: what search filters on, and the memory itself,
+ * which may be read only when it is asked for (a pool file's line is parsed again on first use).
+ */
+export interface IndexEntry {
+  id: string;
+  tenant: string;
+  level: MemoryLevel;
+  status: MemoryStatus;
+  memory(): Memory;
+}
+
 interface Doc {
-  memory: Memory;
+  entry: IndexEntry;
   /** level and status: what the search filters look at */
   filterKey: string;
 }
@@ -147,14 +159,39 @@ export class MemoryIndex implements Retriever {
    *   them every text is tokenized here
    */
   constructor(memories: readonly Memory[], vectors: readonly IndexedVector[] = [], stats?: LexicalStats) {
-    const byTenant = new Map<string, Memory[]>();
-    for (const memory of memories) {
-      const index = this.tenantIndex(memory.tenant);
-      index.docs.set(memory.id, index.list.length);
-      index.list.push({ memory, filterKey: `${memory.level}|${memory.status}` });
-      let list = byTenant.get(memory.tenant);
-      if (!list) byTenant.set(memory.tenant, (list = []));
-      list.push(memory);
+    this.add(
+      memories.map((memory) => ({
+        id: memory.id,
+        tenant: memory.tenant,
+        level: memory.level,
+        status: memory.status,
+        memory: () => memory,
+      })),
+      vectors,
+      stats,
+    );
+  }
+
+  /**
+   * An index over entries whose memories are read when first asked for: with `stats`, building
+   * it reads none of them (recall then reads its few dozen candidates); without, all are read
+   * and tokenized.
+   */
+  static ofEntries(entries: readonly IndexEntry[], stats?: LexicalStats): MemoryIndex {
+    const index = new MemoryIndex([]);
+    index.add(entries, [], stats);
+    return index;
+  }
+
+  private add(entries: readonly IndexEntry[], vectors: readonly IndexedVector[], stats?: LexicalStats): void {
+    const byTenant = new Map<string, IndexEntry[]>();
+    for (const entry of entries) {
+      const index = this.tenantIndex(entry.tenant);
+      index.docs.set(entry.id, index.list.length);
+      index.list.push({ entry, filterKey: `${entry.level}|${entry.status}` });
+      let list = byTenant.get(entry.tenant);
+      if (!list) byTenant.set(entry.tenant, (list = []));
+      list.push(entry);
     }
     if (stats && byTenant.size > 1) throw new Error('MemoryIndex: precomputed statistics cover one tenant only');
     for (const [tenant, list] of byTenant) {
@@ -166,7 +203,7 @@ export class MemoryIndex implements Retriever {
         index.stats = stats;
         lengths = stats.lengths;
       } else {
-        const counted = lexicalCounts(list);
+        const counted = lexicalCounts(list.map((entry) => entry.memory()));
         lengths = counted.lengths;
         index.stats = { lengths, counts: (term) => counted.terms.get(term) };
       }
@@ -240,7 +277,7 @@ export class MemoryIndex implements Retriever {
       }
     }
     const allowed = filterOf(options);
-    const idOf = (d: number) => (index.list[d] as Doc).memory.id;
+    const idOf = (d: number) => (index.list[d] as Doc).entry.id;
     // best score first, ties by id (the order of `top`)
     const best = new TopK(options.limit, (a, b) => {
       const sa = scores[a] as number;
@@ -283,7 +320,7 @@ export class MemoryIndex implements Retriever {
     const hits: ScoredId[] = [];
     for (const v of vectors) {
       const doc = index.list[v.doc] as Doc;
-      if (allowed(doc)) hits.push({ id: doc.memory.id, score: cosine(vector, v.vector) });
+      if (allowed(doc)) hits.push({ id: doc.entry.id, score: cosine(vector, v.vector) });
     }
     return top(hits, options.limit);
   }
@@ -294,7 +331,7 @@ export class MemoryIndex implements Retriever {
     return ids
       .map((id) => {
         const at = index.docs.get(id);
-        return at === undefined ? undefined : index.list[at]?.memory;
+        return at === undefined ? undefined : index.list[at]?.entry.memory();
       })
       .filter((m): m is Memory => m !== undefined);
   }
@@ -327,8 +364,8 @@ function filterOf(options: SearchOptions): (doc: Doc) => boolean {
     let ok = memo.get(doc.filterKey);
     if (ok === undefined) {
       ok =
-        (options.level === undefined || options.level.includes(doc.memory.level)) &&
-        (options.status === undefined || options.status.includes(doc.memory.status));
+        (options.level === undefined || options.level.includes(doc.entry.level)) &&
+        (options.status === undefined || options.status.includes(doc.entry.status));
       memo.set(doc.filterKey, ok);
     }
     return ok;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isAscii } from 'node:buffer';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { InputError } from './errors.js';
-import { lexicalCounts, type LexicalStats, type TermCounts } from './memory-index.js';
+import { lexicalCounts, type IndexEntry, type LexicalStats, type TermCounts } from './memory-index.js';
 import { TERMS_VERSION } from './text.js';
 import { checkHeader, checkMemory, PoolFieldError } from './pool-check.js';
 import type { Memory, Provenance } from './types.js';
@@ -151,15 +151,26 @@ function linesOf(text: string): string[] {
 
 /**
  * The lines of pure ASCII bytes (the Action's file, written so), as linesOf cuts them: each line
- * decoded when it is read, with no string of the whole file and no pattern to split it.
+ * decoded when it is read, with no string of the whole file and no pattern to split it. `start`
+ * and `stop` are the bytes of the line last read.
  */
-function* asciiLines(buffer: Buffer): Generator<string> {
-  for (let start = 0; start <= buffer.length;) {
-    let end = buffer.indexOf(0x0a, start);
-    if (end === -1) end = buffer.length;
-    const stop = end > start && buffer[end - 1] === 0x0d ? end - 1 : end;
-    yield buffer.toString('latin1', start, stop);
-    start = end + 1;
+class AsciiLines implements Iterable<string> {
+  start = 0;
+  stop = 0;
+
+  constructor(private readonly buffer: Buffer) {}
+
+  *[Symbol.iterator](): Iterator<string> {
+    const { buffer } = this;
+    for (let start = 0; start <= buffer.length;) {
+      let end = buffer.indexOf(0x0a, start);
+      if (end === -1) end = buffer.length;
+      const stop = end > start && buffer[end - 1] === 0x0d ? end - 1 : end;
+      this.start = start;
+      this.stop = stop;
+      yield buffer.toString('latin1', start, stop);
+      start = end + 1;
+    }
   }
 }
 
@@ -169,8 +180,54 @@ function* asciiLines(buffer: Buffer): Generator<string> {
  */
 export function parsePoolBytes(bytes: Uint8Array): ParsedPool {
   const buffer = poolBuffer(bytes);
-  const lines = isAscii(buffer) ? asciiLines(buffer) : linesOf(textOf(buffer));
-  return parsePoolLines(lines, () => sha256(buffer.subarray(buffer.indexOf(0x0a) + 1)));
+  const lines = isAscii(buffer) ? new AsciiLines(buffer) : linesOf(textOf(buffer));
+  const memories: Memory[] = [];
+  const read = readPoolLines(lines, bodyDigestOf(buffer), (memory) => memories.push(memory));
+  return { ...read, memories };
+}
+
+/** A pool file read for ranking: every line checked, each memory kept as an entry (PoolEntry). */
+export interface PoolEntries extends Omit<ParsedPool, 'memories'> {
+  entries: PoolEntry[];
+}
+
+/**
+ * A memory line as an index entry: what search filters on, and the memory, parsed again from its
+ * line when it is first asked for (the Action ranks thousands of lines and reads a few dozen).
+ */
+export type PoolEntry = IndexEntry;
+
+/**
+ * Parses a pool file's bytes like parsePoolBytes (every line is parsed and checked: a bad line
+ * fails the file, naming it), but keeps of each memory only its entry: of a pure ASCII file (the
+ * Action's) the line's place in the bytes, read again on demand, so thousands of parsed memories
+ * do not stay in memory to be copied around by the GC at every start.
+ */
+export function parsePoolEntries(bytes: Uint8Array): PoolEntries {
+  const buffer = poolBuffer(bytes);
+  const entries: PoolEntry[] = [];
+  if (!isAscii(buffer)) {
+    const read = readPoolLines(linesOf(textOf(buffer)), bodyDigestOf(buffer), (memory) =>
+      entries.push(entryOf(memory, () => memory)),
+    );
+    return { ...read, entries };
+  }
+  const lines = new AsciiLines(buffer);
+  const read = readPoolLines(lines, bodyDigestOf(buffer), (memory) => {
+    const { start, stop } = lines;
+    let again: Memory | undefined;
+    // the same line, checked the same way: the same memory
+    entries.push(entryOf(memory, () => (again ??= checkMemory(JSON.parse(buffer.toString('latin1', start, stop))))));
+  });
+  return { ...read, entries };
+}
+
+function entryOf(memory: Memory, read: () => Memory): PoolEntry {
+  return { id: memory.id, tenant: memory.tenant, level: memory.level, status: memory.status, memory: read };
+}
+
+function bodyDigestOf(buffer: Buffer): () => string {
+  return () => sha256(buffer.subarray(buffer.indexOf(0x0a) + 1));
 }
 
 /**
@@ -307,14 +364,27 @@ function decodeTerms(terms: PoolTerms, count: number, lineNo: number): LexicalSt
  * file from a newer version, a memory of another tenant, a duplicate id or a cut file.
  */
 export function parsePool(input: string): ParsedPool {
-  return parsePoolLines(linesOf(input), () => sha256(input.slice(input.indexOf('\n') + 1)));
+  const memories: Memory[] = [];
+  const read = readPoolLines(
+    linesOf(input),
+    () => sha256(input.slice(input.indexOf('\n') + 1)),
+    (memory) => memories.push(memory),
+  );
+  return { ...read, memories };
 }
 
-/** parsePool of a file's lines, with the digest of every byte after its first newline (the memory lines). */
-function parsePoolLines(lines: Iterable<string>, bodyDigest: () => string): ParsedPool {
+/**
+ * Reads a file's lines: the header, then each memory checked and handed to `keep`; with the digest
+ * of every byte after the file's first newline (the memory lines) to check the header's `terms`.
+ */
+function readPoolLines(
+  lines: Iterable<string>,
+  bodyDigest: () => string,
+  keep: (memory: Memory) => void,
+): Omit<ParsedPool, 'memories'> {
   let lineNo = 0;
   let parsedHeader: ReturnType<typeof parseHeader> | undefined;
-  const memories: Memory[] = [];
+  let count = 0;
   const ids = new Map<string, number>();
   // line by line: a line's text is not kept once its memory is read (it would only weigh on the GC)
   for (const raw of lines) {
@@ -332,22 +402,21 @@ function parsePoolLines(lines: Iterable<string>, bodyDigest: () => string): Pars
     const earlier = ids.get(memory.id);
     if (earlier !== undefined) throw new InputError(`line ${lineNo}: id: "${memory.id}" already on line ${earlier}`);
     ids.set(memory.id, lineNo);
-    memories.push(memory);
+    keep(memory);
+    count += 1;
   }
   if (!parsedHeader) throw new InputError('the pool file is empty (expected a header line)');
   const { header, terms, lineNo: headerLine } = parsedHeader;
-  if (header.count !== undefined && header.count !== memories.length) {
-    throw new InputError(
-      `the header announces ${header.count} memories but the file has ${memories.length} (cut file?)`,
-    );
+  if (header.count !== undefined && header.count !== count) {
+    throw new InputError(`the header announces ${header.count} memories but the file has ${count} (cut file?)`);
   }
-  if (!terms) return { header, memories };
+  if (!terms) return { header };
   // counted by another tokenizer, or on other lines (edited since): the reader counts them itself
   if (terms.version !== TERMS_VERSION)
-    return { header, memories, termsUnused: `its terms were counted by tokenizer version ${terms.version}` };
+    return { header, termsUnused: `its terms were counted by tokenizer version ${terms.version}` };
   if (bodyDigest() !== terms.digest)
-    return { header, memories, termsUnused: 'its memory lines changed since their terms were counted' };
-  return { header, memories, terms: decodeTerms(terms, memories.length, headerLine) };
+    return { header, termsUnused: 'its memory lines changed since their terms were counted' };
+  return { header, terms: decodeTerms(terms, count, headerLine) };
 }
 
 function parseHeader(raw: string, lineNo: number): { header: PoolHeader; terms?: PoolTerms; lineNo: number } {
