@@ -47,7 +47,7 @@ export const rules = [];`,
  * HTTP client stack (@actions/core is only needed for the OIDC token in server mode) and the
  * Octokit (pull request events only). Each would add tens of milliseconds to every cold start.
  */
-const NOT_AT_STARTUP = ['undici', '@actions/http-client', '@actions/core', '@actions/github', '@octokit/'];
+const NOT_AT_STARTUP = ['undici', '@actions/http-client', '@actions/core', '@actions/github', '@octokit/', 'zod'];
 
 function packageOf(file) {
   return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? '';

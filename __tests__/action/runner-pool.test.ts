@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, START_MARKER } from '../../src/action/inject/marked-section.js';
-import { serializePool } from '../../src/core/pool-file.js';
+import { parsePool, serializePool } from '../../src/core/pool-file.js';
 import { sampleMemory } from '../helpers/sample-memory.js';
 import { examplePayload, harness } from './harness.js';
 
@@ -49,6 +49,21 @@ describe('run() in pool-file mode', () => {
     await h.run();
     expect(h.failures).toEqual([]);
     expect(await h.read('AGENTS.md')).toContain('Run migration tests against a fresh database');
+  });
+
+  it('a file made for the Action (terms counted ahead, ASCII, gzip) injects what a plain export injects', async () => {
+    const plain = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'none' } });
+    await plain.run();
+    const made = await harness({ inputs: { pool: 'pool.jsonl.gz', task: MIGRATION_TASK, target: 'none' } });
+    const { header, memories } = parsePool(await made.read('pool.jsonl'));
+    const text = serializePool(header, memories, { forAction: true });
+    expect(text.split('\n')[0]).toContain('"terms":');
+    await writeFile(path.join(made.workspace, 'pool.jsonl.gz'), gzipSync(text));
+    await made.run();
+    expect(made.failures).toEqual([]);
+    expect(made.outputs['insights-json']).toBe(plain.outputs['insights-json']);
+    expect(made.outputs.insights).toBe(plain.outputs.insights);
+    expect(Number(made.outputs.count)).toBeGreaterThan(0);
   });
 
   it('agents-md: a second run changes nothing and the user text stays byte-identical', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recallInMemory } from '../../src/action/local-recall.js';
 import { renderSuggestionComment } from '../../src/core/comment-render.js';
-import { parsePool, serializePool } from '../../src/core/pool-file.js';
+import { parsePoolEntries, serializePool } from '../../src/core/pool-file.js';
 import { renderInjection, toInjectedInsights } from '../../src/core/render-injection.js';
 import type { MemoryLevel, RecallHit, Requester } from '../../src/core/types.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../../src/core/types.js';
@@ -96,7 +96,7 @@ async function everything(requester: Requester): Promise<string> {
     { tenant: 'acme', exportedAt: clock.now().toISOString() },
     await store.listMemories('acme', { limit: 1000 }),
   );
-  const { memories } = parsePool(exported);
+  const { entries } = parsePoolEntries(Buffer.from(exported));
   for (const level of MEMORY_LEVELS as readonly MemoryLevel[]) {
     for (const task of TASKS) {
       const hits = await recall({ store, logger: recordingLogger(), clock }, requester, task, {
@@ -106,7 +106,7 @@ async function everything(requester: Requester): Promise<string> {
       });
       out.push(outputsFor(hits, requester));
       // the Action in pool-file mode, given the whole org's export
-      const local = await recallInMemory(memories, requester, task, { k: 10, level, minScore: 0 });
+      const local = await recallInMemory(entries, requester, task, { k: 10, level, minScore: 0 });
       out.push(outputsFor(local, requester));
     }
   }

@@ -146,7 +146,8 @@ export function insights(count: number, seed = 7): Memory[] {
 async function coldStart(dir: string): Promise<{ median: number; p95: number; count: number }> {
   await writeFile(
     join(dir, 'pool.jsonl'),
-    serializePool({ tenant: 'acme', exportedAt: '2025-06-01T00:00:00.000Z' }, insights(1_000)),
+    // as `export --for-action` writes it (terms counted ahead)
+    serializePool({ tenant: 'acme', exportedAt: '2025-06-01T00:00:00.000Z' }, insights(1_000), { forAction: true }),
   );
   await writeFile(join(dir, 'event.json'), JSON.stringify({ repository: { visibility: 'public' } }));
   const times: number[] = [];

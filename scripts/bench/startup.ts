@@ -7,13 +7,15 @@
  *   (`export --for-action`) from real fix histories: BENCH_GIT_REPOS names local clones
  *   (comma-separated `path=owner/name`), learned into .bench/startup-git.db with `learn --git`
  *   (cached: delete the file to relearn), at most BENCH_GIT_FIXES fixes in all (default 4000).
+ *   The file is written gzip-compressed (`--out pool.jsonl.gz`), as a repository commits it.
  *   Prints the file's size (target < 1 MB) and the start (target ≤ 2× the floor). Without
  *   BENCH_GIT_REPOS this part is skipped: the bench fetches nothing.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { percentile } from './load.js';
 
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 9);
@@ -118,7 +120,7 @@ async function actionOnPoolFile(dir: string, spec: string): Promise<Record<strin
   const tenant = (repos[0] as { name: string }).name.split('/')[0] as string;
   const work = join(dir, 'startup-action');
   await mkdir(work, { recursive: true });
-  const file = join(work, 'pool.jsonl');
+  const file = join(work, 'pool.jsonl.gz');
   timed([CLI, '--db', db, '--tenant', tenant, 'export', '--for-action', '--out', file]);
   const stats = spawnSync(process.execPath, [CLI, '--db', db, '--tenant', tenant, 'stats', '--json'], {
     encoding: 'utf8',
@@ -134,18 +136,20 @@ async function actionOnPoolFile(dir: string, spec: string): Promise<Record<strin
     GITHUB_WORKSPACE: work,
     RUNNER_TEMP: join(work, 'tmp'),
     GITHUB_OUTPUT: join(work, 'output'),
-    INPUT_POOL: 'pool.jsonl',
+    INPUT_POOL: 'pool.jsonl.gz',
     INPUT_TASK: 'The dev server crashes when the config file is empty',
     INPUT_TARGET: 'none',
     'INPUT_DRY-RUN': 'true',
   };
   const { median, floor } = againstFloor(() => timed([BUNDLE], { cwd: work, env }));
   const bytes = (await stat(file)).size;
-  const lines = spawnSync('wc', ['-l', file], { encoding: 'utf8' }).stdout.trim().split(/\s+/)[0];
+  const plain = gunzipSync(await readFile(file));
+  const lines = JSON.parse(plain.subarray(0, plain.indexOf(0x0a)).toString('utf8')) as { count: number };
   return {
     'Action pool file: fixes learned (learn --git)': String(fixes ?? '?'),
-    'Action pool file: insights': String(Number(lines) - 1),
-    'Action pool file: size (MB, target < 1)': (bytes / 1024 / 1024).toFixed(2),
+    'Action pool file: insights': String(lines.count),
+    'Action pool file: size (MB, target < 1), gzip': (bytes / 1024 / 1024).toFixed(2),
+    'Action pool file: uncompressed (MB)': (plain.length / 1024 / 1024).toFixed(2),
     'Action start on it (ms)': ms(median),
     'Action floor, node -e 0 (ms)': ms(floor),
     'Action start / floor (target ≤ 2×)': `${(median / floor).toFixed(2)}×`,

@@ -2,23 +2,59 @@
  * The task text, derived from the event that started the workflow when the `task` input is empty:
  * issue title and body, PR title, body and changed paths, a workflow_dispatch input.
  */
-import { z } from 'zod';
-
 export const MAX_TASK_CHARS = 8_000;
 const MAX_PATHS = 100;
 
 /** Lists the paths a pull request changes (first page of the API, up to 100). */
 export type ChangedPathsFetcher = (owner: string, repo: string, pullNumber: number) => Promise<string[]>;
 
-const text = z.string().nullish();
-const eventSchema = z.looseObject({
-  issue: z.looseObject({ title: z.string(), body: text }).optional(),
-  comment: z.looseObject({ body: text }).optional(),
-  pull_request: z.looseObject({ title: z.string(), body: text, number: z.number().int() }).optional(),
-  repository: z.looseObject({ name: z.string(), owner: z.looseObject({ login: z.string() }) }).optional(),
-  inputs: z.record(z.string(), z.unknown()).nullish(),
-  client_payload: z.record(z.string(), z.unknown()).nullish(),
-});
+/** The parts of an event payload a task is read from (other fields are ignored). */
+interface EventFields {
+  issue?: { title: string; body?: string | null };
+  comment?: { body?: string | null };
+  pull_request?: { title: string; body?: string | null; number: number };
+  repository?: { name: string; owner: { login: string } };
+  inputs?: Record<string, unknown> | null;
+  client_payload?: Record<string, unknown> | null;
+}
+
+type Fields = Record<string, unknown>;
+
+function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** absent, null or a string */
+function isText(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === 'string';
+}
+
+/** an absent field, or one that passes `check` */
+function optional(value: unknown, check: (value: Fields) => boolean): boolean {
+  return value === undefined || (isObject(value) && check(value));
+}
+
+/**
+ * The payload's fields, or undefined when one of them has another shape than GitHub's (then the
+ * event gives no task): checked by hand, not with zod, which the Action does not load at start.
+ */
+function eventFields(payload: unknown): EventFields | undefined {
+  if (!isObject(payload)) return undefined;
+  const ok =
+    optional(payload.issue, (issue) => typeof issue.title === 'string' && isText(issue.body)) &&
+    optional(payload.comment, (comment) => isText(comment.body)) &&
+    optional(
+      payload.pull_request,
+      (pr) => typeof pr.title === 'string' && isText(pr.body) && Number.isSafeInteger(pr.number),
+    ) &&
+    optional(
+      payload.repository,
+      (repo) => typeof repo.name === 'string' && isObject(repo.owner) && typeof repo.owner.login === 'string',
+    ) &&
+    (payload.inputs === null || optional(payload.inputs, () => true)) &&
+    (payload.client_payload === null || optional(payload.client_payload, () => true));
+  return ok ? (payload as EventFields) : undefined;
+}
 
 const PR_EVENTS = new Set([
   'pull_request',
@@ -51,9 +87,8 @@ export async function taskFromEvent(
   payload: unknown,
   changedPaths: ChangedPathsFetcher,
 ): Promise<string | undefined> {
-  const parsed = eventSchema.safeParse(payload);
-  if (!parsed.success) return undefined;
-  const event = parsed.data;
+  const event = eventFields(payload);
+  if (!event) return undefined;
   let task: string | undefined;
   if (PR_EVENTS.has(eventName) && event.pull_request) {
     const pr = event.pull_request;

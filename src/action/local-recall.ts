@@ -1,11 +1,21 @@
 /** Pool-file mode's ranking: the engine's recall over an in-memory index, no store, no LLM. */
 import { MemoryIndex } from '../core/memory-index.js';
-import { decodePoolBytes, parsePool } from '../core/pool-file.js';
+import { parsePoolEntries } from '../core/pool-file.js';
 import { silentLogger, systemClock } from '../services/ports.js';
 import { recall } from '../services/recall.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
 
-export const parsePoolFile: PoolParser = (bytes) => parsePool(decodePoolBytes(bytes));
+export const parsePoolFile: PoolParser = (bytes) => parsePoolEntries(bytes);
 
-export const recallInMemory: LocalRecall = (memories, requester, task, options) =>
-  recall({ store: new MemoryIndex(memories), logger: silentLogger, clock: systemClock }, requester, task, options);
+/** One index per list of entries: the recall of what is withheld reads the same list again. */
+const indexes = new WeakMap<readonly object[], MemoryIndex>();
+
+export const recallInMemory: LocalRecall = (entries, requester, task, options) => {
+  let index = indexes.get(entries);
+  if (!index) {
+    index = MemoryIndex.ofEntries(entries, options.stats);
+    indexes.set(entries, index);
+  }
+  const { stats: _stats, ...rest } = options;
+  return recall({ store: index, logger: silentLogger, clock: systemClock }, requester, task, rest);
+};

@@ -11,7 +11,7 @@ import type { MemoryLevel, Requester } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { taskFromEvent, type ChangedPathsFetcher } from './event-task.js';
 import { targetFor, type InjectionTarget } from './inject/index.js';
-import { mcpServerSpec, writeMcpConfig, type McpConfigResult, type McpSource } from './mcp-config/index.js';
+import type { McpConfigResult, McpSource } from './mcp-config/index.js';
 import type { FileChange } from './inject/target.js';
 import { recallFromPool, type LocalRecall, type PoolParser, type WithheldInsights } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
@@ -174,6 +174,8 @@ async function writeMcp(
   deps: MainDeps,
 ): Promise<McpConfigResult | undefined> {
   if (!inputs.mcp) return undefined;
+  // loaded only with `mcp: true` (it brings zod, which a run without it does not load)
+  const { mcpServerSpec, writeMcpConfig } = await import('./mcp-config/index.js');
   const source: McpSource =
     inputs.pool !== undefined
       ? {

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
+import type { IndexEntry, LexicalStats } from '../core/memory-index.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
@@ -12,15 +13,28 @@ import { DEFAULT_ALLOWED_HOSTS, screenMemory, type ScreenResult } from '../secur
 import type { Logger } from '../services/ports.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
-/** Parses an export (plain or gzip-compressed bytes); throws InputError naming what is wrong. */
-export type PoolParser = (bytes: Uint8Array) => { header: { tenant: string }; memories: Memory[] };
+/**
+ * Parses an export (plain or gzip-compressed bytes); throws InputError naming what is wrong.
+ * `terms`: the memories' lexical statistics when the file carries usable ones (ParsedPool).
+ */
+export type PoolParser = (bytes: Uint8Array) => {
+  header: { tenant: string };
+  /** every memory line, each memory read when first asked for */
+  entries: IndexEntry[];
+  terms?: LexicalStats;
+  termsUnused?: string;
+};
 
-/** Ranks the memories the requester may see for the task (the engine's in-memory recall). */
+/**
+ * Ranks the memories the requester may see for the task (the engine's in-memory recall). The
+ * same list may come again (an index built over it can be kept); `stats` are its lexical
+ * statistics when they were counted ahead.
+ */
 export type LocalRecall = (
-  memories: Memory[],
+  entries: readonly IndexEntry[],
   requester: Requester,
   task: string,
-  options: { k: number; level: MemoryLevel; minScore?: number },
+  options: { k: number; level: MemoryLevel; minScore?: number; stats?: LexicalStats },
 ) => Promise<RecallHit[]>;
 
 export interface PoolRecallOptions {
@@ -59,17 +73,17 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
       `pool: cannot read "${options.pool}" (${code ?? 'error'}); check the path (relative to the workspace)`,
     );
   }
-  let memories: Memory[];
-  let tenant: string;
+  let parsed: ReturnType<PoolParser>;
   try {
-    ({
-      memories,
-      header: { tenant },
-    } = options.parsePool(bytes));
+    parsed = options.parsePool(bytes);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new InputError(`pool: "${options.pool}" is not a valid Memory Transfer export: ${reason}`);
   }
+  const {
+    entries,
+    header: { tenant },
+  } = parsed;
   if (tenant !== options.requester.tenant) {
     options.logger.warn(
       `Memory Transfer: the pool file belongs to "${tenant}" but this repository is in "${options.requester.tenant}"; insights never cross organizations, so none will be injected (to use it here, export it for this organization: memory-transfer export --for-action --for-org ${options.requester.tenant})`,
@@ -82,13 +96,20 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
   const requester: Requester = { ...options.requester, statuses: ['active'] };
   // a concrete level (summary, workflow, trajectory) is indexed only when it came from this very
   // repository, even if the file carries other repositories' (docs/security.md)
-  const active = memories.filter(
-    (memory) =>
-      memory.status === 'active' && memory.level === options.level && mayServeLevel(memory, options.requester),
+  // (an insight may be served anywhere: its memory need not be read to know it)
+  const active = entries.filter(
+    (entry) =>
+      entry.status === 'active' &&
+      entry.level === options.level &&
+      (entry.level === 'insight' || mayServeLevel(entry.memory(), options.requester)),
   );
-  const hits = await screenedRecall(active, requester, options);
+  // the terms counted at export describe every memory of the file: they serve when all are indexed
+  const stats = active.length === entries.length ? parsed.terms : undefined;
+  if (parsed.termsUnused && active.length === entries.length)
+    options.logger.info(`Memory Transfer: the pool file's term counts are not used (${parsed.termsUnused})`);
+  const hits = await screenedRecall(active, requester, options, stats);
   const insights = toInjectedInsights(hits, requester, options.githubUrl);
-  const withheld = hits.length < options.k ? await withheldFrom(active, requester, hits, options) : undefined;
+  const withheld = hits.length < options.k ? await withheldFrom(active, requester, hits, options, stats) : undefined;
   return { insights, ...(withheld ? { withheld } : {}) };
 }
 
@@ -97,18 +118,20 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
  * private reader of the organization, less what was recalled. Undefined when there are none.
  */
 async function withheldFrom(
-  memories: Memory[],
+  entries: readonly IndexEntry[],
   requester: Requester,
   recalled: RecallHit[],
   options: PoolRecallOptions,
+  stats: LexicalStats | undefined,
 ): Promise<WithheldInsights | undefined> {
   const visibility = requester.visibility ?? 'public';
   if (visibility === 'private') return undefined;
   const shown = new Set(recalled.map((hit) => hit.memory.id));
-  const wider = await options.recallLocal(memories, { ...requester, visibility: 'private' }, options.task, {
+  const wider = await options.recallLocal(entries, { ...requester, visibility: 'private' }, options.task, {
     k: options.k,
     level: options.level,
     ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
+    ...(stats ? { stats } : {}),
   });
   // a memory failing the insight screen is never injected anywhere: not worth sharing, not named here
   const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, hostOf(options.githubUrl)];
@@ -129,9 +152,10 @@ const SCREEN_ROUNDS = 3;
  * the whole pool (a pool full of hostile memories ends with one screening of all of it).
  */
 async function screenedRecall(
-  memories: Memory[],
+  entries: readonly IndexEntry[],
   requester: Requester,
   options: PoolRecallOptions,
+  stats: LexicalStats | undefined,
 ): Promise<RecallHit[]> {
   const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, hostOf(options.githubUrl)];
   const verdicts = new Map<string, ScreenResult>();
@@ -148,17 +172,19 @@ async function screenedRecall(
     }
     return verdict.ok;
   };
-  let pool = memories;
+  let pool = entries;
   for (let round = 0; ; round += 1) {
-    if (round === SCREEN_ROUNDS) pool = pool.filter(passes);
+    if (round === SCREEN_ROUNDS) pool = pool.filter((entry) => passes(entry.memory()));
+    // the counts describe the whole list: a list with memories dropped is counted again
     const hits = await options.recallLocal(pool, requester, options.task, {
       k: options.k,
       level: options.level,
       ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
+      ...(stats && pool === entries ? { stats } : {}),
     });
     const failing = new Set(hits.filter((hit) => !passes(hit.memory)).map((hit) => hit.memory.id));
     if (failing.size === 0) return hits;
-    pool = pool.filter((memory) => !failing.has(memory.id));
+    pool = pool.filter((entry) => !failing.has(entry.id));
   }
 }
 

@@ -5,9 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
 import { InputError, describeError } from '../core/errors.js';
-import { describeZodError } from '../core/recall-api.js';
 import { MEMORY_LEVELS, VISIBILITIES, type Visibility } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import type { ChangedPathsFetcher } from './event-task.js';
@@ -44,103 +42,135 @@ export interface RunnerDeps {
   writeSummary: (markdown: string) => Promise<void>;
 }
 
-const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
-const optionalString = z.preprocess(blankToUndefined, z.string().trim().optional());
-const bool = (fallback: boolean) =>
-  z.preprocess(
-    (value) => blankToUndefined(typeof value === 'string' ? value.trim().toLowerCase() : value) ?? String(fallback),
-    z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true'),
-  );
-/** a number, or the text as given when it is none (so the message can quote it) */
-const toNumber = (value: unknown) => {
-  const v = blankToUndefined(value);
-  return v === undefined || Number.isNaN(Number(v)) ? v : Number(v);
-};
-const numberOr = (schema: z.ZodNumber, fallback: number) => z.preprocess((v) => toNumber(v) ?? fallback, schema);
-const optionalNumber = (schema: z.ZodNumber) => z.preprocess(toNumber, schema.optional());
+/**
+ * The inputs are read by hand, not with zod: a pool-file run reads no other schema, and loading
+ * zod cost the Action half a `node -e 0` at every start.
+ */
+export const INPUT_NAMES = [
+  'server-url',
+  'pool',
+  'task',
+  'top-k',
+  'min-score',
+  'level',
+  'target',
+  'audience',
+  'token',
+  'dry-run',
+  'report-usage',
+  'fail-on-error',
+  'timeout-seconds',
+  'mcp',
+] as const;
+type InputName = (typeof INPUT_NAMES)[number];
+
+/** One input's problem: `name: message` is the line the step fails with. */
+function bad(name: string, message: string): never {
+  throw new InputError(`${name}: ${message}`);
+}
+
+/** Reads INPUT_* the way @actions/core does (spaces → _, upper case); blank is absent, else trimmed. */
+function rawInput(env: NodeJS.ProcessEnv, name: InputName): string | undefined {
+  const value = env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function booleanInput(env: NodeJS.ProcessEnv, name: InputName, fallback: boolean): boolean {
+  const value = rawInput(env, name)?.toLowerCase() ?? String(fallback);
+  if (value !== 'true' && value !== 'false') bad(name, 'must be true or false');
+  return value === 'true';
+}
+
 /**
  * A number input in a range: one message naming the range, an example and the value given
  * (`top-k: must be a whole number from 1 to 10, e.g. 3; got "11"`).
  */
-const inRange = (options: { min: number; max: number; whole?: boolean; example: string; exclusiveMin?: boolean }) => {
-  const kind = options.whole ? 'a whole number' : 'a number';
-  const from = options.exclusiveMin
-    ? `above ${options.min} up to ${options.max}`
-    : `from ${options.min} to ${options.max}`;
-  const error = (issue: { input?: unknown }) =>
-    `must be ${kind} ${from}, e.g. ${options.example}; got ${JSON.stringify(String(issue.input))}`;
-  let schema = z.number({ error }).max(options.max, { error });
-  schema = options.exclusiveMin ? schema.gt(options.min, { error }) : schema.min(options.min, { error });
-  return options.whole ? schema.int({ error }) : schema;
-};
+function numberInput(
+  env: NodeJS.ProcessEnv,
+  name: InputName,
+  range: { min: number; max: number; whole?: boolean; example: string; exclusiveMin?: boolean },
+): number | undefined {
+  const raw = rawInput(env, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  const ok =
+    !Number.isNaN(value) &&
+    value <= range.max &&
+    (range.exclusiveMin ? value > range.min : value >= range.min) &&
+    (!range.whole || Number.isSafeInteger(value));
+  if (ok) return value;
+  const kind = range.whole ? 'a whole number' : 'a number';
+  const from = range.exclusiveMin ? `above ${range.min} up to ${range.max}` : `from ${range.min} to ${range.max}`;
+  // the number as a number reads it ("1e1" → "10"), else the text as given
+  const got = Number.isNaN(value) ? raw : String(value);
+  return bad(name, `must be ${kind} ${from}, e.g. ${range.example}; got ${JSON.stringify(got)}`);
+}
 
-const inputsSchema = z
-  .object({
-    'server-url': optionalString.pipe(
-      z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://memory.acme.dev' }).optional(),
-    ),
-    pool: optionalString,
-    task: optionalString,
-    'top-k': numberOr(inRange({ min: 1, max: 10, whole: true, example: '3' }), 3),
-    'min-score': optionalNumber(inRange({ min: 0, max: 1, example: '0.3' })),
-    level: z.preprocess((v) => blankToUndefined(v) ?? 'insight', z.enum(MEMORY_LEVELS)),
-    target: z.preprocess((v) => blankToUndefined(v) ?? 'agents-md', z.string().trim()),
-    audience: z.preprocess((v) => blankToUndefined(v) ?? 'memory-transfer', z.string().trim()),
-    token: optionalString,
-    'dry-run': bool(false),
-    'report-usage': bool(true),
-    'fail-on-error': bool(false),
-    'timeout-seconds': numberOr(inRange({ min: 0, max: 300, exclusiveMin: true, example: '10' }), 10),
-    mcp: bool(false),
-  })
-  .superRefine((value, ctx) => {
-    const both = value['server-url'] !== undefined && value.pool !== undefined;
-    const neither = value['server-url'] === undefined && value.pool === undefined;
-    if (both || neither) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['server-url/pool'],
-        message: `give exactly one of "server-url" (the App's URL) or "pool" (a JSONL export in the workspace); ${both ? 'both were given' : 'neither was given'}`,
-      });
-    }
-  });
+function oneOf<T extends string>(name: InputName, value: string, values: readonly T[]): T {
+  if (!(values as readonly string[]).includes(value))
+    bad(name, `must be one of ${values.map((v) => `"${v}"`).join(', ')}; got ${JSON.stringify(value)}`);
+  return value as T;
+}
 
-export const INPUT_NAMES = Object.keys(inputsSchema.shape) as (keyof typeof inputsSchema.shape)[];
-
-/** Reads INPUT_* the way @actions/core does (spaces → _, upper case). */
-function rawInputs(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
-  return Object.fromEntries(INPUT_NAMES.map((name) => [name, env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`]]));
+/** An http(s) URL with a host. */
+function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 export function parseInputs(env: NodeJS.ProcessEnv): ActionInputs {
-  const parsed = inputsSchema.safeParse(rawInputs(env));
-  if (!parsed.success) throw new InputError(describeZodError(parsed.error));
-  const v = parsed.data;
+  const serverUrl = rawInput(env, 'server-url');
+  if (serverUrl !== undefined && !isHttpUrl(serverUrl))
+    bad('server-url', 'must be an http(s) URL, e.g. https://memory.acme.dev');
+  const pool = rawInput(env, 'pool');
+  const task = rawInput(env, 'task');
+  const topK = numberInput(env, 'top-k', { min: 1, max: 10, whole: true, example: '3' }) ?? 3;
+  const minScore = numberInput(env, 'min-score', { min: 0, max: 1, example: '0.3' });
+  const level = oneOf('level', rawInput(env, 'level') ?? 'insight', MEMORY_LEVELS);
+  const target = rawInput(env, 'target') ?? 'agents-md';
+  const audience = rawInput(env, 'audience') ?? 'memory-transfer';
+  const token = rawInput(env, 'token');
+  const dryRun = booleanInput(env, 'dry-run', false);
+  const reportUsage = booleanInput(env, 'report-usage', true);
+  const failOnError = booleanInput(env, 'fail-on-error', false);
+  const timeoutSeconds =
+    numberInput(env, 'timeout-seconds', { min: 0, max: 300, exclusiveMin: true, example: '10' }) ?? 10;
+  const mcp = booleanInput(env, 'mcp', false);
+  if ((serverUrl === undefined) === (pool === undefined)) {
+    bad(
+      'server-url/pool',
+      `give exactly one of "server-url" (the App's URL) or "pool" (a JSONL export in the workspace); ${serverUrl !== undefined ? 'both were given' : 'neither was given'}`,
+    );
+  }
   return {
-    ...(v['server-url'] !== undefined ? { serverUrl: v['server-url'] } : {}),
-    ...(v.pool !== undefined ? { pool: v.pool } : {}),
-    ...(v.task !== undefined ? { task: v.task } : {}),
-    topK: v['top-k'],
-    ...(v['min-score'] !== undefined ? { minScore: v['min-score'] } : {}),
-    level: v.level,
-    target: v.target,
-    audience: v.audience,
-    ...(v.token !== undefined ? { token: v.token } : {}),
-    dryRun: v['dry-run'],
-    reportUsage: v['report-usage'],
-    failOnError: v['fail-on-error'],
-    timeoutMs: Math.round(v['timeout-seconds'] * 1000),
-    mcp: v.mcp,
+    ...(serverUrl !== undefined ? { serverUrl } : {}),
+    ...(pool !== undefined ? { pool } : {}),
+    ...(task !== undefined ? { task } : {}),
+    topK,
+    ...(minScore !== undefined ? { minScore } : {}),
+    level,
+    target,
+    audience,
+    ...(token !== undefined ? { token } : {}),
+    dryRun,
+    reportUsage,
+    failOnError,
+    timeoutMs: Math.round(timeoutSeconds * 1000),
+    mcp,
   };
 }
-
-const visibilitySchema = z.enum(VISIBILITIES);
 
 /** The repository's visibility from the event payload (public when unknown: the most careful reader). */
 function visibilityOf(payload: unknown): Visibility {
   const repo = (payload as { repository?: { visibility?: unknown; private?: unknown } } | null)?.repository;
-  const parsed = visibilitySchema.safeParse(repo?.visibility);
-  if (parsed.success) return parsed.data;
+  const visibility = repo?.visibility;
+  if (typeof visibility === 'string' && (VISIBILITIES as readonly string[]).includes(visibility))
+    return visibility as Visibility;
   return repo?.private === true ? 'private' : 'public';
 }
 

@@ -3,10 +3,13 @@
  * header, then one memory per line with every Memory field and no vectors. `memory-transfer
  * export` writes it, `import` and the Action's pool-file mode read it with this same code.
  */
+import { createHash } from 'node:crypto';
+import { isAscii } from 'node:buffer';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { z } from 'zod';
 import { InputError } from './errors.js';
-import { MEMORY_LEVELS, MEMORY_STATUSES, SOURCE_KINDS, VISIBILITIES } from './types.js';
+import { lexicalCounts, type IndexEntry, type LexicalStats, type TermCounts } from './memory-index.js';
+import { TERMS_VERSION } from './text.js';
+import { checkHeader, checkMemory, PoolFieldError } from './pool-check.js';
 import type { Memory, Provenance } from './types.js';
 import { effectiveVisibility } from './visibility.js';
 
@@ -27,84 +30,37 @@ export interface PoolHeader {
 export interface ParsedPool {
   header: PoolHeader;
   memories: Memory[];
+  /**
+   * The memories' lexical statistics from the header's `terms`, when the file carries them, they
+   * were counted by this version's tokenizer and its memory lines are those they were counted on
+   * (their digest matches); a MemoryIndex over `memories` then needs no tokenizing.
+   */
+  terms?: LexicalStats;
+  /** why the header's `terms` are not used (the file's lines changed since, another tokenizer version) */
+  termsUnused?: string;
 }
 
-const text = z.string();
-const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date');
-const count = z.number().int().nonnegative();
-
-const headerSchema = z.object({
-  format: z.literal(POOL_FORMAT, { error: `must be "${POOL_FORMAT}" (is this a Memory Transfer export?)` }),
-  version: z.number().int().positive(),
-  tenant: z.string().min(1),
-  exportedAt: isoDate,
-  count: count.optional(),
-});
-
-const provenanceSchema = z.object({
-  tenant: z.string().min(1),
-  repo: z.string().min(1),
-  repoId: z.number().int().optional(),
-  visibility: z.enum(VISIBILITIES),
-  sourceKind: z.enum(SOURCE_KINDS),
-  ref: z.string(),
-  url: z.string().optional(),
-  authors: z.array(text),
-  date: text,
-});
-
-const bodySchema = z.discriminatedUnion('level', [
-  z.object({
-    level: z.literal('insight'),
-    insight: z.object({ title: text, description: text, content: text }),
-  }),
-  z.object({ level: z.literal('workflow'), workflow: z.object({ goal: text, steps: z.array(text) }) }),
-  z.object({
-    level: z.literal('summary'),
-    summary: z.object({ task_summary: text, experience_summary: text }),
-  }),
-  z.object({ level: z.literal('trajectory'), trajectory: z.object({ trace: text }) }),
-]);
-
-/** Every field of a Memory (src/core/types.ts); unknown fields are dropped. */
-export const memorySchema = z
-  .object({
-    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a memory id (letters, digits, _ and -)'),
-    tenant: z.string().min(1),
-    level: z.enum(MEMORY_LEVELS),
-    title: text,
-    description: text,
-    content: text,
-    body: bodySchema,
-    tags: z.array(text),
-    evidence: z.array(text),
-    provenance: z.array(provenanceSchema).min(1, 'needs at least one source'),
-    visibility: z.enum(VISIBILITIES),
-    sharedWiderBy: z.string().optional(),
-    status: z.enum(MEMORY_STATUSES),
-    votes: z.object({ up: count, down: count }),
-    support: z.number().int().positive(),
-    uses: count,
-    outcomes: z.object({ success: count, failure: count }),
-    model: text,
-    createdAt: isoDate,
-    updatedAt: isoDate,
-    lastUsedAt: isoDate.optional(),
-  })
-  .refine((memory) => memory.body.level === memory.level, { message: 'must match level', path: ['body', 'level'] });
-
 /**
- * The same schema compiled ahead of time (zod's `compile`: a generated fast path, falling back to
- * the runtime parser, and its error messages, for anything the fast path does not accept). About
- * twice as fast on a pool; built on first use, so code that never reads a pool does not pay.
+ * The header's `terms` (written by `export --for-action`): every memory's terms counted ahead, so
+ * the Action ranks a pool of thousands of insights without tokenizing all of their texts at
+ * every start. Numbers are base 36.
  */
-let compiledMemorySchema: typeof memorySchema | undefined;
+export interface PoolTerms {
+  /** TERMS_VERSION of the tokenizer that counted them */
+  version: number;
+  /** SHA-256 (hex) of the memory lines as stored: every byte after the header line's newline */
+  digest: string;
+  /** each memory's number of terms, in line order, comma-separated */
+  lengths: string;
+  /**
+   * term → the memories containing it: comma-separated entries, each the distance from the
+   * previous memory's position (from -1 for the first), then `.` and the term's count in it when
+   * above 1 ("0,3.2": the first memory once, the fourth twice)
+   */
+  postings: Record<string, string>;
+}
 
-// the schema and the domain type stay in step: a parsed line is a Memory
-type Parsed = z.output<typeof memorySchema>;
-const _inStep: (parsed: Parsed) => Memory = (parsed) => parsed;
-void _inStep;
-
+// the checks of every line: src/core/pool-check.ts
 /** The header line (no newline). */
 export function poolHeaderLine(header: Omit<PoolHeader, 'format' | 'version'>): string {
   const full: PoolHeader = { format: POOL_FORMAT, version: POOL_VERSION, ...header };
@@ -155,18 +111,123 @@ export function forActionFile(memory: Memory): Memory {
   };
 }
 
-/** The whole file: header, then one memory per line, ending with a newline. */
 /** gzip's magic bytes: a pool file that starts with them is compressed. */
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
 /** A pool file's text from its bytes, gzip-compressed (`.jsonl.gz`) or plain. */
 export function decodePoolBytes(bytes: Uint8Array): string {
+  return textOf(poolBuffer(bytes));
+}
+
+/** The largest uncompressed size read into one buffer at once (a pool file is a few MB). */
+const MAX_ONE_CHUNK = 256 * 1024 * 1024;
+
+/** The uncompressed bytes of a pool file (not copied when they are plain). */
+function poolBuffer(bytes: Uint8Array): Buffer {
   const gzipped = bytes.length >= 2 && bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
+  if (!gzipped) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // gzip's last four bytes hold the uncompressed size (mod 2^32): one output buffer of that
+  // size, not 16 KB chunks copied together at the end (a wrong size only costs the chunking)
+  const size =
+    bytes.length >= 18
+      ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).readUInt32LE(bytes.length - 4)
+      : 0;
   try {
-    return Buffer.from(gzipped ? gunzipSync(bytes) : bytes).toString('utf8');
+    return gunzipSync(bytes, size > 0 && size <= MAX_ONE_CHUNK ? { chunkSize: Math.max(size + 1, 64) } : {});
   } catch {
     throw new InputError('the pool file starts like gzip but does not decompress: export it again');
   }
+}
+
+/** UTF-8 text. */
+function textOf(buffer: Buffer): string {
+  return buffer.toString('utf8');
+}
+
+/** The lines of a file, as `text.split(/\r?\n/)` cuts them. */
+function linesOf(text: string): string[] {
+  return text.replace(/^\uFEFF/, '').split(/\r?\n/);
+}
+
+/**
+ * The lines of pure ASCII bytes (the Action's file, written so), as linesOf cuts them: each line
+ * decoded when it is read, with no string of the whole file and no pattern to split it. `start`
+ * and `stop` are the bytes of the line last read.
+ */
+class AsciiLines implements Iterable<string> {
+  start = 0;
+  stop = 0;
+
+  constructor(private readonly buffer: Buffer) {}
+
+  *[Symbol.iterator](): Iterator<string> {
+    const { buffer } = this;
+    for (let start = 0; start <= buffer.length;) {
+      let end = buffer.indexOf(0x0a, start);
+      if (end === -1) end = buffer.length;
+      const stop = end > start && buffer[end - 1] === 0x0d ? end - 1 : end;
+      this.start = start;
+      this.stop = stop;
+      yield buffer.toString('latin1', start, stop);
+      start = end + 1;
+    }
+  }
+}
+
+/**
+ * Parses a pool file's bytes (plain or gzip-compressed): parsePool, and the header's `terms`
+ * checked against the digest of the memory lines' very bytes.
+ */
+export function parsePoolBytes(bytes: Uint8Array): ParsedPool {
+  const buffer = poolBuffer(bytes);
+  const lines = isAscii(buffer) ? new AsciiLines(buffer) : linesOf(textOf(buffer));
+  const memories: Memory[] = [];
+  const read = readPoolLines(lines, bodyDigestOf(buffer), (memory) => memories.push(memory));
+  return { ...read, memories };
+}
+
+/** A pool file read for ranking: every line checked, each memory kept as an entry (PoolEntry). */
+export interface PoolEntries extends Omit<ParsedPool, 'memories'> {
+  entries: PoolEntry[];
+}
+
+/**
+ * A memory line as an index entry: what search filters on, and the memory, parsed again from its
+ * line when it is first asked for (the Action ranks thousands of lines and reads a few dozen).
+ */
+export type PoolEntry = IndexEntry;
+
+/**
+ * Parses a pool file's bytes like parsePoolBytes (every line is parsed and checked: a bad line
+ * fails the file, naming it), but keeps of each memory only its entry: of a pure ASCII file (the
+ * Action's) the line's place in the bytes, read again on demand, so thousands of parsed memories
+ * do not stay in memory to be copied around by the GC at every start.
+ */
+export function parsePoolEntries(bytes: Uint8Array): PoolEntries {
+  const buffer = poolBuffer(bytes);
+  const entries: PoolEntry[] = [];
+  if (!isAscii(buffer)) {
+    const read = readPoolLines(linesOf(textOf(buffer)), bodyDigestOf(buffer), (memory) =>
+      entries.push(entryOf(memory, () => memory)),
+    );
+    return { ...read, entries };
+  }
+  const lines = new AsciiLines(buffer);
+  const read = readPoolLines(lines, bodyDigestOf(buffer), (memory) => {
+    const { start, stop } = lines;
+    let again: Memory | undefined;
+    // the same line, checked the same way: the same memory
+    entries.push(entryOf(memory, () => (again ??= checkMemory(JSON.parse(buffer.toString('latin1', start, stop))))));
+  });
+  return { ...read, entries };
+}
+
+function entryOf(memory: Memory, read: () => Memory): PoolEntry {
+  return { id: memory.id, tenant: memory.tenant, level: memory.level, status: memory.status, memory: read };
+}
+
+function bodyDigestOf(buffer: Buffer): () => string {
+  return () => sha256(buffer.subarray(buffer.indexOf(0x0a) + 1));
 }
 
 /**
@@ -177,9 +238,125 @@ export function encodePoolBytes(text: string, path: string): Uint8Array {
   return path.toLowerCase().endsWith('.gz') ? gzipSync(text, { level: 9 }) : Buffer.from(text, 'utf8');
 }
 
-export function serializePool(header: { tenant: string; exportedAt: string }, memories: Memory[]): string {
-  const lines = [poolHeaderLine({ ...header, count: memories.length }), ...memories.map(memoryLine)];
-  return `${lines.join('\n')}\n`;
+/**
+ * The whole file: header, then one memory per line, ending with a newline. `forAction` (the
+ * Action's file): the header carries the memories' terms counted ahead (PoolTerms), and the text
+ * is pure ASCII, every other character written as a JSON `\u` escape (the same values, read
+ * faster: the reader decodes the bytes as they are and JSON.parse scans one-byte strings).
+ */
+export function serializePool(
+  header: { tenant: string; exportedAt: string },
+  memories: Memory[],
+  options: { forAction?: boolean } = {},
+): string {
+  const escape = options.forAction ? asciiJson : (line: string) => line;
+  const body = memories.map((memory) => `${escape(memoryLine(memory))}\n`).join('');
+  const full: PoolHeader & { terms?: PoolTerms } = {
+    format: POOL_FORMAT,
+    version: POOL_VERSION,
+    ...header,
+    count: memories.length,
+    ...(options.forAction ? { terms: poolTerms(memories, body) } : {}),
+  };
+  return `${escape(JSON.stringify(full))}\n${body}`;
+}
+
+/** JSON text with every non-ASCII character as a `\u` escape (the same JSON value). */
+function asciiJson(json: string): string {
+  return json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The header's `terms` for these memories, serialized as `body`. */
+export function poolTerms(memories: readonly Memory[], body: string): PoolTerms {
+  const { lengths, terms } = lexicalCounts(memories);
+  const postings: [string, string][] = [];
+  for (const [term, { docs, tfs }] of terms) {
+    const entries: string[] = [];
+    let previous = -1;
+    for (let i = 0; i < docs.length; i += 1) {
+      const doc = docs[i] as number;
+      const tf = tfs[i] as number;
+      entries.push(tf === 1 ? (doc - previous).toString(36) : `${(doc - previous).toString(36)}.${tf.toString(36)}`);
+      previous = doc;
+    }
+    postings.push([term, entries.join(',')]);
+  }
+  return {
+    version: TERMS_VERSION,
+    digest: sha256(body),
+    lengths: lengths.map((length) => length.toString(36)).join(','),
+    // (fromEntries defines each key as its own property, whatever the term)
+    postings: Object.fromEntries(postings),
+  };
+}
+
+const BASE36 = /^[0-9a-z]+$/;
+
+function base36(text: string): number {
+  return BASE36.test(text) ? parseInt(text, 36) : Number.NaN;
+}
+
+/** The header's `terms`, checked for shape (a damaged one fails the file: export it again). */
+function termsOf(raw: unknown, lineNo: number): PoolTerms | undefined {
+  if (raw === undefined) return undefined;
+  const bad = (field: string, what: string) => new InputError(`line ${lineNo}: terms${field}: ${what}`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('', 'expected an object');
+  const value = raw as Record<string, unknown>;
+  if (!Number.isInteger(value.version)) throw bad('.version', 'expected a whole number');
+  if (typeof value.digest !== 'string' || !/^[0-9a-f]{64}$/.test(value.digest))
+    throw bad('.digest', 'expected a SHA-256 in hex');
+  if (typeof value.lengths !== 'string') throw bad('.lengths', 'expected a string');
+  const postings = value.postings;
+  if (typeof postings !== 'object' || postings === null || Array.isArray(postings))
+    throw bad('.postings', 'expected an object');
+  return value as unknown as PoolTerms;
+}
+
+/**
+ * The statistics of the header's `terms` over `count` memories: lengths decoded now, a term's
+ * postings on first use (a recall looks up a few dozen terms of thousands).
+ */
+function decodeTerms(terms: PoolTerms, count: number, lineNo: number): LexicalStats {
+  const parts = terms.lengths === '' ? [] : terms.lengths.split(',');
+  if (parts.length !== count)
+    throw new InputError(`line ${lineNo}: terms.lengths: ${parts.length} lengths for ${count} memories`);
+  const lengths = new Int32Array(count);
+  for (let i = 0; i < count; i += 1) {
+    const length = base36(parts[i] as string);
+    if (!(length >= 0)) throw new InputError(`line ${lineNo}: terms.lengths: entry ${i + 1} is not a number`);
+    lengths[i] = length;
+  }
+  const { postings } = terms;
+  return {
+    lengths,
+    counts(term) {
+      if (!Object.hasOwn(postings, term)) return undefined;
+      const encoded = postings[term];
+      const damaged = () =>
+        new InputError(`line ${lineNo}: terms.postings.${term}: not a list of postings (export the file again)`);
+      if (typeof encoded !== 'string' || encoded === '') throw damaged();
+      const entries = encoded.split(',');
+      const docs = new Int32Array(entries.length);
+      const tfs = new Int32Array(entries.length);
+      let doc = -1;
+      for (let i = 0; i < entries.length; i += 1) {
+        const entry = entries[i] as string;
+        const dot = entry.indexOf('.');
+        const step = base36(dot === -1 ? entry : entry.slice(0, dot));
+        const tf = dot === -1 ? 1 : base36(entry.slice(dot + 1));
+        if (!(step >= 1) || !(tf >= 1)) throw damaged();
+        doc += step;
+        if (doc >= count) throw damaged();
+        docs[i] = doc;
+        tfs[i] = tf;
+      }
+      return { docs, tfs } satisfies TermCounts;
+    },
+  };
 }
 
 /**
@@ -187,34 +364,62 @@ export function serializePool(header: { tenant: string; exportedAt: string }, me
  * file from a newer version, a memory of another tenant, a duplicate id or a cut file.
  */
 export function parsePool(input: string): ParsedPool {
-  const lines = input.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const first = lines.findIndex((line) => line.trim() !== '');
-  if (first === -1) throw new InputError('the pool file is empty (expected a header line)');
-  const header = parseHeader(lines[first] ?? '', first + 1);
   const memories: Memory[] = [];
+  const read = readPoolLines(
+    linesOf(input),
+    () => sha256(input.slice(input.indexOf('\n') + 1)),
+    (memory) => memories.push(memory),
+  );
+  return { ...read, memories };
+}
+
+/**
+ * Reads a file's lines: the header, then each memory checked and handed to `keep`; with the digest
+ * of every byte after the file's first newline (the memory lines) to check the header's `terms`.
+ */
+function readPoolLines(
+  lines: Iterable<string>,
+  bodyDigest: () => string,
+  keep: (memory: Memory) => void,
+): Omit<ParsedPool, 'memories'> {
+  let lineNo = 0;
+  let parsedHeader: ReturnType<typeof parseHeader> | undefined;
+  let count = 0;
   const ids = new Map<string, number>();
-  for (let index = first + 1; index < lines.length; index++) {
-    const raw = lines[index] ?? '';
+  // line by line: a line's text is not kept once its memory is read (it would only weigh on the GC)
+  for (const raw of lines) {
+    lineNo += 1;
     if (raw.trim() === '') continue;
-    const lineNo = index + 1;
-    const memory = parseLine(raw, lineNo, (compiledMemorySchema ??= z.compile(memorySchema)));
+    if (!parsedHeader) {
+      parsedHeader = parseHeader(raw, lineNo);
+      continue;
+    }
+    const { header } = parsedHeader;
+    const memory = validate(parseJson(raw, lineNo), lineNo, checkMemory);
     if (memory.tenant !== header.tenant) {
       throw new InputError(`line ${lineNo}: tenant: "${memory.tenant}" differs from the header's "${header.tenant}"`);
     }
     const earlier = ids.get(memory.id);
     if (earlier !== undefined) throw new InputError(`line ${lineNo}: id: "${memory.id}" already on line ${earlier}`);
     ids.set(memory.id, lineNo);
-    memories.push(memory);
+    keep(memory);
+    count += 1;
   }
-  if (header.count !== undefined && header.count !== memories.length) {
-    throw new InputError(
-      `the header announces ${header.count} memories but the file has ${memories.length} (cut file?)`,
-    );
+  if (!parsedHeader) throw new InputError('the pool file is empty (expected a header line)');
+  const { header, terms, lineNo: headerLine } = parsedHeader;
+  if (header.count !== undefined && header.count !== count) {
+    throw new InputError(`the header announces ${header.count} memories but the file has ${count} (cut file?)`);
   }
-  return { header, memories };
+  if (!terms) return { header };
+  // counted by another tokenizer, or on other lines (edited since): the reader counts them itself
+  if (terms.version !== TERMS_VERSION)
+    return { header, termsUnused: `its terms were counted by tokenizer version ${terms.version}` };
+  if (bodyDigest() !== terms.digest)
+    return { header, termsUnused: 'its memory lines changed since their terms were counted' };
+  return { header, terms: decodeTerms(terms, count, headerLine) };
 }
 
-function parseHeader(raw: string, lineNo: number): PoolHeader {
+function parseHeader(raw: string, lineNo: number): { header: PoolHeader; terms?: PoolTerms; lineNo: number } {
   const value = parseJson(raw, lineNo);
   const format = (value as { format?: unknown } | null)?.format;
   if (format === POOL_FORMAT) {
@@ -225,12 +430,13 @@ function parseHeader(raw: string, lineNo: number): PoolHeader {
       );
     }
   }
-  const header = validate(value, lineNo, headerSchema);
-  return { ...header, format: POOL_FORMAT, tenant: header.tenant.toLowerCase() };
-}
-
-function parseLine<T>(raw: string, lineNo: number, schema: z.ZodType<T>): T {
-  return validate(parseJson(raw, lineNo), lineNo, schema);
+  const header = validate(value, lineNo, checkHeader(POOL_FORMAT));
+  const terms = termsOf((value as { terms?: unknown }).terms, lineNo);
+  return {
+    header: { ...header, format: POOL_FORMAT, tenant: header.tenant.toLowerCase() },
+    ...(terms ? { terms } : {}),
+    lineNo,
+  };
 }
 
 function parseJson(raw: string, lineNo: number): unknown {
@@ -241,13 +447,14 @@ function parseJson(raw: string, lineNo: number): unknown {
   }
 }
 
-function validate<T>(value: unknown, lineNo: number, schema: z.ZodType<T>): T {
+function validate<T>(value: unknown, lineNo: number, check: (value: object) => T): T {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InputError(`line ${lineNo}: expected a JSON object`);
   }
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.map(String).join('.') ?? '';
-  throw new InputError(`line ${lineNo}: ${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'}`);
+  try {
+    return check(value);
+  } catch (error) {
+    if (!(error instanceof PoolFieldError)) throw error;
+    throw new InputError(`line ${lineNo}: ${error.path ? `${error.path}: ` : ''}${error.message}`);
+  }
 }

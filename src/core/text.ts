@@ -41,6 +41,14 @@ export function stem(token: string): string {
 const termOf = new Map<string, string>();
 const TERM_CACHE_LIMIT = 100_000;
 
+/**
+ * The version of what `terms` returns for a text. Pool files made for the Action carry their
+ * memories' terms counted ahead (src/core/pool-file.ts); a reader uses them only when they were
+ * counted by the same version. Bump it whenever a change to rawTokens, stem, the stop words or
+ * terms changes any output (__tests__/core/text-terms.test.ts pins a sample).
+ */
+export const TERMS_VERSION = 1;
+
 /** Tokens for retrieval: raw tokens without stop words, stemmed. */
 export function terms(text: string): string[] {
   const out: string[] = [];

@@ -77,7 +77,8 @@ export async function recall(
 ): Promise<RecallHit[]> {
   const k = options.k ?? 3;
   if (k <= 0 || task.trim() === '') return [];
-  const focus = taskFocus(task);
+  const reading = readTask(task);
+  const { focus } = reading;
   if (!options.anyTask && !focus.describesFailure) return [];
   const level = options.level ?? 'insight';
   const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
@@ -91,9 +92,8 @@ export async function recall(
 
   // 1. candidates: the task's words, the routine vocabulary, and vectors; the routines its words
   //    point to are read without the generic words of failure ("crash" says nothing of which)
-  const specific = specificText(task);
-  const lessons = rankLessons(task);
-  const named = withLessonKinds(detectRoutinesInText(task), lessons);
+  const { specific, lessons, named: namedInTask } = (reading.words ??= readWords(task));
+  const named = withLessonKinds(namedInTask, lessons);
   // a failure that names no routine is most often an edge input (the commonest class of bug): a weak prior
   const routines = named.length > 0 || !focus.describesFailure ? named : [FALLBACK_ROUTINE];
   const lessonWeights = new Map(lessons.map((l) => [l.lesson.id, l.score / lessons[0]!.score]));
@@ -136,6 +136,7 @@ export async function recall(
     'lexical',
   );
   const vecNorm = normalizeList(vector, fusion, 'vector');
+  const has = termLookup(deps.store, tenant);
   const queryTerms = [...new Set(terms(task).filter((t) => !/^\d+$/.test(t)))];
   const specificTerms = [...new Set(terms(specific).filter((t) => !/^\d+$/.test(t)))];
   const weights: RankingWeights = vector.length > 0 ? WEIGHTS_HYBRID : WEIGHTS_LEXICAL_ONLY;
@@ -149,7 +150,7 @@ export async function recall(
       combine(
         {
           id: m.id,
-          lexical: lexicalPart(lexNorm.get(m.id) ?? 0, coverage(queryTerms, m)),
+          lexical: lexicalPart(lexNorm.get(m.id) ?? 0, coverage(queryTerms, m, has)),
           vector: vecNorm.get(m.id) ?? 0,
           routine: routinePart(routines, m, expNorm.get(m.id) ?? 0, lessonWeights),
           prior: qualityPrior(m, now),
@@ -173,7 +174,7 @@ export async function recall(
   // evidence of a routine: a lesson, or a cue among the task's specific words ("crash" alone is none)
   const evidence =
     lessons.length > 0 ||
-    relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory) > 0) ||
+    relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory, has) > 0) ||
     detectRoutinesInText(specific).length > 0;
   if (!evidence && !options.anyTask) return [];
   const kept = diversify(sortRanked(relevant), k, (a, b) => nearDuplicateTerms(textOf(a.id), textOf(b.id)));
@@ -193,6 +194,37 @@ export async function recall(
       transferred: transferred(memory, requester),
     };
   });
+}
+
+/** What recall reads in a task's text before any search (the same for every recall of that text). */
+interface TaskReading {
+  focus: ReturnType<typeof taskFocus>;
+  /** read when the task is answered */
+  words?: {
+    /** the task without its generic words of failure */
+    specific: string;
+    lessons: ReturnType<typeof rankLessons>;
+    /** the routines its words point to */
+    named: RoutineCue[];
+  };
+}
+
+/**
+ * The last task read: a caller often recalls the same task twice in a row (the Action's withheld
+ * check recalls it again as a more private reader), and reading it runs a few hundred patterns.
+ * The reading is shared: read-only.
+ */
+let lastReading: { task: string; reading: TaskReading } | undefined;
+
+function readTask(task: string): TaskReading {
+  if (lastReading?.task === task) return lastReading.reading;
+  const reading: TaskReading = { focus: taskFocus(task) };
+  lastReading = { task, reading };
+  return reading;
+}
+
+function readWords(task: string): NonNullable<TaskReading['words']> {
+  return { specific: specificText(task), lessons: rankLessons(task), named: detectRoutinesInText(task) };
 }
 
 /** The task's words: half the list's normalized rank score, half the share of task terms the memory contains. */
@@ -273,11 +305,20 @@ function featuresOf(memory: Memory): TextFeatures {
   return known;
 }
 
-function coverage(queryTerms: readonly string[], memory: Memory): number {
+/** Whether a memory's searchable text holds a term. */
+type TermLookup = (memory: Memory, term: string) => boolean;
+
+/** From the retriever's index when it has one (no tokenizing), else from the memory's text. */
+function termLookup(store: Retriever, tenant: string): TermLookup {
+  if (!store.hasTerm) return (memory, term) => featuresOf(memory).words.has(term);
+  const indexed = store.hasTerm.bind(store);
+  return (memory, term) => indexed(tenant, memory.id, term) ?? featuresOf(memory).words.has(term);
+}
+
+function coverage(queryTerms: readonly string[], memory: Memory, has: TermLookup): number {
   if (queryTerms.length === 0) return 0;
-  const { words } = featuresOf(memory);
   let covered = 0;
-  for (const t of queryTerms) if (words.has(t)) covered += 1;
+  for (const t of queryTerms) if (has(memory, t)) covered += 1;
   return covered / queryTerms.length;
 }
 

@@ -56,7 +56,10 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
       : memories;
     return {
       tenant: forOrg ?? tenant,
-      text: serializePool({ tenant: forOrg ?? tenant, exportedAt: new Date().toISOString() }, labelled),
+      // the Action's file carries its insights' terms counted ahead (it then tokenizes none at start)
+      text: serializePool({ tenant: forOrg ?? tenant, exportedAt: new Date().toISOString() }, labelled, {
+        forAction: opts.forAction === true,
+      }),
       count: memories.length,
     };
   });
