@@ -4,14 +4,18 @@
  * words of SUBTLEX, Zipf-weighted), embedded by the bench's hashing embedder (512 dimensions), in
  * SQLite files cached in .bench/. Queries are drawn separately (another seed, other lengths).
  *
- * Figures per size: the first search of a freshly opened store (loading every vector, then
- * searching), the store's search p50/p95, the floor (exact cosine over the same vectors: every
- * score computed, then sorted), their ratio, and recall@60 of the store's search against the floor.
- * BENCH_VECTOR_SIZES=10000,100000 by default.
+ * Figures per size: the first search of a freshly opened store (loading every vector code, then
+ * searching and re-scoring), beside two floors read in the same run on a plain connection: the
+ * bare SELECT of the same code pages (what loading cannot go below) and the bare SELECT of the
+ * float vectors as the previous loader read them (pages of 2,048 rows); the loaded index's bytes
+ * and the process's RSS growth over the first search; the store's search p50/p95, the floor
+ * (exact cosine over the same vectors: every score computed, then sorted), their ratio, and
+ * recall@60 of the store's search against the floor. BENCH_VECTOR_SIZES=10000,100000 by default.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
 import type { Memory } from '../../src/core/types.js';
 import { silentLogger } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -139,6 +143,45 @@ function bruteForce(vectors: Float32Array, dims: number, query: Float32Array, k:
   return order.slice(0, k);
 }
 
+/**
+ * The floors of loading, on a plain read-only connection: every page of `sql` (2,048 rows a page,
+ * by seq, as the store reads them), nothing built from the rows. Milliseconds.
+ */
+async function bareRead(file: string, sql: string, params: (string | number)[], aggregated: boolean): Promise<number> {
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const opened = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) =>
+      error ? reject(error) : resolve(opened),
+    );
+  });
+  const all = (after: number) =>
+    new Promise<{ last: number; n?: number }[]>((resolve, reject) =>
+      db.all(sql, [...params, after], (error, rows: { last: number; n?: number }[]) =>
+        error ? reject(error) : resolve(rows),
+      ),
+    );
+  try {
+    const started = performance.now();
+    for (let after = -1; ;) {
+      const rows = await all(after);
+      const n = aggregated ? (rows[0]?.n ?? 0) : rows.length;
+      if (n < 2048) break;
+      after = (rows[aggregated ? 0 : rows.length - 1] as { last: number }).last;
+    }
+    return performance.now() - started;
+  } finally {
+    await new Promise<void>((resolve) => db.close(() => resolve()));
+  }
+}
+
+/** the previous loader's read: every float vector with its memory's id, level and status */
+const FLOAT_PAGES = `SELECT v.seq AS last, m.id, m.level, m.status, v.data FROM vectors v CROSS JOIN memories m ON m.seq = v.seq
+  WHERE m.tenant = ? AND v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT 2048`;
+/** the store's loader's read (src/store/sqlite-store.ts loadVectors): one aggregated row per page of codes */
+const CODE_PAGES = `SELECT COUNT(*) AS n, MAX(p.seq) AS last, json_group_array(p.id) AS ids, json_group_array(p.level) AS levels,
+    json_group_array(p.status) AS statuses, CAST(group_concat(p.code, '') AS BLOB) AS codes
+  FROM (SELECT c.seq, m.id, m.level, m.status, c.code FROM vector_codes c CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = c.seq
+    WHERE m.tenant = ? AND c.model = ? AND c.seq > ? ORDER BY c.seq LIMIT 2048) p`;
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
@@ -150,11 +193,22 @@ async function measure(file: string, size: number, label: string): Promise<Recor
   const word = zipfSampler(next);
   const queries = await embedder.embed(Array.from({ length: QUERIES }, () => sentence(word, next, 4, 16)));
   const search = { limit: K, level: ['insight' as const], status: ['active' as const] };
+  const rssBefore = process.memoryUsage().rss;
   const store: Store = await openStore(file, silentLogger, { readOnly: true });
   try {
     const coldStarted = performance.now();
     await store.searchVector(TENANT, queries[0] as Float32Array, embedder.model, search);
     const cold = performance.now() - coldStarted;
+    const rss = process.memoryUsage().rss - rssBefore;
+    const loaded = (
+      store as unknown as {
+        vectors?: { loadedSize(t: string, m: string): { rows: number; bytes: number } | undefined };
+      }
+    ).vectors?.loadedSize(TENANT, embedder.model);
+    // the floors after the store's load (the pool file is in the OS cache either way, and the RSS
+    // growth above is not blurred by the floors' own reads)
+    const codeFloor = await bareRead(file, CODE_PAGES, [TENANT, embedder.model], true);
+    const floatFloor = await bareRead(file, FLOAT_PAGES, [TENANT, embedder.model], false);
     const times: number[] = [];
     const floorTimes: number[] = [];
     let found = 0;
@@ -177,6 +231,11 @@ async function measure(file: string, size: number, label: string): Promise<Recor
     return {
       ...(built !== undefined ? { [`${label}: pool built (s)`]: built.toFixed(1) } : {}),
       [`${label}: first vector search of a fresh store, loading included (ms)`]: cold.toFixed(0),
+      [`${label}: floor, bare SELECT of the same code pages (ms)`]: codeFloor.toFixed(0),
+      [`${label}: first search / code-page floor`]: `${(cold / codeFloor).toFixed(2)}×`,
+      [`${label}: previous loader's bare SELECT of the float vectors (ms)`]: floatFloor.toFixed(0),
+      [`${label}: first search / float read`]: `${(cold / floatFloor).toFixed(2)}×`,
+      [`${label}: loaded index (codes, MB) / RSS growth over the first search (MB)`]: `${((loaded?.bytes ?? 0) / 1e6).toFixed(1)} / ${(rss / 1e6).toFixed(1)}`,
       [`${label}: vector search p50 / p95 (ms)`]: `${p50.toFixed(1)} / ${percentile(times, 95).toFixed(1)}`,
       [`${label}: floor, exact brute force p50 (ms)`]: floor50.toFixed(1),
       [`${label}: vector search / floor (p50)`]: `${(p50 / floor50).toFixed(2)}×`,
