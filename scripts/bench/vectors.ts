@@ -20,6 +20,7 @@ import type { Memory } from '../../src/core/types.js';
 import { silentLogger } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { tagCharSql } from '../../src/store/vector-cache.js';
 import { createHashEmbedder } from './hash-embedder.js';
 import { random } from './seeded.js';
 
@@ -176,11 +177,12 @@ async function bareRead(file: string, sql: string, params: (string | number)[], 
 /** the previous loader's read: every float vector with its memory's id, level and status */
 const FLOAT_PAGES = `SELECT v.seq AS last, m.id, m.level, m.status, v.data FROM vectors v CROSS JOIN memories m ON m.seq = v.seq
   WHERE m.tenant = ? AND v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT 2048`;
-/** the store's loader's read (src/store/sqlite-store.ts loadVectors): one aggregated row per page of codes */
-const CODE_PAGES = `SELECT COUNT(*) AS n, MAX(p.seq) AS last, json_group_array(p.id) AS ids, json_group_array(p.level) AS levels,
-    json_group_array(p.status) AS statuses, CAST(group_concat(p.code, '') AS BLOB) AS codes
-  FROM (SELECT c.seq, m.id, m.level, m.status, c.code FROM vector_codes c CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = c.seq
-    WHERE m.tenant = ? AND c.model = ? AND c.seq > ? ORDER BY c.seq LIMIT 2048) p`;
+/** the store's loader's read (src/store/sqlite-store.ts loadVectors, the same SQL): one aggregated row per page of codes */
+const CODE_PAGES = `SELECT COUNT(*) AS n, MAX(p.seq) AS last, json_group_array(p.id) AS ids, group_concat(p.tag, '') AS tags,
+    CAST(group_concat(p.code, '') AS BLOB) AS codes
+  FROM (SELECT c.seq, m.id, ${tagCharSql('m.level', 'm.status')} AS tag, c.code
+    FROM vector_codes c CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = c.seq
+    WHERE m.tenant = ? AND c.model = ? AND c.seq > ? AND length(c.code) = 516 ORDER BY c.seq LIMIT 2048) p`;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;

@@ -160,7 +160,8 @@ export class VectorIndex {
    * Adds (or replaces) rows from stored codes laid end to end (`codeLength(dims)` bytes each, as
    * encodeVector writes them). A whole segment of new rows (SEGMENT_ROWS codes, appended at a
    * segment boundary, before any write) is kept as it is, without a copy (fresh memory costs a
-   * page fault a 4 KB page: ~0.4 s for 51 MB on a busy machine): the caller must not reuse `codes`. False
+   * page fault a 4 KB page: ~0.4 s for 51 MB on a busy machine): the caller must not reuse
+   * `codes`, `ids` or `tags`. False
    * (nothing written) when the byte length is not ids.length codes of the index's dimensions.
    */
   appendCodes(ids: readonly string[], tags: ArrayLike<number>, codes: Uint8Array): boolean {
@@ -175,8 +176,8 @@ export class VectorIndex {
       this.segments.push({
         codes: new Int8Array(codes.buffer, codes.byteOffset, codes.byteLength),
         inverse,
-        tags: Uint8Array.from(tags),
-        ids: [...ids],
+        tags: tags instanceof Uint8Array ? tags : Uint8Array.from(tags),
+        ids: ids as string[],
       });
       this.count += SEGMENT_ROWS;
       // ids are mapped to rows only when a write or a lookup needs it

@@ -53,7 +53,7 @@ import type {
   UsageRecord,
 } from './store.js';
 import { ReadCache } from './read-cache.js';
-import { VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
+import { tagCharSql, tagsFromChars, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
 import type { StoredCodes, VectorSink } from './vector-cache.js';
 import { encodeVector } from '../core/vector-index.js';
 
@@ -552,16 +552,17 @@ export class SqliteStore implements Store {
     );
     const stride = first?.n ?? 0;
     if (stride <= 4) return;
-    type PageRow = { n: number; last: number | null; ids: string; levels: string; statuses: string; codes: Buffer };
+    type PageRow = { n: number; last: number | null; ids: string; tags: string; codes: Buffer };
     // CROSS JOIN: walk the codes in key order (each page a range of the primary key); joined the
     // other way round, SQLite sorted every page from the tenant's whole index (quadratic). Every
-    // aggregate sees the rows in the same order, so ids[i], levels[i] and code i are one row's.
+    // aggregate sees the rows in the same order, so ids[i], tag i and code i are one row's.
     const pageSql = (aggregate: boolean) => {
-      const rows = `SELECT c.seq, m.id, m.level, m.status, c.code FROM vector_codes c CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = c.seq
+      const rows = `SELECT c.seq, m.id, ${tagCharSql('m.level', 'm.status')} AS tag, c.code
+         FROM vector_codes c CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = c.seq
          WHERE m.tenant = ? AND c.model = ? AND c.seq > ? AND length(c.code) = ? ORDER BY c.seq LIMIT ?`;
       return aggregate
-        ? `SELECT COUNT(*) AS n, MAX(p.seq) AS last, json_group_array(p.id) AS ids, json_group_array(p.level) AS levels,
-             json_group_array(p.status) AS statuses, CAST(group_concat(p.code, '') AS BLOB) AS codes FROM (${rows}) p`
+        ? `SELECT COUNT(*) AS n, MAX(p.seq) AS last, json_group_array(p.id) AS ids, group_concat(p.tag, '') AS tags,
+             CAST(group_concat(p.code, '') AS BLOB) AS codes FROM (${rows}) p`
         : rows;
     };
     const page = (after: number): Promise<PageRow | undefined> =>
@@ -569,17 +570,15 @@ export class SqliteStore implements Store {
     const add = async (row: PageRow, after: number): Promise<void> => {
       const codes: StoredCodes = {
         ids: JSON.parse(row.ids) as string[],
-        levels: JSON.parse(row.levels) as string[],
-        statuses: JSON.parse(row.statuses) as string[],
+        tags: tagsFromChars(row.tags),
         dims: stride - 4,
         codes: row.codes,
       };
       if (sink.addCodes(codes)) return;
       // (never seen) the concatenation did not give n codes: the same page row by row
-      type CodeRow = { id: string; level: string; status: string; code: Buffer };
+      type CodeRow = { id: string; tag: string; code: Buffer };
       const rows = await this.db.all<CodeRow>(pageSql(false), [tenant, model, after, stride, VECTOR_PAGE_ROWS]);
-      for (const r of rows)
-        sink.addCodes({ ids: [r.id], levels: [r.level], statuses: [r.status], dims: stride - 4, codes: r.code });
+      for (const r of rows) sink.addCodes({ ids: [r.id], tags: tagsFromChars(r.tag), dims: stride - 4, codes: r.code });
     };
     // pipelined: the next page is read (on SQLite's thread) while this one is copied into the index
     let after = -1;

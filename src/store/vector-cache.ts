@@ -59,10 +59,34 @@ interface Entry {
 /** Many rows' stored codes at once (core/vector-index.ts `encodeVector`), laid end to end in `codes`. */
 export interface StoredCodes {
   ids: string[];
-  levels: string[];
-  statuses: string[];
+  /** each row's memory level and status as a tag (`tagsFromChars` of `tagCharSql`) */
+  tags: Uint8Array;
   dims: number;
   codes: Uint8Array;
+}
+
+/** the character `tagCharSql` gives a memory of an unknown level or status (its tag is 255) */
+const UNKNOWN_TAG = 126;
+if (48 + MEMORY_LEVELS.length * MEMORY_STATUSES.length > UNKNOWN_TAG) throw new Error('too many memory tags');
+
+/**
+ * A SQL expression of a memory's tag (its level and status, as tagOf) as one character, so a
+ * loader can read a page's tags as one string (`group_concat(…, '')`) instead of a row each.
+ */
+export function tagCharSql(level: string, status: string): string {
+  const levels = MEMORY_LEVELS.map((l, i) => `WHEN '${l}' THEN ${i * MEMORY_STATUSES.length}`).join(' ');
+  const statuses = MEMORY_STATUSES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ');
+  return `char(48 + COALESCE((CASE ${level} ${levels} END) + (CASE ${status} ${statuses} END), ${UNKNOWN_TAG - 48}))`;
+}
+
+/** the tags of a string of `tagCharSql` characters */
+export function tagsFromChars(chars: string): Uint8Array {
+  const tags = new Uint8Array(chars.length);
+  for (let i = 0; i < chars.length; i++) {
+    const code = chars.charCodeAt(i);
+    tags[i] = code === UNKNOWN_TAG || code < 48 ? 255 : code - 48;
+  }
+  return tags;
 }
 
 /** Where a loader puts what it reads. */
@@ -216,10 +240,7 @@ export class VectorCache {
         if (page.dims <= 0 || page.codes.byteLength !== page.ids.length * codeLength(page.dims)) return false;
         index ??= new VectorIndex(page.dims);
         if (page.dims !== index.dims) return false;
-        const tags = new Uint8Array(page.ids.length);
-        for (let i = 0; i < tags.length; i++)
-          tags[i] = tagOf({ level: page.levels[i] as MemoryLevel, status: page.statuses[i] as MemoryStatus });
-        return index.appendCodes(page.ids, tags, page.codes);
+        return index.appendCodes(page.ids, page.tags, page.codes);
       },
     };
     created.ready = this.load(tenant, model, sink).then(
