@@ -144,11 +144,21 @@ function bruteForce(vectors: Float32Array, dims: number, query: Float32Array, k:
   return order.slice(0, k);
 }
 
+/** CPU time of the process (every thread: SQLite reads on its own), in ms */
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
+
 /**
  * The floors of loading, on a plain read-only connection: every page of `sql` (2,048 rows a page,
  * by seq, as the store reads them), nothing built from the rows. Milliseconds.
  */
-async function bareRead(file: string, sql: string, params: (string | number)[], aggregated: boolean): Promise<number> {
+async function bareRead(
+  file: string,
+  sql: string,
+  params: (string | number)[],
+  aggregated: boolean,
+): Promise<{ ms: number; cpu: number }> {
   const db = await new Promise<sqlite3.Database>((resolve, reject) => {
     const opened = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) =>
       error ? reject(error) : resolve(opened),
@@ -162,13 +172,14 @@ async function bareRead(file: string, sql: string, params: (string | number)[], 
     );
   try {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     for (let after = -1; ;) {
       const rows = await all(after);
       const n = aggregated ? (rows[0]?.n ?? 0) : rows.length;
       if (n < 2048) break;
       after = (rows[aggregated ? 0 : rows.length - 1] as { last: number }).last;
     }
-    return performance.now() - started;
+    return { ms: performance.now() - started, cpu: cpuMs(process.cpuUsage(cpu)) };
   } finally {
     await new Promise<void>((resolve) => db.close(() => resolve()));
   }
@@ -199,8 +210,10 @@ async function measure(file: string, size: number, label: string): Promise<Recor
   const store: Store = await openStore(file, silentLogger, { readOnly: true });
   try {
     const coldStarted = performance.now();
+    const coldCpu = process.cpuUsage();
     await store.searchVector(TENANT, queries[0] as Float32Array, embedder.model, search);
     const cold = performance.now() - coldStarted;
+    const coldCpuMs = cpuMs(process.cpuUsage(coldCpu));
     const rss = process.memoryUsage().rss - rssBefore;
     const loaded = (
       store as unknown as {
@@ -233,10 +246,11 @@ async function measure(file: string, size: number, label: string): Promise<Recor
     return {
       ...(built !== undefined ? { [`${label}: pool built (s)`]: built.toFixed(1) } : {}),
       [`${label}: first vector search of a fresh store, loading included (ms)`]: cold.toFixed(0),
-      [`${label}: floor, bare SELECT of the same code pages (ms)`]: codeFloor.toFixed(0),
-      [`${label}: first search / code-page floor`]: `${(cold / codeFloor).toFixed(2)}×`,
-      [`${label}: previous loader's bare SELECT of the float vectors (ms)`]: floatFloor.toFixed(0),
-      [`${label}: first search / float read`]: `${(cold / floatFloor).toFixed(2)}×`,
+      [`${label}: floor, bare SELECT of the same code pages (ms)`]: codeFloor.ms.toFixed(0),
+      [`${label}: first search / code-page floor`]: `${(cold / codeFloor.ms).toFixed(2)}×`,
+      [`${label}: previous loader's bare SELECT of the float vectors (ms)`]: floatFloor.ms.toFixed(0),
+      [`${label}: first search / float read`]: `${(cold / floatFloor.ms).toFixed(2)}×`,
+      [`${label}: CPU ms (all threads): first search / code floor / float read`]: `${coldCpuMs.toFixed(0)} / ${codeFloor.cpu.toFixed(0)} / ${floatFloor.cpu.toFixed(0)} (${(coldCpuMs / codeFloor.cpu).toFixed(2)}×, ${(coldCpuMs / floatFloor.cpu).toFixed(2)}×)`,
       [`${label}: loaded index (codes, MB) / RSS growth over the first search (MB)`]: `${((loaded?.bytes ?? 0) / 1e6).toFixed(1)} / ${(rss / 1e6).toFixed(1)}`,
       [`${label}: vector search p50 / p95 (ms)`]: `${p50.toFixed(1)} / ${percentile(times, 95).toFixed(1)}`,
       [`${label}: floor, exact brute force p50 (ms)`]: floor50.toFixed(1),
