@@ -212,6 +212,28 @@ describe('VectorIndex', () => {
     expect(index.size).toBe(SEGMENT_ROWS * 2 + 5);
   });
 
+  it('holds a few vectors in a small buffer (the last segment grows by doubling)', () => {
+    const index = new VectorIndex(512);
+    for (let i = 0; i < 3; i++)
+      index.upsert(
+        `v${i}`,
+        Float32Array.from({ length: 512 }, (_, j) => (i === j ? 1 : 0)),
+      );
+    expect(index.bytes).toBe(64 * (codeLength(512) + 5));
+    for (let i = 3; i < 100; i++)
+      index.upsert(
+        `v${i}`,
+        Float32Array.from({ length: 512 }, (_, j) => (i === j ? 1 : 0)),
+      );
+    expect(index.bytes).toBe(128 * (codeLength(512) + 5));
+    expect(
+      index.search(
+        Float32Array.from({ length: 512 }, (_, j) => (j === 70 ? 1 : 0)),
+        1,
+      )[0]?.id,
+    ).toBe('v70');
+  });
+
   it('empties and refills across a segment boundary', () => {
     const dims = 4;
     const data = gaussianVectors(SEGMENT_ROWS + 2, dims, 11);

@@ -112,7 +112,11 @@ class TopK {
 /** rows a segment of the index holds (a loader's page of this many codes becomes one segment, uncopied) */
 export const SEGMENT_ROWS = 2048;
 
-/** SEGMENT_ROWS rows: their codes as stored (codeLength(dims) bytes a row), inverse lengths, tags and ids */
+/**
+ * Up to SEGMENT_ROWS rows: their codes as stored (codeLength(dims) bytes a row), inverse lengths,
+ * tags and ids. Every segment but the last is full; the last grows by doubling (a pool of a few
+ * vectors does not hold a whole segment).
+ */
 interface Segment {
   codes: Int8Array;
   inverse: Float32Array;
@@ -139,7 +143,7 @@ export class VectorIndex {
 
   /** bytes held by the codes, inverse lengths and tags (what a loaded pool costs, ids aside) */
   get bytes(): number {
-    return this.segments.length * SEGMENT_ROWS * (this.stride + 5);
+    return this.segments.reduce((sum, segment) => sum + segment.inverse.length * (this.stride + 5), 0);
   }
 
   has(id: string): boolean {
@@ -274,14 +278,23 @@ export class VectorIndex {
     let row = rowOf.get(id);
     if (row === undefined) {
       row = this.count;
-      if (row % SEGMENT_ROWS === 0)
-        this.segments.push({
-          codes: new Int8Array(SEGMENT_ROWS * this.stride),
-          inverse: new Float32Array(SEGMENT_ROWS),
-          tags: new Uint8Array(SEGMENT_ROWS),
-          ids: [],
-        });
-      (this.segments[this.segments.length - 1] as Segment).ids.push(id);
+      let last = this.segments[this.segments.length - 1];
+      if (!last || last.ids.length === SEGMENT_ROWS) {
+        last = { codes: new Int8Array(0), inverse: new Float32Array(0), tags: new Uint8Array(0), ids: [] };
+        this.segments.push(last);
+      }
+      if (last.ids.length === last.inverse.length) {
+        // the last segment is full: double it, up to SEGMENT_ROWS
+        const capacity = Math.min(SEGMENT_ROWS, Math.max(64, last.inverse.length * 2));
+        const codes = new Int8Array(capacity * this.stride);
+        codes.set(last.codes);
+        const inverse = new Float32Array(capacity);
+        inverse.set(last.inverse);
+        const tags = new Uint8Array(capacity);
+        tags.set(last.tags);
+        Object.assign(last, { codes, inverse, tags });
+      }
+      last.ids.push(id);
       this.count += 1;
       rowOf.set(id, row);
     }
