@@ -7,7 +7,8 @@
  * Figures per size: the first search of a freshly opened store (loading every vector code, then
  * searching and re-scoring), beside two floors read in the same run on a plain connection: the
  * bare SELECT of the same code pages (what loading cannot go below) and the bare SELECT of the
- * float vectors as the previous loader read them (pages of 2,048 rows); the loaded index's bytes
+ * float vectors as the previous loader read them (pages of 2,048 rows), and the previous loader's
+ * whole first search emulated (floats copied into one buffer, one exact scan); the loaded index's bytes
  * and the process's RSS growth over the first search; the store's search p50/p95, the floor
  * (exact cosine over the same vectors: every score computed, then sorted), their ratio, and
  * recall@60 of the store's search against the floor. BENCH_VECTOR_SIZES=10000,100000 by default.
@@ -185,6 +186,69 @@ async function bareRead(
   }
 }
 
+/**
+ * The previous loader and first search, as the code before int8 codes did them (one run on a plain
+ * connection): count the rows, allocate one Float32 buffer, copy every page's float rows into it
+ * (an id map, a norm check a row), then one exact scan keeping the best 60.
+ */
+async function previousFirstSearch(
+  file: string,
+  model: string,
+  query: Float32Array,
+): Promise<{ ms: number; cpu: number }> {
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const opened = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) =>
+      error ? reject(error) : resolve(opened),
+    );
+  });
+  type FloatRow = { last: number; id: string; level: string; status: string; data: Buffer };
+  const all = <T>(sql: string, params: (string | number)[]) =>
+    new Promise<T[]>((resolve, reject) =>
+      db.all(sql, params, (error, rows: T[]) => (error ? reject(error) : resolve(rows))),
+    );
+  try {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const [counted] = await all<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM vectors v CROSS JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?',
+      [TENANT, model],
+    );
+    const dims = query.length;
+    const rows = new Float32Array((counted?.n ?? 0) * dims);
+    const ids: string[] = [];
+    const rowOf = new Map<string, number>();
+    for (let after = -1; ;) {
+      const page = await all<FloatRow>(FLOAT_PAGES, [TENANT, model, after]);
+      for (const row of page) {
+        const at = ids.length;
+        ids.push(row.id);
+        rowOf.set(row.id, at);
+        rows.set(new Float32Array(row.data.buffer, row.data.byteOffset, dims), at * dims);
+        let norm = 0;
+        for (let i = at * dims; i < (at + 1) * dims; i++) norm += (rows[i] as number) * (rows[i] as number);
+        if (Math.abs(norm - 1) >= 1e-6)
+          for (let i = at * dims; i < (at + 1) * dims; i++) rows[i] = (rows[i] as number) / Math.sqrt(norm);
+      }
+      if (page.length < 2048) break;
+      after = (page[page.length - 1] as FloatRow).last;
+    }
+    const best: number[] = [];
+    let floor = -Infinity;
+    for (let row = 0; row < ids.length; row++) {
+      let dot = 0;
+      for (let i = 0; i < dims; i++) dot += (query[i] as number) * (rows[row * dims + i] as number);
+      if (dot <= floor) continue;
+      best.push(dot);
+      best.sort((a, b) => b - a);
+      if (best.length > K) best.pop();
+      if (best.length === K) floor = best[K - 1] as number;
+    }
+    return { ms: performance.now() - started, cpu: cpuMs(process.cpuUsage(cpu)) };
+  } finally {
+    await new Promise<void>((resolve) => db.close(() => resolve()));
+  }
+}
+
 /** the previous loader's read: every float vector with its memory's id, level and status */
 const FLOAT_PAGES = `SELECT v.seq AS last, m.id, m.level, m.status, v.data FROM vectors v CROSS JOIN memories m ON m.seq = v.seq
   WHERE m.tenant = ? AND v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT 2048`;
@@ -224,6 +288,7 @@ async function measure(file: string, size: number, label: string): Promise<Recor
     // growth above is not blurred by the floors' own reads)
     const codeFloor = await bareRead(file, CODE_PAGES, [TENANT, embedder.model], true);
     const floatFloor = await bareRead(file, FLOAT_PAGES, [TENANT, embedder.model], false);
+    const previous = await previousFirstSearch(file, embedder.model, queries[0] as Float32Array);
     const times: number[] = [];
     const floorTimes: number[] = [];
     let found = 0;
@@ -250,6 +315,9 @@ async function measure(file: string, size: number, label: string): Promise<Recor
       [`${label}: first search / code-page floor`]: `${(cold / codeFloor.ms).toFixed(2)}×`,
       [`${label}: previous loader's bare SELECT of the float vectors (ms)`]: floatFloor.ms.toFixed(0),
       [`${label}: first search / float read`]: `${(cold / floatFloor.ms).toFixed(2)}×`,
+      [`${label}: previous loader's first search, emulated (ms)`]: previous.ms.toFixed(0),
+      [`${label}: first search / previous first search`]: `${(cold / previous.ms).toFixed(2)}×`,
+      [`${label}: CPU ms (all threads): first search / previous first search`]: `${coldCpuMs.toFixed(0)} / ${previous.cpu.toFixed(0)} (${(coldCpuMs / previous.cpu).toFixed(2)}×)`,
       [`${label}: CPU ms (all threads): first search / code floor / float read`]: `${coldCpuMs.toFixed(0)} / ${codeFloor.cpu.toFixed(0)} / ${floatFloor.cpu.toFixed(0)} (${(coldCpuMs / codeFloor.cpu).toFixed(2)}×, ${(coldCpuMs / floatFloor.cpu).toFixed(2)}×)`,
       [`${label}: loaded index (codes, MB) / RSS growth over the first search (MB)`]: `${((loaded?.bytes ?? 0) / 1e6).toFixed(1)} / ${(rss / 1e6).toFixed(1)}`,
       [`${label}: vector search p50 / p95 (ms)`]: `${p50.toFixed(1)} / ${percentile(times, 95).toFixed(1)}`,
