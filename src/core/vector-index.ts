@@ -246,17 +246,51 @@ export class VectorIndex {
     const q = unitVector(query);
     if (k <= 0 || this.count === 0 || !q) return [];
     const top = new TopK(k);
-    for (let s = 0; s < this.segments.length; s++) {
+    this.scanRows(q, top, 0, accept, acceptTags);
+    return this.hitsOf(top);
+  }
+
+  /**
+   * A search over the rows as they are appended (the first search of an index being loaded scans
+   * each page while the next one is read): `advance()` scores the rows appended since the last
+   * call, `hits()` gives the best k so far. Only for an index that nothing but appends change in
+   * between (a load); `query` must be a unit vector of the index's dimensions.
+   */
+  scanner(query: Float32Array, k: number, acceptTags?: Uint8Array): { advance(): void; hits(): VectorHit[] } {
+    this.checkDims(query);
+    const top = new TopK(Math.max(0, k));
+    let scanned = 0;
+    return {
+      advance: () => {
+        if (k > 0 && scanned < this.count) scanned = this.scanRows(query, top, scanned, undefined, acceptTags);
+      },
+      hits: () => this.hitsOf(top),
+    };
+  }
+
+  /** offers every accepted row from `from` on to `top`; returns the row count scanned up to */
+  private scanRows(
+    q: Float32Array,
+    top: TopK,
+    from: number,
+    accept: ((id: string) => boolean) | undefined,
+    acceptTags: Uint8Array | undefined,
+  ): number {
+    for (let s = Math.floor(from / SEGMENT_ROWS); s < this.segments.length; s++) {
       const segment = this.segments[s] as Segment;
-      const { tags, inverse, ids } = segment;
+      const { tags, inverse, ids, codes } = segment;
       const rows = ids.length;
-      for (let i = 0; i < rows; i++) {
+      for (let i = s === Math.floor(from / SEGMENT_ROWS) ? from % SEGMENT_ROWS : 0; i < rows; i++) {
         if (acceptTags && !acceptTags[tags[i] as number]) continue;
         if (accept && !accept(ids[i] as string)) continue;
-        const score = dot(q, segment.codes, i * this.stride) * (inverse[i] as number);
+        const score = dot(q, codes, i * this.stride) * (inverse[i] as number);
         if (score > top.floor) top.offer(s * SEGMENT_ROWS + i, score);
       }
     }
+    return this.count;
+  }
+
+  private hitsOf(top: TopK): VectorHit[] {
     return top.rows.map((row, i) => ({
       id: (this.segments[Math.floor(row / SEGMENT_ROWS)] as Segment).ids[row % SEGMENT_ROWS] as string,
       score: top.scores[i] as number,

@@ -10,6 +10,7 @@ import { InputError } from '../core/errors.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../core/types.js';
 import type { MemoryLevel, MemoryStatus } from '../core/types.js';
 import { codeLength, exactCosine, SEGMENT_ROWS, unitVector, VectorIndex } from '../core/vector-index.js';
+import type { VectorHit } from '../core/vector-index.js';
 import type { ScoredId, SearchOptions } from './store.js';
 
 /** One stored vector as a loader reads it: its bytes (little-endian Float32), encoded into the index without a vector object. */
@@ -54,6 +55,8 @@ interface Entry {
   ready: Promise<void>;
   /** writes that arrived while loading, applied after the load (all idempotent) */
   pending: ((entry: Entry) => void)[] | undefined;
+  /** how many such writes were applied when the load ended */
+  appliedAfterLoad: number;
 }
 
 /** Many rows' stored codes at once (core/vector-index.ts `encodeVector`), laid end to end in `codes`. */
@@ -138,7 +141,22 @@ export class VectorCache {
   ) {}
 
   async search(tenant: string, model: string, query: Float32Array, options: SearchOptions): Promise<ScoredId[]> {
-    const entry = this.entry(tenant, model);
+    const unit = unitVector(query);
+    const tags = acceptedTags(options.level, options.status);
+    const wanted = rescoredCandidates(options.limit);
+    // the search that starts the load scans each page of codes while the next one is read
+    let scan: ReturnType<VectorIndex['scanner']> | undefined;
+    const entry = this.entry(
+      tenant,
+      model,
+      unit && options.limit > 0
+        ? (index) => {
+            if (index.dims !== unit.length) return;
+            scan ??= index.scanner(unit, wanted, tags);
+            scan.advance();
+          }
+        : undefined,
+    );
     await entry.ready;
     const index = entry.index;
     if (!index || index.size === 0) return [];
@@ -147,10 +165,13 @@ export class VectorCache {
         `the query vector has ${query.length} dimensions but the stored vectors of model ${model} have ${index.dims}`,
       );
     }
-    const unit = unitVector(query);
     if (!unit || options.limit <= 0) return [];
-    const tags = acceptedTags(options.level, options.status);
-    const candidates = index.search(unit, rescoredCandidates(options.limit), undefined, tags);
+    let candidates: VectorHit[];
+    if (scan && entry.appliedAfterLoad === 0) {
+      // (rows added by the loader one at a time, after its last page, are scanned here)
+      scan.advance();
+      candidates = scan.hits();
+    } else candidates = index.search(unit, wanted, undefined, tags);
     if (candidates.length === 0) return [];
     // exact cosines from the stored floats; a row deleted meanwhile (no stored vector) is left out
     const stored = await this.read(
@@ -223,11 +244,12 @@ export class VectorCache {
     else change(entry);
   }
 
-  private entry(tenant: string, model: string): Entry {
+  /** the entry of this tenant and model, loading it if needed (`onPage`: after each page of codes of that load) */
+  private entry(tenant: string, model: string, onPage?: (index: VectorIndex) => void): Entry {
     const k = key(tenant, model);
     const entry = this.entries.get(k);
     if (entry) return entry;
-    const created: Entry = { tenant, pending: [], ready: Promise.resolve() };
+    const created: Entry = { tenant, pending: [], ready: Promise.resolve(), appliedAfterLoad: 0 };
     let index: VectorIndex | undefined;
     const sink: VectorSink = {
       add: (row) => {
@@ -240,7 +262,9 @@ export class VectorCache {
         if (page.dims <= 0 || page.codes.byteLength !== page.ids.length * codeLength(page.dims)) return false;
         index ??= new VectorIndex(page.dims);
         if (page.dims !== index.dims) return false;
-        return index.appendCodes(page.ids, page.tags, page.codes);
+        const added = index.appendCodes(page.ids, page.tags, page.codes);
+        if (added) onPage?.(index);
+        return added;
       },
     };
     created.ready = this.load(tenant, model, sink).then(
@@ -248,6 +272,7 @@ export class VectorCache {
         if (index) created.index = index;
         const pending = created.pending ?? [];
         created.pending = undefined;
+        created.appliedAfterLoad = pending.length;
         for (const change of pending) change(created);
       },
       (error: unknown) => {
