@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { VectorIndex } from '../../src/core/vector-index.js';
+import {
+  codeLength,
+  encodeVector,
+  exactCosine,
+  SEGMENT_ROWS,
+  unitVector,
+  VectorIndex,
+} from '../../src/core/vector-index.js';
 import { cosine } from '../../src/core/text.js';
 
 /** deterministic pseudo-random numbers (tests must not depend on Math.random) */
@@ -26,7 +33,7 @@ function bruteForce(data: Float32Array[], query: Float32Array, k: number): strin
 }
 
 describe('VectorIndex', () => {
-  it('finds the exact nearest neighbours of a small index, with cosine scores', () => {
+  it('finds the nearest neighbours of a small index, with cosine scores to ±0.01 (int8 codes)', () => {
     const index = new VectorIndex(3);
     index.upsert('x', [1, 0, 0]);
     index.upsert('xy', [1, 1, 0]);
@@ -34,9 +41,9 @@ describe('VectorIndex', () => {
     index.upsert('-x', [-3, 0, 0]);
     const hits = index.search([2, 0, 0], 3);
     expect(hits.map((h) => h.id)).toEqual(['x', 'xy', 'y']);
-    expect(hits[0]!.score).toBeCloseTo(1, 6);
-    expect(hits[1]!.score).toBeCloseTo(Math.SQRT1_2, 6);
-    expect(hits[2]!.score).toBeCloseTo(0, 6);
+    expect(hits[0]!.score).toBeCloseTo(1, 2);
+    expect(hits[1]!.score).toBeCloseTo(Math.SQRT1_2, 2);
+    expect(hits[2]!.score).toBeCloseTo(0, 2);
   });
 
   it('updates and removes by id', () => {
@@ -111,20 +118,132 @@ describe('VectorIndex', () => {
     expect(bruteForce(data, queries[0]!, 10)).toEqual(index.search(queries[0]!, 10).map((h) => h.id));
   });
 
-  it('loads stored bytes straight into its buffer, refusing a length that is not its dimensions', () => {
-    const index = new VectorIndex(3);
-    const bytes = (v: number[]) => new Uint8Array(Float32Array.from(v).buffer);
-    expect(index.upsertBytes('x', bytes([2, 0, 0]))).toBe(true);
-    expect(index.upsertBytes('y', bytes([0, 3, 0]), 1)).toBe(true);
-    expect(index.upsertBytes('bad', bytes([1, 0]))).toBe(false);
+  it('scores by codes within 0.01 of exact cosine, and exactCosine gives the exact value', () => {
+    const dims = 512;
+    const data = gaussianVectors(500, dims, 7);
+    const index = new VectorIndex(dims);
+    data.forEach((v, i) => index.upsert(`v${i}`, v));
+    const query = gaussianVectors(1, dims, 8)[0]!;
+    const unit = unitVector(query)!;
+    for (const hit of index.search(query, 50)) {
+      const exact = cosine(data[Number(hit.id.slice(1))]!, query);
+      expect(Math.abs(hit.score - exact)).toBeLessThan(0.01);
+      expect(exactCosine(unit, data[Number(hit.id.slice(1))]!)).toBeCloseTo(exact, 6);
+    }
+    // zero, non-finite and mismatched vectors score 0 exactly
+    expect(exactCosine(unit, new Float32Array(dims))).toBe(0);
+    expect(exactCosine(unit, new Float32Array(3))).toBe(0);
+    expect(
+      exactCosine(
+        unit,
+        Float32Array.from({ length: dims }, () => Infinity),
+      ),
+    ).toBe(0);
+  });
+
+  it('encodes a vector as int8 components and the inverse length of the code', () => {
+    const code = encodeVector([2, -1, 0, 0.5]);
+    expect(code.byteLength).toBe(codeLength(4));
+    expect([...new Int8Array(code.buffer, 0, 4)]).toEqual([127, -63, 0, 32]); // (Math.round: halves go up);
+    const inverse = new DataView(code.buffer).getFloat32(4, true);
+    expect(inverse).toBeCloseTo(1 / Math.sqrt(127 ** 2 + 63 ** 2 + 32 ** 2), 7);
+    expect([...encodeVector([0, 0, 0])]).toEqual(Array(codeLength(3)).fill(0));
+    expect([...encodeVector([NaN, 1, 0])]).toEqual(Array(codeLength(3)).fill(0));
+  });
+
+  it('loads stored codes in bulk: whole segments uncopied, partial pages and repeated ids row by row', () => {
+    const dims = 8;
+    const data = gaussianVectors(SEGMENT_ROWS * 2 + 5, dims, 9);
+    const page = (from: number, to: number) => {
+      const bytes = new Uint8Array((to - from) * codeLength(dims));
+      for (let i = from; i < to; i++) bytes.set(encodeVector(data[i]!), (i - from) * codeLength(dims));
+      return bytes;
+    };
+    const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `v${from + i}`);
+    const tags = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => (from + i) % 2);
+    const index = new VectorIndex(dims);
+    const first = page(0, SEGMENT_ROWS);
+    expect(index.appendCodes(ids(0, SEGMENT_ROWS), tags(0, SEGMENT_ROWS), first)).toBe(true);
+    expect(
+      index.appendCodes(
+        ids(SEGMENT_ROWS, SEGMENT_ROWS * 2),
+        tags(SEGMENT_ROWS, SEGMENT_ROWS * 2),
+        page(SEGMENT_ROWS, SEGMENT_ROWS * 2),
+      ),
+    ).toBe(true);
+    // an unaligned partial page (as a database driver may hand it over)
+    const last = page(SEGMENT_ROWS * 2, SEGMENT_ROWS * 2 + 5);
+    const unaligned = new Uint8Array(last.byteLength + 1);
+    unaligned.set(last, 1);
+    expect(
+      index.appendCodes(
+        ids(SEGMENT_ROWS * 2, SEGMENT_ROWS * 2 + 5),
+        tags(SEGMENT_ROWS * 2, SEGMENT_ROWS * 2 + 5),
+        unaligned.subarray(1),
+      ),
+    ).toBe(true);
+    // the wrong length is refused, nothing written
+    expect(index.appendCodes(['bad'], [0], new Uint8Array(codeLength(dims) - 1))).toBe(false);
     expect(index.has('bad')).toBe(false);
-    // an unaligned view of the bytes (a page of rows read from a database) is copied as well
-    const buffer = new Uint8Array(13);
-    buffer.set(bytes([0, 0, 5]), 1);
-    expect(index.upsertBytes('z', buffer.subarray(1))).toBe(true);
-    expect(index.search([0, 0, 1], 1)).toEqual([{ id: 'z', score: 1 }]);
-    expect(index.search([1, 1, 0], 3, undefined, Uint8Array.of(0, 1)).map((h) => h.id)).toEqual(['y']);
-    expect(index.search([1, 0.1, 0], 1)[0]!.score).toBeCloseTo(1 / Math.sqrt(1.01), 6);
+    expect(index.size).toBe(SEGMENT_ROWS * 2 + 5);
+    for (const i of [0, SEGMENT_ROWS - 1, SEGMENT_ROWS, SEGMENT_ROWS * 2 + 4]) {
+      const hit = index.search(data[i]!, 1, undefined, Uint8Array.of(i % 2 === 0 ? 1 : 0, i % 2 === 1 ? 1 : 0))[0];
+      expect(hit?.id).toBe(`v${i}`);
+      expect(hit?.score).toBeCloseTo(1, 2);
+    }
+    // a page of ids already loaded replaces their rows (the index maps ids to rows again)
+    const moved = data[3]!.map((x) => -x);
+    expect(index.appendCodes(['v0'], [0], encodeVector(moved))).toBe(true);
+    expect(index.size).toBe(SEGMENT_ROWS * 2 + 5);
+    expect(index.search(moved, 1)[0]?.id).toBe('v0');
+    // writes after a bulk load: upsert, remove across segments
+    index.upsert(
+      'new',
+      data[7]!.map((x) => x * 3),
+    );
+    expect(index.remove(`v${SEGMENT_ROWS + 1}`)).toBe(true);
+    expect(
+      index
+        .search(data[7]!, 2)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['new', 'v7']);
+    expect(index.search(data[SEGMENT_ROWS + 1]!, 1)[0]?.id).not.toBe(`v${SEGMENT_ROWS + 1}`);
+    expect(index.size).toBe(SEGMENT_ROWS * 2 + 5);
+  });
+
+  it('holds a few vectors in a small buffer (the last segment grows by doubling)', () => {
+    const index = new VectorIndex(512);
+    for (let i = 0; i < 3; i++)
+      index.upsert(
+        `v${i}`,
+        Float32Array.from({ length: 512 }, (_, j) => (i === j ? 1 : 0)),
+      );
+    expect(index.bytes).toBe(64 * (codeLength(512) + 5));
+    for (let i = 3; i < 100; i++)
+      index.upsert(
+        `v${i}`,
+        Float32Array.from({ length: 512 }, (_, j) => (i === j ? 1 : 0)),
+      );
+    expect(index.bytes).toBe(128 * (codeLength(512) + 5));
+    expect(
+      index.search(
+        Float32Array.from({ length: 512 }, (_, j) => (j === 70 ? 1 : 0)),
+        1,
+      )[0]?.id,
+    ).toBe('v70');
+  });
+
+  it('empties and refills across a segment boundary', () => {
+    const dims = 4;
+    const data = gaussianVectors(SEGMENT_ROWS + 2, dims, 11);
+    const index = new VectorIndex(dims);
+    data.forEach((v, i) => index.upsert(`v${i}`, v));
+    for (let i = 0; i < data.length; i++) expect(index.remove(`v${i}`)).toBe(true);
+    expect(index.size).toBe(0);
+    expect(index.search(data[0]!, 3)).toEqual([]);
+    index.upsert('again', data[0]!);
+    expect(index.search(data[0]!, 3).map((h) => h.id)).toEqual(['again']);
   });
 
   it('keeps the true neighbour first for near-duplicates in a large index, across removals', () => {

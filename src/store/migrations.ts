@@ -4,13 +4,23 @@
  * `schema_version`; a pool whose version is newer than the code's is refused (never downgraded).
  */
 import { StoreError } from '../core/errors.js';
+import { encodeVector } from '../core/vector-index.js';
 import type { Logger } from '../services/ports.js';
+import { bytesToVector } from './vector-cache.js';
+
+/** What a migration's data step may run (a SQLite connection). */
+export interface MigrationSql {
+  all<T>(sql: string, params?: (string | number | Buffer | null)[]): Promise<T[]>;
+  run(sql: string, params?: (string | number | Buffer | null)[]): Promise<unknown>;
+}
 
 export interface Migration {
   version: number;
   description: string;
   sqlite: string;
   postgres: string;
+  /** what SQL alone cannot do on SQLite, run after `sqlite` in the same transaction */
+  sqliteData?: (db: MigrationSql) => Promise<void>;
 }
 
 /**
@@ -296,6 +306,46 @@ UPDATE memories m SET
     ) d ORDER BY d.pos LIMIT 5) f), '[]');
 `;
 
+/**
+ * Version 5 (SQLite): the int8 code of every stored vector (core/vector-index.ts), 516 bytes at 512
+ * dimensions, in its own table, so a row fits in its b-tree page (a 2 KB float vector sits in an
+ * overflow page) and loading the vector index reads a quarter of the bytes. A code follows its vector:
+ * written with it (putVector) and deleted with it (the foreign key). PostgreSQL computes the codes
+ * when it loads the index (no table).
+ */
+const SQLITE_V5 = `
+CREATE TABLE vector_codes (
+  seq INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  code BLOB NOT NULL,
+  PRIMARY KEY (seq, model),
+  FOREIGN KEY (seq, model) REFERENCES vectors (seq, model) ON DELETE CASCADE
+) WITHOUT ROWID;
+`;
+
+/** fills vector_codes from every stored vector, in pages in key order */
+async function fillVectorCodes(db: MigrationSql): Promise<void> {
+  type Row = { seq: number; model: string; data: Buffer };
+  let after: [number, string] = [-1, ''];
+  for (;;) {
+    const rows = await db.all<Row>(
+      'SELECT seq, model, data FROM vectors WHERE (seq, model) > (?, ?) ORDER BY seq, model LIMIT 1024',
+      after,
+    );
+    for (const row of rows) {
+      if (row.data.byteLength === 0 || row.data.byteLength % 4 !== 0) continue;
+      await db.run('INSERT INTO vector_codes (seq, model, code) VALUES (?, ?, ?)', [
+        row.seq,
+        row.model,
+        Buffer.from(encodeVector(bytesToVector(row.data))),
+      ]);
+    }
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < 1024) return;
+    after = [last.seq, last.model];
+  }
+}
+
 /** Append only. The code's schema version is the last entry's version. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -321,6 +371,13 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'provenance in its own table; a memory row keeps a sample of its sources and their count',
     sqlite: SQLITE_V4,
     postgres: POSTGRES_V4,
+  },
+  {
+    version: 5,
+    description: 'SQLite keeps an int8 code of every vector beside it (the vector index loads the codes)',
+    sqlite: SQLITE_V5,
+    sqliteData: fillVectorCodes,
+    postgres: "COMMENT ON TABLE vectors IS 'Float32 vectors; the vector index computes their int8 codes when it loads'",
   },
 ];
 
@@ -353,8 +410,8 @@ export interface MigrationTarget {
   location: string;
   /** creates the schema_version table if missing; 0 for a fresh pool */
   readVersion(): Promise<number>;
-  /** runs the migration's SQL and records its version, in one transaction */
-  apply(sql: string, version: number): Promise<void>;
+  /** runs the migration's SQL (then its data step, if any) and records its version, in one transaction */
+  apply(sql: string, version: number, data?: (db: MigrationSql) => Promise<void>): Promise<void>;
 }
 
 export function assertKnownVersion(found: number, location: string): void {
@@ -385,6 +442,7 @@ export async function runMigrations(target: MigrationTarget, logger: Logger): Pr
       version: migration.version,
       description: migration.description,
     });
-    await target.apply(target.dialect === 'sqlite' ? migration.sqlite : migration.postgres, migration.version);
+    if (target.dialect === 'sqlite') await target.apply(migration.sqlite, migration.version, migration.sqliteData);
+    else await target.apply(migration.postgres, migration.version);
   }
 }

@@ -151,7 +151,10 @@ export class PostgresStore implements Store {
     private readonly logger: Logger,
     searchTtlMs: number,
   ) {
-    this.vectors = new VectorCache((tenant, model, sink) => this.loadVectors(tenant, model, sink));
+    this.vectors = new VectorCache(
+      (tenant, model, sink) => this.loadVectors(tenant, model, sink),
+      (tenant, model, ids) => this.readVectors(tenant, model, ids),
+    );
     this.reads = new ReadCache({ searchTtlMs: () => (this.listener?.listening ? Infinity : searchTtlMs) });
   }
 
@@ -543,7 +546,17 @@ export class PostgresStore implements Store {
     return rows.map((r) => String(r.id));
   }
 
-  /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
+  /** the stored Float32 vectors of these ids (see VectorReader): what a search re-scores exactly */
+  private async readVectors(tenant: string, model: string, ids: string[]): Promise<Map<string, Uint8Array>> {
+    const rows = await this.query(
+      `SELECT m.id, v.data FROM memories m JOIN vectors v ON v.seq = m.seq AND v.model = $2
+       WHERE m.tenant = $1 AND m.id = ANY($3::text[])`,
+      [tenant, model, ids],
+    );
+    return new Map(rows.map((r) => [String(r.id), r.data as Buffer]));
+  }
+
+  /** every vector of the tenant and model, in pages by seq (see VectorLoader; the index encodes each) */
   private async loadVectors(tenant: string, model: string, sink: VectorSink): Promise<void> {
     const page = (after: string): Promise<Row[]> =>
       this.query(
@@ -551,14 +564,9 @@ export class PostgresStore implements Store {
          WHERE m.tenant = $1 AND v.model = $2 AND v.seq > $3 ORDER BY v.seq LIMIT $4`,
         [tenant, model, after, VECTOR_PAGE_ROWS],
       );
-    const count = this.query(
-      'SELECT COUNT(*)::int AS n FROM vectors v JOIN memories m ON m.seq = v.seq WHERE m.tenant = $1 AND v.model = $2',
-      [tenant, model],
-    );
-    // pipelined: the next page is read while this one is copied into the index
+    // pipelined: the next page is read while this one is encoded into the index
     let next: Promise<Row[]> | undefined = page('-1');
     next.catch(() => undefined);
-    sink.expect(Number((await count)[0]?.n ?? 0));
     while (next) {
       const rows: Row[] = await next;
       const last = rows[rows.length - 1];

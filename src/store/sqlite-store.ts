@@ -53,8 +53,9 @@ import type {
   UsageRecord,
 } from './store.js';
 import { ReadCache } from './read-cache.js';
-import { VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
-import type { VectorSink } from './vector-cache.js';
+import { tagCharSql, tagsFromChars, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
+import type { StoredCodes, VectorSink } from './vector-cache.js';
+import { encodeVector } from '../core/vector-index.js';
 
 export interface SqliteStoreOptions {
   logger?: Logger;
@@ -86,6 +87,7 @@ const REQUIRED_TABLES = new Set([
   'memory_sources',
   'memory_provenance',
   'vectors',
+  'vector_codes',
   'fixes',
   'jobs',
   'state',
@@ -150,7 +152,10 @@ export class SqliteStore implements Store {
     readonly path: string,
     private readonly logger: Logger,
   ) {
-    this.vectors = new VectorCache((tenant, model, sink) => this.loadVectors(tenant, model, sink));
+    this.vectors = new VectorCache(
+      (tenant, model, sink) => this.loadVectors(tenant, model, sink),
+      (tenant, model, ids) => this.readVectors(tenant, model, ids),
+    );
   }
 
   /**
@@ -236,8 +241,9 @@ export class SqliteStore implements Store {
             );
             return this.schemaVersion();
           },
-          apply: async (sql, version) => {
+          apply: async (sql, version, data) => {
             await this.db.exec(sql);
+            await data?.(this.db);
             await this.db.run('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)', [
               version,
               new Date().toISOString(),
@@ -495,19 +501,24 @@ export class SqliteStore implements Store {
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {
-    // one writer at a time (the write queue), so nothing changes between the lookup and the insert
-    const row = await this.write(async () => {
+    // one writer at a time (the write queue), so nothing changes between the lookup and the inserts;
+    // the vector and its code (what the vector index loads) are written together
+    const row = await this.transaction(async () => {
       const memory = await this.db.get<{ seq: number; level: MemoryLevel; status: MemoryStatus }>(
         'SELECT seq, level, status FROM memories WHERE tenant = ? AND id = ?',
         [tenant, id],
       );
       if (!memory) throw new StoreError(`no memory ${id} in ${tenant} to attach a vector to`, 'not-found');
-      await this.db.run('INSERT OR REPLACE INTO vectors (seq, model, dims, data) VALUES (?, ?, ?, ?)', [
-        memory.seq,
-        model,
-        vector.length,
-        vectorToBytes(vector),
-      ]);
+      await this.db.run(
+        `INSERT INTO vectors (seq, model, dims, data) VALUES (?, ?, ?, ?)
+         ON CONFLICT (seq, model) DO UPDATE SET dims = excluded.dims, data = excluded.data`,
+        [memory.seq, model, vector.length, vectorToBytes(vector)],
+      );
+      await this.db.run(
+        `INSERT INTO vector_codes (seq, model, code) VALUES (?, ?, ?)
+         ON CONFLICT (seq, model) DO UPDATE SET code = excluded.code`,
+        [memory.seq, model, Buffer.from(encodeVector(vector))],
+      );
       return memory;
     });
     this.vectors.upsertVector(tenant, model, id, vector, { level: row.level, status: row.status });
@@ -528,32 +539,69 @@ export class SqliteStore implements Store {
     return rows.map((r) => r.id);
   }
 
-  /** every vector of the tenant and model, in pages by seq (see VectorLoader) */
+  /**
+   * Every vector code of the tenant and model (see VectorLoader), in pages by seq: each page is one
+   * row of aggregates (the page's ids, levels and statuses as JSON arrays, its codes concatenated
+   * into one blob), so reading 100,000 codes makes ~50 rows, not 100,000 row objects.
+   */
   private async loadVectors(tenant: string, model: string, sink: VectorSink): Promise<void> {
-    type VectorRow = { seq: number; id: string; level: MemoryLevel; status: MemoryStatus; data: Buffer };
-    const page = (after: number): Promise<VectorRow[]> =>
-      this.db.all<VectorRow>(
-        // CROSS JOIN: walk vectors in key order (each page a range of the primary key); joined the
-        // other way round, SQLite sorted every page from the tenant's whole index (quadratic)
-        `SELECT v.seq, m.id, m.level, m.status, v.data FROM vectors v CROSS JOIN memories m ON m.seq = v.seq
-         WHERE m.tenant = ? AND v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT ?`,
-        [tenant, model, after, VECTOR_PAGE_ROWS],
-      );
-    const count = this.db.get<{ n: number }>(
-      'SELECT COUNT(*) AS n FROM vectors v CROSS JOIN memories m ON m.seq = v.seq WHERE m.tenant = ? AND v.model = ?',
+    const first = await this.db.get<{ n: number }>(
+      `SELECT length(c.code) AS n FROM vector_codes c CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = c.seq
+       WHERE m.tenant = ? AND c.model = ? LIMIT 1`,
       [tenant, model],
     );
+    const stride = first?.n ?? 0;
+    if (stride <= 4) return;
+    type PageRow = { n: number; last: number | null; ids: string; tags: string; codes: Buffer };
+    // CROSS JOIN: walk the codes in key order (each page a range of the primary key); joined the
+    // other way round, SQLite sorted every page from the tenant's whole index (quadratic). Every
+    // aggregate sees the rows in the same order, so ids[i], tag i and code i are one row's.
+    const pageSql = (aggregate: boolean) => {
+      const rows = `SELECT c.seq, m.id, ${tagCharSql('m.level', 'm.status')} AS tag, c.code
+         FROM vector_codes c CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = c.seq
+         WHERE m.tenant = ? AND c.model = ? AND c.seq > ? AND length(c.code) = ? ORDER BY c.seq LIMIT ?`;
+      return aggregate
+        ? `SELECT COUNT(*) AS n, MAX(p.seq) AS last, json_group_array(p.id) AS ids, group_concat(p.tag, '') AS tags,
+             CAST(group_concat(p.code, '') AS BLOB) AS codes FROM (${rows}) p`
+        : rows;
+    };
+    const page = (after: number): Promise<PageRow | undefined> =>
+      this.db.get<PageRow>(pageSql(true), [tenant, model, after, stride, VECTOR_PAGE_ROWS]);
+    const add = async (row: PageRow, after: number): Promise<void> => {
+      const codes: StoredCodes = {
+        ids: JSON.parse(row.ids) as string[],
+        tags: tagsFromChars(row.tags),
+        dims: stride - 4,
+        codes: row.codes,
+      };
+      if (sink.addCodes(codes)) return;
+      // (never seen) the concatenation did not give n codes: the same page row by row
+      type CodeRow = { id: string; tag: string; code: Buffer };
+      const rows = await this.db.all<CodeRow>(pageSql(false), [tenant, model, after, stride, VECTOR_PAGE_ROWS]);
+      for (const r of rows) sink.addCodes({ ids: [r.id], tags: tagsFromChars(r.tag), dims: stride - 4, codes: r.code });
+    };
     // pipelined: the next page is read (on SQLite's thread) while this one is copied into the index
-    let next: Promise<VectorRow[]> | undefined = page(-1);
-    next.catch(() => undefined);
-    sink.expect((await count)?.n ?? 0);
+    let after = -1;
+    let next: Promise<PageRow | undefined> | undefined = page(after);
     while (next) {
-      const rows: VectorRow[] = await next;
-      const last = rows[rows.length - 1];
-      next = rows.length === VECTOR_PAGE_ROWS && last ? page(last.seq) : undefined;
+      const row: PageRow | undefined = await next;
+      if (!row || !row.n || row.last === null) return;
+      const from = after;
+      after = row.last;
+      next = row.n === VECTOR_PAGE_ROWS ? page(after) : undefined;
       next?.catch(() => undefined);
-      for (const row of rows) sink.add(row);
+      await add(row, from);
     }
+  }
+
+  /** the stored Float32 vectors of these ids (see VectorReader): what a search re-scores exactly */
+  private async readVectors(tenant: string, model: string, ids: string[]): Promise<Map<string, Uint8Array>> {
+    const rows = await this.db.all<{ id: string; data: Buffer }>(
+      `SELECT m.id, v.data FROM memories m CROSS JOIN vectors v ON v.seq = m.seq AND v.model = ?
+       WHERE m.tenant = ? AND m.id IN (SELECT value FROM json_each(?))`,
+      [model, tenant, JSON.stringify(ids)],
+    );
+    return new Map(rows.map((r) => [r.id, r.data]));
   }
 
   // fixes learned
