@@ -62,14 +62,25 @@ function packageName(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-/** Packages stay in node_modules except BUNDLED ones; the project's own files are bundled. */
+/** CommonJS packages taken with require(): an ESM import of one first scans its source for exports. */
+const REQUIRED = new Set(['sqlite3']);
+
+/**
+ * Packages stay in node_modules except BUNDLED ones; the project's own files are bundled. A
+ * REQUIRED package's default import is its `module.exports`, as when imported.
+ */
 const PACKAGES = {
   name: 'memory-transfer-cli-packages',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (isBuiltin(args.path) || BUNDLED.has(packageName(args.path))) return undefined;
+      if (REQUIRED.has(args.path) && args.namespace === 'file') return { path: args.path, namespace: 'required' };
       return { path: args.path, external: true };
     });
+    b.onLoad({ filter: /.*/, namespace: 'required' }, (args) => ({
+      contents: `export default process.getBuiltinModule('node:module').createRequire(import.meta.url)(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -208,7 +219,7 @@ function recallStartup(metafile) {
     if (files.has(file)) continue;
     files.add(file);
     for (const input of Object.keys(outputs[file].inputs)) {
-      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input) ?? /^required:(.+)$/.exec(input);
       if (match && !BUNDLED.has(match[1])) packages.add(match[1]);
     }
     for (const i of outputs[file].imports) {
