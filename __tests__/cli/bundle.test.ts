@@ -70,7 +70,7 @@ async function loaded(record: string): Promise<string[]> {
 }
 
 describe('the bundled command', () => {
-  it('recalls from its own bundle, loading sqlite3 and no other package', async () => {
+  it('recalls from its own bundle, loading sqlite3 (and what it loads) and no other package', async () => {
     const db = join(work, 'pool.db');
     expect((await cli(['--db', db, 'import', SMOKE_POOL])).code).toBe(0);
     const record = join(work, 'recall.txt');
@@ -78,7 +78,8 @@ describe('the bundled command', () => {
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^1\. Add a regression test for empty input/);
-    expect(await loaded(record)).toEqual(['sqlite3']);
+    // sqlite3 finds its native module with `bindings`
+    expect(await loaded(record)).toEqual(['bindings', 'file-uri-to-path', 'sqlite3']);
   });
 
   it('runs every other command from the full bundle, zod and all', async () => {
