@@ -1,17 +1,18 @@
 /**
  * The command as installed: bin/memory-transfer.js runs the esbuild bundle of the CLI
- * (scripts/bundle-cli.mjs: dist/cli/ for every command, dist/cli/recall/ for `recall`, which must
- * start fast). A copy of the bin with a fresh bundle beside it, inside node_modules so that the
+ * (scripts/bundle-cli.mjs: dist/cli/ for every command, dist/cli/recall/main.cjs with a V8 code
+ * cache for `recall`, which must start fast). A copy of the bin with a fresh bundle beside it, inside node_modules so that the
  * packages left out of the bundle resolve as they do from the repository.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddingsReply, startFakeOpenAI } from '../helpers/openai-server.js';
 
 const run = promisify(execFile);
 const ROOT = resolve('.');
@@ -45,8 +46,12 @@ afterAll(async () => {
 });
 
 /** Runs the installed command; `record` lists the packages it loaded. */
-async function cli(args: string[], record?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH ?? '', HOME: work, ...(record && { RECORD_PACKAGES: record }) };
+async function cli(
+  args: string[],
+  record?: string,
+  more: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH ?? '', HOME: work, ...(record && { RECORD_PACKAGES: record }), ...more };
   const node = record ? ['--import', RECORD] : [];
   try {
     const { stdout, stderr } = await run(
@@ -80,6 +85,41 @@ describe('the bundled command', () => {
     expect(stdout).toMatch(/^1\. Add a regression test for empty input/);
     // sqlite3 finds its native module with `bindings`
     expect(await loaded(record)).toEqual(['bindings', 'file-uri-to-path', 'sqlite3']);
+  });
+
+  it('keeps a code cache beside the recall bundle, and recompiles past a bad one', async () => {
+    const db = join(work, 'pool.db');
+    const dir = join(install, 'dist/cli/recall');
+    const caches = async () => (await readdir(dir)).filter((name) => name.endsWith('.cache'));
+    const first = await cli(['--db', db, 'recall', TASK]);
+    expect(await caches()).toHaveLength(1);
+    const cache = join(dir, (await caches())[0] as string);
+    const made = await readFile(cache);
+    expect(made.length).toBeGreaterThan(10_000);
+    expect(await cli(['--db', db, 'recall', TASK])).toEqual(first);
+    await writeFile(cache, 'not a code cache');
+    expect(await cli(['--db', db, 'recall', TASK])).toEqual(first);
+    expect((await readFile(cache)).length).toBeGreaterThan(10_000);
+  });
+
+  it('recalls online with the recall bundle: the task is redacted (secretlint) and embedded', async () => {
+    const llm = await startFakeOpenAI();
+    try {
+      llm.reply('embeddings', embeddingsReply(1, 512));
+      const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseURL, MEMORY_TRANSFER_LLM_RETRIES: '0' };
+      const secret = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+      const { code, stdout, stderr } = await cli(
+        ['--db', join(work, 'pool.db'), 'recall', `${TASK} ${secret}`],
+        undefined,
+        env,
+      );
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout).toMatch(/^1\. Add a regression test for empty input/);
+      expect(llm.requests.map((r) => r.endpoint)).toEqual(['embeddings']);
+      expect(JSON.stringify(llm.requests[0]?.body)).not.toContain(secret);
+    } finally {
+      await llm.close();
+    }
   });
 
   it('runs every other command from the full bundle, zod and all', async () => {
