@@ -2,8 +2,10 @@
  * startup: how long a user waits for a process, each beside its floor `node -e 0` measured in the
  * same run (medians of BENCH_STARTUP_RUNS runs, default 9, interleaved with the floor's):
  * - the CLI: `memory-transfer recall` on a small pool (the smoke pool: 6 insights), as installed:
- *   bin/memory-transfer.js, which runs it from the bundle dist/cli/recall/ (`npm run build` first
- *   when a source is newer). Target ≤ 2.5× the floor.
+ *   bin/memory-transfer.js, which runs it from the bundle dist/cli/recall/main.cjs with its code
+ *   cache (`npm run build` first when a source is newer; the warm-up run makes the cache).
+ *   Target ≤ 2.5× the floor. NODE_EXTRA_CA_CERTS makes every node read a CA bundle at start,
+ *   the floor too: run it with and without (`env -u NODE_EXTRA_CA_CERTS npm run bench -- startup`).
  * - the Action (dist/action/index.js, pool-file mode, dry run) on a pool file made for it
  *   (`export --for-action`) from real fix histories: BENCH_GIT_REPOS names local clones
  *   (comma-separated `path=owner/name`), learned into .bench/startup-git.db with `learn --git`
@@ -60,11 +62,11 @@ async function newestSource(dir: string): Promise<number> {
 
 /**
  * build/ and the CLI bundle dist/cli/ as the installed command runs them (`npm run build` when a
- * source is newer than either): bin/memory-transfer.js runs `recall` from dist/cli/recall/.
+ * source is newer than either): bin/memory-transfer.js runs `recall` from dist/cli/recall/main.cjs.
  */
 async function ensureBuild(): Promise<void> {
   const newest = await newestSource(join(ROOT, 'src'));
-  const outputs = [join(ROOT, 'build/cli/main.js'), join(ROOT, 'dist/cli/recall/main.js')];
+  const outputs = [join(ROOT, 'build/cli/main.js'), join(ROOT, 'dist/cli/recall/main.cjs')];
   const fresh = await Promise.all(
     outputs.map(async (file) => existsSync(file) && (await stat(file)).mtimeMs >= newest),
   );
