@@ -37,7 +37,10 @@ async function runCached(file, argv) {
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, builtin('node:path').dirname(file));
   const code = await module.exports.main(argv);
-  if (cachedData === undefined || script.cachedDataRejected) {
+  // the cache holds what the run compiled: made by a recall that ran (not a help or usage error)
+  const recalled =
+    (code === 0 || code === 4) && !argv.some((arg) => arg === '--help' || arg === '-h' || arg === 'help');
+  if (recalled && (cachedData === undefined || script.cachedDataRejected)) {
     try {
       // with what the run compiled; written aside and renamed, so a reader never sees half of one
       const temp = `${cacheFile}.${process.pid}`;
