@@ -18,8 +18,13 @@ const ROOT = resolve('.');
 const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 const RECORD = pathToFileURL(join(ROOT, '__tests__/helpers/record-packages.mjs')).href;
 const SMOKE_POOL = join(ROOT, '__tests__/fixtures/pools/smoke.jsonl');
-/** what `recall` must never load (the App, GitHub clients, the LLM client, logging, scanners, MCP, a browser) */
+/**
+ * what `recall` must never load: zod (its import alone costs about one `node -e 0`), the App,
+ * GitHub clients, the LLM client, logging, scanners, MCP, a browser, PostgreSQL's client
+ */
 const HEAVY = [
+  'zod',
+  'pg',
   'probot',
   'octokit',
   '@octokit/',

@@ -1,8 +1,11 @@
 /**
  * startup: how long a user waits for a process, each beside its floor `node -e 0` measured in the
  * same run (medians of BENCH_STARTUP_RUNS runs, default 9, interleaved with the floor's):
- * - the CLI: `memory-transfer recall` on a small pool (the smoke pool: 6 insights), from build/
- *   (rebuilt first when a source is newer). Target ≤ 2.5× the floor.
+ * - the CLI: `memory-transfer recall` on a small pool (the smoke pool: 6 insights), as installed:
+ *   bin/memory-transfer.js, which runs it from the bundle dist/cli/recall/main.cjs with its code
+ *   cache (`npm run build` first when a source is newer; the warm-up run makes the cache).
+ *   Target ≤ 2.5× the floor. NODE_EXTRA_CA_CERTS makes every node read a CA bundle at start,
+ *   the floor too: run it with and without (`env -u NODE_EXTRA_CA_CERTS npm run bench -- startup`).
  * - the Action (dist/action/index.js, pool-file mode, dry run) on a pool file made for it
  *   (`export --for-action`) from real fix histories: BENCH_GIT_REPOS names local clones
  *   (comma-separated `path=owner/name`), learned into .bench/startup-git.db with `learn --git`
@@ -59,11 +62,18 @@ async function newestSource(dir: string): Promise<number> {
   return newest;
 }
 
-/** build/ as the published command runs it (tsc when a source is newer than the build) */
+/**
+ * build/ and the CLI bundle dist/cli/ as the installed command runs them (`npm run build` when a
+ * source is newer than either): bin/memory-transfer.js runs `recall` from dist/cli/recall/main.cjs.
+ */
 async function ensureBuild(): Promise<void> {
-  const built = join(ROOT, 'build/cli/main.js');
-  if (existsSync(built) && (await stat(built)).mtimeMs >= (await newestSource(join(ROOT, 'src')))) return;
-  const result = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+  const newest = await newestSource(join(ROOT, 'src'));
+  const outputs = [join(ROOT, 'build/cli/main.js'), join(ROOT, 'dist/cli/recall/main.cjs')];
+  const fresh = await Promise.all(
+    outputs.map(async (file) => existsSync(file) && (await stat(file)).mtimeMs >= newest),
+  );
+  if (fresh.every(Boolean)) return;
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`npm run build failed: ${result.stdout}${result.stderr}`);
 }
 

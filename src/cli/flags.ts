@@ -1,23 +1,39 @@
 /**
- * Flag values parsed with zod at the edge: a bad value is an InputError naming the flag.
+ * Flag values parsed with zod at the edge: a bad value is an InputError naming the flag. The
+ * messages come from ./flag-checks.ts, which `recall` uses without zod.
  */
 import { z } from 'zod';
 import { InputError } from '../core/errors.js';
+import {
+  FlagProblem,
+  ID_MESSAGE,
+  ID_PATTERN,
+  REPO_MESSAGE,
+  REPO_PATTERN,
+  wholeNumber as checkWholeNumber,
+} from './flag-checks.js';
+import type { Check } from './flag-checks.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES, VISIBILITIES } from '../core/types.js';
+
+/** A zod schema from a plain check of ./flag-checks.ts: the same message in every command. */
+function fromCheck<T>(check: Check<T>) {
+  return z.unknown().transform((value, ctx) => {
+    try {
+      return check(value);
+    } catch (error) {
+      if (!(error instanceof FlagProblem)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+      return z.NEVER;
+    }
+  });
+}
 
 /**
  * A whole number in a range, from a flag's text: one message naming the allowed range, an example
  * and what was given (`--max: must be a whole number of at least 1, e.g. 100; got "abc"`).
  */
 function wholeNumber(min: number, max: number | undefined, example: number) {
-  const form = max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
-  return z.unknown().transform((value, ctx) => {
-    const text = String(value).trim();
-    const n = typeof value === 'number' ? value : /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (Number.isSafeInteger(n) && n >= min && (max === undefined || n <= max)) return n;
-    ctx.addIssue({ code: 'custom', message: `must be ${form}, e.g. ${example}; got ${JSON.stringify(text)}` });
-    return z.NEVER;
-  });
+  return fromCheck(checkWholeNumber(min, max, example));
 }
 
 export const flag = {
@@ -26,11 +42,11 @@ export const flag = {
     .int('must be a whole number, e.g. 10')
     .positive('must be at least 1, e.g. 10'),
   wholeNumber,
-  repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must look like owner/name'),
+  repo: z.string().regex(REPO_PATTERN, REPO_MESSAGE),
   visibility: z.enum(VISIBILITIES, { error: `must be one of ${VISIBILITIES.join(', ')}` }),
   level: z.enum(MEMORY_LEVELS, { error: `must be one of ${MEMORY_LEVELS.join(', ')}` }),
   status: z.enum(MEMORY_STATUSES, { error: `must be one of ${MEMORY_STATUSES.join(', ')}` }),
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a memory id such as m3f9a1c20b7'),
+  id: z.string().regex(ID_PATTERN, ID_MESSAGE),
 };
 
 /**

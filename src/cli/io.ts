@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { isatty } from 'node:tty';
 
 /**
  * Where the CLI reads and writes: the real process, or a capture in tests (main(argv, io)).
@@ -17,11 +18,15 @@ export interface CliIo {
   confirm?: (question: string) => Promise<boolean>;
 }
 
+/**
+ * The real process. Nothing is opened before it is used: a terminal is told with isatty() rather
+ * than process.stdin.isTTY, which would open standard input (and, like process.stderr, cost a
+ * command that never reads it part of its start: docs/quality.md, "CLI start").
+ */
 export function processIo(): CliIo {
-  return {
+  const io: CliIo = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
-    ...(process.stderr.isTTY ? { tty: process.stderr } : {}),
     env: process.env,
     cwd: process.cwd(),
     readStdin: async () => {
@@ -29,17 +34,17 @@ export function processIo(): CliIo {
       for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
       return Buffer.concat(chunks).toString('utf8');
     },
-    ...(process.stdin.isTTY && process.stderr.isTTY
-      ? {
-          confirm: async (question: string) => {
-            const prompt = createInterface({ input: process.stdin, output: process.stderr });
-            try {
-              return /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
-            } finally {
-              prompt.close();
-            }
-          },
-        }
-      : {}),
   };
+  if (isatty(2)) Object.defineProperty(io, 'tty', { get: () => process.stderr, enumerable: true });
+  if (isatty(0) && isatty(2)) {
+    io.confirm = async (question: string) => {
+      const prompt = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
+      } finally {
+        prompt.close();
+      }
+    };
+  }
+  return io;
 }

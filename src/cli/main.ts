@@ -9,24 +9,11 @@ import { VERSION } from '../core/version.js';
 import { COMMANDS } from './commands/index.js';
 import { CliContext } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
+import { invokedCommand } from './invoked.js';
 import { processIo } from './io.js';
 import type { CliIo } from './io.js';
 
-export { VERSION };
-
-/** The global options that take a value (the command name is the first other word). */
-const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--db', '--tenant']);
-
-/** The command the arguments run (or `help <command>` asks about), before commander parses them. */
-export function invokedCommand(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') return argv[i + 1];
-    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
-    else if (!arg.startsWith('-')) return arg === 'help' ? argv[i + 1] : arg;
-  }
-  return undefined;
-}
+export { VERSION, invokedCommand };
 
 /**
  * The program, with the implementation of the command `argv` runs imported and registered; every

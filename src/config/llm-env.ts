@@ -1,10 +1,9 @@
 /**
  * LLM settings from the environment. Any OpenAI-compatible endpoint works; with no API key,
- * everything runs offline (rule-based abstraction, lexical retrieval). Parsed with zod at the edge:
- * a bad value is an InputError naming the variable. No OpenAI client here: reading the settings
+ * everything runs offline (rule-based abstraction, lexical retrieval). Checked at the edge: a bad
+ * value is an InputError naming the variable. No OpenAI client here: reading the settings
  * does not load the client library (config/llm.ts adds the client for the adapters).
  */
-import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 
 export interface LlmConfig {
@@ -50,58 +49,75 @@ export const LLM_DEFAULTS = {
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
-/** An empty or blank variable counts as unset. */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
+/** A bad value: the message that follows the variable's name. */
+class Problem extends Error {}
 
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+type Read<T> = (text: string) => T;
 
-const modelName = z
-  .string()
-  .trim()
-  .max(200, 'is too long')
-  .regex(/^[\w.:/@+-]+$/, 'must be a model name (letters, digits, . : / @ + - _)');
+const integer =
+  (min: number, max: number): Read<number> =>
+  (text) => {
+    if (!/^\d+$/.test(text)) throw new Problem('must be a whole number');
+    const n = Number(text);
+    if (n < min) throw new Problem(`must be at least ${min}`);
+    if (n > max) throw new Problem(`must be at most ${max}`);
+    return n;
+  };
 
-const EnvSchema = z.object({
-  OPENAI_API_KEY: optional(z.string().trim()),
-  OPENAI_BASE_URL: optional(
-    z
-      .string()
-      .trim()
-      .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
-  ),
-  MEMORY_TRANSFER_ABSTRACT_MODEL: optional(modelName),
-  MEMORY_TRANSFER_EMBED_MODEL: optional(modelName),
-  MEMORY_TRANSFER_EMBED_DIMENSIONS: optional(integer(1, 8192)),
-  MEMORY_TRANSFER_LLM_TIMEOUT_MS: optional(integer(100, 600_000)),
-  MEMORY_TRANSFER_LLM_RETRIES: optional(integer(0, 10)),
-  MEMORY_TRANSFER_LLM_CONCURRENCY: optional(integer(1, 64)),
-  MEMORY_TRANSFER_LLM_REASONING_EFFORT: optional(
-    z
-      .string()
-      .trim()
-      .pipe(z.enum(REASONING_EFFORTS, { error: `must be one of ${REASONING_EFFORTS.join(', ')} (e.g. low)` })),
-  ),
-  MEMORY_TRANSFER_LLM_MAX_OUTPUT_TOKENS: optional(integer(16, 1_000_000)),
-  MEMORY_TRANSFER_LLM_BREAKER_FAILURES: optional(integer(1, 100)),
-  MEMORY_TRANSFER_LLM_BREAKER_COOLDOWN_MS: optional(integer(0, 3_600_000)),
-});
+const modelName: Read<string> = (text) => {
+  if (text.length > 200) throw new Problem('is too long');
+  if (!/^[\w.:/@+-]+$/.test(text)) throw new Problem('must be a model name (letters, digits, . : / @ + - _)');
+  return text;
+};
+
+/** An http(s) URL with its `//` (`http:example.com` is refused), as the URL parser reads it. */
+const httpUrl: Read<string> = (text) => {
+  const value = text.replace(/[\t\n\r]/g, '');
+  if (!/^https?:\/\//i.test(text) || !URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    throw new Problem('must be an http(s) URL');
+  return value;
+};
+
+const reasoningEffort: Read<ReasoningEffort> = (text) => {
+  if ((REASONING_EFFORTS as readonly string[]).includes(text)) return text as ReasoningEffort;
+  throw new Problem(`must be one of ${REASONING_EFFORTS.join(', ')} (e.g. low)`);
+};
+
+/**
+ * Reads one variable: trimmed; an empty or blank variable counts as unset. Plain checks rather
+ * than zod: `memory-transfer recall` reads these settings and must start fast.
+ */
+function read<T>(env: Record<string, string | undefined>, name: string, parse: Read<T>): T | undefined {
+  const text = env[name]?.trim();
+  if (text === undefined || text === '') return undefined;
+  try {
+    return parse(text);
+  } catch (error) {
+    if (error instanceof Problem) throw new InputError(`${name} ${error.message}`);
+    throw error;
+  }
+}
 
 /** Reads the LLM settings; throws InputError naming the first bad variable. */
 export function llmConfigFromEnv(env: Record<string, string | undefined>): LlmConfig {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue?.path[0] ?? 'environment');
-    throw new InputError(`${name} ${issue?.message ?? 'is invalid'}`);
-  }
-  const e = parsed.data;
+  const e = {
+    OPENAI_API_KEY: read(env, 'OPENAI_API_KEY', (text) => text),
+    OPENAI_BASE_URL: read(env, 'OPENAI_BASE_URL', httpUrl),
+    MEMORY_TRANSFER_ABSTRACT_MODEL: read(env, 'MEMORY_TRANSFER_ABSTRACT_MODEL', modelName),
+    MEMORY_TRANSFER_EMBED_MODEL: read(env, 'MEMORY_TRANSFER_EMBED_MODEL', modelName),
+    MEMORY_TRANSFER_EMBED_DIMENSIONS: read(env, 'MEMORY_TRANSFER_EMBED_DIMENSIONS', integer(1, 8192)),
+    MEMORY_TRANSFER_LLM_TIMEOUT_MS: read(env, 'MEMORY_TRANSFER_LLM_TIMEOUT_MS', integer(100, 600_000)),
+    MEMORY_TRANSFER_LLM_RETRIES: read(env, 'MEMORY_TRANSFER_LLM_RETRIES', integer(0, 10)),
+    MEMORY_TRANSFER_LLM_CONCURRENCY: read(env, 'MEMORY_TRANSFER_LLM_CONCURRENCY', integer(1, 64)),
+    MEMORY_TRANSFER_LLM_REASONING_EFFORT: read(env, 'MEMORY_TRANSFER_LLM_REASONING_EFFORT', reasoningEffort),
+    MEMORY_TRANSFER_LLM_MAX_OUTPUT_TOKENS: read(env, 'MEMORY_TRANSFER_LLM_MAX_OUTPUT_TOKENS', integer(16, 1_000_000)),
+    MEMORY_TRANSFER_LLM_BREAKER_FAILURES: read(env, 'MEMORY_TRANSFER_LLM_BREAKER_FAILURES', integer(1, 100)),
+    MEMORY_TRANSFER_LLM_BREAKER_COOLDOWN_MS: read(
+      env,
+      'MEMORY_TRANSFER_LLM_BREAKER_COOLDOWN_MS',
+      integer(0, 3_600_000),
+    ),
+  };
   return {
     ...(e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY } : {}),
     ...(e.OPENAI_BASE_URL ? { baseURL: e.OPENAI_BASE_URL.replace(/\/+$/, '') } : {}),
