@@ -24,7 +24,7 @@ import { learnFixes } from '../../src/services/learn.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { BUG_SUBJECTS, pick, random } from './seeded.js';
+import { BUG_SUBJECTS, longTailVocabulary, pick, random, zipf } from './seeded.js';
 
 const TOTAL = Number(process.env.BENCH_STEADY_FIXES ?? 11_000);
 const CHUNK = Number(process.env.BENCH_STEADY_CHUNK ?? 1_000);
@@ -55,26 +55,6 @@ const EXTENSIONS: Record<string, string> = {
 };
 const VISIBILITIES: Visibility[] = ['public', 'internal', 'private'];
 
-const SYLLABLES = ['ka', 'lo', 'mir', 'tes', 'van', 'dor', 'pel', 'qui', 'ros', 'nex', 'bal', 'sun', 'fe', 'gri', 'ho'];
-
-/** ~30,000 distinct made-up words, used with a Zipf-like law: a few common, a long tail of rare ones */
-function vocabulary(next: () => number): string[] {
-  const words = new Set<string>();
-  while (words.size < 30_000) {
-    const n = 2 + Math.floor(next() * 3);
-    let word = '';
-    for (let i = 0; i < n; i++) word += pick(SYLLABLES, next);
-    words.add(word);
-  }
-  return [...words];
-}
-
-function zipf(words: readonly string[], next: () => number): string {
-  // rank ~ 1 / u: heavy head, long tail
-  const rank = Math.min(words.length - 1, Math.floor(1 / Math.max(next(), 1e-6)) - 1 + Math.floor(next() * 3));
-  return words[rank] as string;
-}
-
 const TITLES: ((thing: string, word: string) => string)[] = [
   (t) => `Fix crash when the ${t} is empty`,
   (t, w) => `fix: handle a missing ${t} in ${w}`,
@@ -93,7 +73,7 @@ const TITLES: ((thing: string, word: string) => string)[] = [
 /** `count` fixes, deterministic, each different in its title, body, files and repository */
 export function generateFixes(count: number): Fix[] {
   const next = random(1313);
-  const words = vocabulary(next);
+  const words = longTailVocabulary(next);
   const fixes: Fix[] = [];
   for (let i = 0; i < count; i++) {
     const repo = pick(REPOS, next);
