@@ -174,6 +174,7 @@ export async function run(): Promise<Record<string, string | number>> {
     'deliveries in flight': `${DELIVERIES} + ${REDELIVERIES} redeliveries`,
   };
   // the floor: the same burst against a server that reads each body and answers at once
+  const floorCpu = process.cpuUsage();
   const [floor, floorServer] = await againstNoopServer((origin) =>
     sendAtOnce(
       origin,
@@ -186,6 +187,12 @@ export async function run(): Promise<Record<string, string | number>> {
   );
   figures['floor: the burst against a server that answers at once, p50 / p99 (server)'] =
     `${ms(floorServer, 50)} / ${ms(floorServer, 99)} ms`;
+  // CPU of this process (server and load generator threads) per delivery of the burst
+  const perDelivery = (used: NodeJS.CpuUsage) =>
+    `${((used.user + used.system) / 1000 / (DELIVERIES + REDELIVERIES)).toFixed(2)} ms`;
+  figures['floor: CPU per delivery (this process: server and load generator)'] = perDelivery(
+    process.cpuUsage(floorCpu),
+  );
   figures['floor: the same, round trip p50 / p99 (client)'] =
     `${ms(floor.latencies, 50)} / ${ms(floor.latencies, 99)} ms`;
   try {
@@ -198,8 +205,11 @@ export async function run(): Promise<Record<string, string | number>> {
       timeRequests(server.http, serverMs);
       for (const d of makeDeliveries('single').slice(0, 50)) await burst(server.port, config.webhookPath, [d]);
       const single = serverMs.splice(0).sort((a, b) => a - b);
+      const firstCpu = process.cpuUsage();
       const first = await burst(server.port, config.webhookPath, makeDeliveries('first'));
+      const usedCpu = process.cpuUsage(firstCpu);
       const ack = [...serverMs].sort((a, b) => a - b);
+      figures['1 process: CPU per delivery (this process: the App and the load generator)'] = perDelivery(usedCpu);
       figures['one delivery at a time: ack p50 / p99'] = `${ms(single, 50)} / ${ms(single, 99)} ms`;
       figures['1 process (serve on 2 cores): burst ack p50 / p99 (server)'] =
         `${ms(ack, 50)} / ${ms(ack, 99)} ms (${first.ok}/${first.sent} ok)`;
