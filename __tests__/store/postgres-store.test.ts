@@ -87,6 +87,93 @@ describe('PostgreSQL pool', () => {
     expect(rows.rows[0]).toEqual({ n: 1 });
   });
 
+  it('a new memory skips clearing its provenance; one put again replaces it, within one transaction too', async () => {
+    const store = await makeStore();
+    try {
+      const first = makeMemory();
+      const source = first.provenance[0]!;
+      const moved = { ...first, provenance: [{ ...source, repo: 'acme/cli', ref: '7' }] };
+      await store.transaction(async () => {
+        await store.putMemory(first);
+        await store.putMemory(moved);
+      });
+      expect((await store.getMemory('acme', first.id))?.provenance).toEqual(moved.provenance);
+      expect((await store.listMemories('acme', { repo: 'acme/api' })).map((m) => m.id)).toEqual([]);
+      const back = { ...first, provenance: [source, { ...source, repo: 'acme/web', ref: '8' }] };
+      await store.putMemory(back);
+      expect((await store.getMemory('acme', first.id))?.provenance).toEqual(back.provenance);
+      expect((await store.listMemories('acme', { repo: 'acme/cli' })).map((m) => m.id)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refreshes the planner's statistics of memories as the pool grows; searches answer the same", async () => {
+    const schema = `mt_test_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const reltuples = async () => {
+      const client = new pg.Client(URL);
+      await client.connect();
+      try {
+        const rows = await client.query(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass`, [
+          `"${schema}".memories`,
+        ]);
+        return Number(rows.rows[0]?.n);
+      } finally {
+        await client.end();
+      }
+    };
+    const open = async () => {
+      const store = await PostgresStore.open(URL, { schema, listen: false });
+      await store.migrate();
+      return store;
+    };
+    const query = 'migration zanzibar database';
+    const options = { level: ['insight' as const], limit: 5 };
+    let store = await open();
+    {
+      // only the store analyzes here, whatever the server's autovacuum does
+      const client = new pg.Client(URL);
+      await client.connect();
+      await client.query(`ALTER TABLE "${schema}".memories SET (autovacuum_enabled = false)`);
+      await client.end();
+    }
+    let before: Awaited<ReturnType<Store['searchLexical']>>;
+    try {
+      await store.transaction(async () => {
+        for (let i = 0; i < 150; i += 1)
+          await store.putMemory(makeMemory(i === 70 ? { title: `Check the zanzibar parser ${i}` } : {}));
+      });
+      // the first search counts the levels: the table, never analyzed, holds more than 100 rows
+      before = await store.searchLexical('acme', query, options);
+    } finally {
+      await store.close(); // waits for the ANALYZE it started
+    }
+    expect(await reltuples()).toBe(150);
+    store = await open();
+    try {
+      expect(before.length).toBe(5);
+      expect(await store.searchLexical('acme', query, options)).toEqual(before);
+      // 1.2 × 150 + 100 = 280: 100 more rows are not enough for another ANALYZE, 200 more are
+      for (const [more, expected] of [
+        [100, 150],
+        [100, 350],
+      ] as const) {
+        await store.transaction(async () => {
+          for (let i = 0; i < more; i += 1) await store.putMemory(makeMemory({ level: 'summary' }));
+        });
+        await store.close();
+        store = await open();
+        await store.searchLexical('acme', query, options);
+        await store.close();
+        expect(await reltuples()).toBe(expected);
+        store = await open();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it('hears other replicas through one more connection, unless told not to (one-shot commands)', async () => {
     const listeners = async (schema: string) => {
       const client = new pg.Client(URL);

@@ -10,7 +10,7 @@
  * Targets (issue 13): the rate at 10k learned fixes ≥ 0.8 × the first chunk's; peak memory not
  * growing with the pool. With BENCH_POSTGRES=postgres://… the same fixes are learned again into a
  * PostgreSQL schema of their own (dropped afterwards). BENCH_STEADY_FIXES and BENCH_STEADY_CHUNK
- * change the sizes (default 11,000 in chunks of 1,000).
+ * change the sizes (default 11,000 in chunks of 1,000); BENCH_STEADY_SQLITE=0 learns into PostgreSQL only.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -24,7 +24,7 @@ import { learnFixes } from '../../src/services/learn.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { BUG_SUBJECTS, pick, random } from './seeded.js';
+import { BUG_SUBJECTS, longTailVocabulary, pick, random, zipf } from './seeded.js';
 
 const TOTAL = Number(process.env.BENCH_STEADY_FIXES ?? 11_000);
 const CHUNK = Number(process.env.BENCH_STEADY_CHUNK ?? 1_000);
@@ -55,26 +55,6 @@ const EXTENSIONS: Record<string, string> = {
 };
 const VISIBILITIES: Visibility[] = ['public', 'internal', 'private'];
 
-const SYLLABLES = ['ka', 'lo', 'mir', 'tes', 'van', 'dor', 'pel', 'qui', 'ros', 'nex', 'bal', 'sun', 'fe', 'gri', 'ho'];
-
-/** ~30,000 distinct made-up words, used with a Zipf-like law: a few common, a long tail of rare ones */
-function vocabulary(next: () => number): string[] {
-  const words = new Set<string>();
-  while (words.size < 30_000) {
-    const n = 2 + Math.floor(next() * 3);
-    let word = '';
-    for (let i = 0; i < n; i++) word += pick(SYLLABLES, next);
-    words.add(word);
-  }
-  return [...words];
-}
-
-function zipf(words: readonly string[], next: () => number): string {
-  // rank ~ 1 / u: heavy head, long tail
-  const rank = Math.min(words.length - 1, Math.floor(1 / Math.max(next(), 1e-6)) - 1 + Math.floor(next() * 3));
-  return words[rank] as string;
-}
-
 const TITLES: ((thing: string, word: string) => string)[] = [
   (t) => `Fix crash when the ${t} is empty`,
   (t, w) => `fix: handle a missing ${t} in ${w}`,
@@ -93,7 +73,7 @@ const TITLES: ((thing: string, word: string) => string)[] = [
 /** `count` fixes, deterministic, each different in its title, body, files and repository */
 export function generateFixes(count: number): Fix[] {
   const next = random(1313);
-  const words = vocabulary(next);
+  const words = longTailVocabulary(next);
   const fixes: Fix[] = [];
   for (let i = 0; i < count; i++) {
     const repo = pick(REPOS, next);
@@ -127,8 +107,16 @@ export function generateFixes(count: number): Fix[] {
   return fixes;
 }
 
-/** learns the fixes into `store` in chunks; figures prefixed with `label` */
-async function learnInChunks(store: Store, label: string, fixes: Fix[]): Promise<Record<string, string | number>> {
+/**
+ * learns the fixes into `store` in chunks; figures prefixed with `label`. With `pages`, also what
+ * each thousand cost the database in pages (a count the machine's load does not move)
+ */
+async function learnInChunks(
+  store: Store,
+  label: string,
+  fixes: Fix[],
+  pages?: () => Promise<number>,
+): Promise<Record<string, string | number>> {
   const deps = {
     store,
     abstractor: createRulesAbstractor(),
@@ -140,11 +128,14 @@ async function learnInChunks(store: Store, label: string, fixes: Fix[]): Promise
   const rates: number[] = [];
   const rss: number[] = [];
   const heap: number[] = [];
+  const perFix: string[] = [];
   for (let start = 0; start < fixes.length; start += CHUNK) {
     const chunk = fixes.slice(start, start + CHUNK);
+    const pagesBefore = await pages?.();
     const started = performance.now();
     await learnFixes(deps, chunk);
     const seconds = (performance.now() - started) / 1000;
+    if (pages) perFix.push((((await pages()) - (pagesBefore ?? 0)) / chunk.length).toFixed(0));
     rates.push(chunk.length / seconds);
     rss.push(process.memoryUsage().rss / 1024 / 1024);
     // with `node --expose-gc` (NODE_OPTIONS), the live heap after a full collection: what the process keeps
@@ -166,6 +157,8 @@ async function learnInChunks(store: Store, label: string, fixes: Fix[]): Promise
   figures[`${label}memories / insights`] = `${stats.memories} / ${insights.length}`;
   figures[`${label}largest insight (sources)`] = largest;
   figures[`${label}rate at 10k ÷ first chunk (target ≥ 0.80)`] = (at10k / floor).toFixed(2);
+  if (pages)
+    figures[`${label}pages read per fix (shared buffers, tables, indexes, TOAST), by thousand`] = perFix.join(' ');
   figures[`${label}last chunk ÷ first chunk`] = (last / floor).toFixed(2);
   figures[`${label}RSS after the first chunk → after the last (MB)`] =
     `${rss[0]?.toFixed(0)} → ${rss[rss.length - 1]?.toFixed(0)}`;
@@ -176,18 +169,20 @@ export async function run(): Promise<Record<string, string | number>> {
   const fixes = generateFixes(TOTAL);
   const tmp = await mkdtemp(join(tmpdir(), 'mt-bench-steady-'));
   const db = join(tmp, 'pool.db');
-  let figures: Record<string, string | number>;
-  const store = await openStore(db);
-  try {
-    figures = await learnInChunks(store, '', fixes);
-    const wal = (await stat(`${db}-wal`).catch(() => undefined))?.size ?? 0;
-    const size = (await stat(db)).size + wal;
-    figures['peak RSS of the process (MB)'] = (process.resourceUsage().maxRSS / 1024).toFixed(0);
-    figures['pool size (MB)'] = `${(size / 1024 / 1024).toFixed(1)} (of it the WAL: ${(wal / 1024 / 1024).toFixed(1)})`;
-  } finally {
-    await store.close();
-    await rm(tmp, { recursive: true, force: true });
-  }
+  let figures: Record<string, string | number> = {};
+  const store = process.env.BENCH_STEADY_SQLITE === '0' ? undefined : await openStore(db);
+  if (store)
+    try {
+      figures = await learnInChunks(store, '', fixes);
+      const wal = (await stat(`${db}-wal`).catch(() => undefined))?.size ?? 0;
+      const size = (await stat(db)).size + wal;
+      figures['peak RSS of the process (MB)'] = (process.resourceUsage().maxRSS / 1024).toFixed(0);
+      figures['pool size (MB)'] =
+        `${(size / 1024 / 1024).toFixed(1)} (of it the WAL: ${(wal / 1024 / 1024).toFixed(1)})`;
+    } finally {
+      await store.close();
+    }
+  await rm(tmp, { recursive: true, force: true });
   // the same on PostgreSQL, in a schema of its own that is dropped afterwards
   const url = process.env.BENCH_POSTGRES;
   if (url) {
@@ -196,7 +191,25 @@ export async function run(): Promise<Record<string, string | number>> {
       listen: false,
     });
     try {
-      Object.assign(figures, await learnInChunks(pgStore, 'PostgreSQL: ', fixes));
+      const stats = new pg.Client({ connectionString: url });
+      await stats.connect();
+      // the schema's page reads; a backend reports its counts within a second of its work
+      const pages = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        const rows = await stats.query(
+          `SELECT SUM(COALESCE(heap_blks_hit, 0) + COALESCE(heap_blks_read, 0) + COALESCE(idx_blks_hit, 0)
+             + COALESCE(idx_blks_read, 0) + COALESCE(toast_blks_hit, 0) + COALESCE(toast_blks_read, 0)
+             + COALESCE(tidx_blks_hit, 0) + COALESCE(tidx_blks_read, 0))::float8 AS n
+           FROM pg_statio_user_tables WHERE schemaname = $1`,
+          [schema],
+        );
+        return Number(rows.rows[0]?.n ?? 0);
+      };
+      try {
+        Object.assign(figures, await learnInChunks(pgStore, 'PostgreSQL: ', fixes, pages));
+      } finally {
+        await stats.end();
+      }
     } finally {
       await pgStore.close();
       const client = new pg.Client({ connectionString: url });

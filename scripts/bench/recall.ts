@@ -1,7 +1,12 @@
 /**
  * recall: pools of 10k and 100k synthetic but realistic insights (routine templates × domain
- * phrases, 512-dimension vectors) in SQLite; p50/p95 of recall (lexical + vector, the engine's
- * full ranking) over a few hundred task texts, pool size on disk per insight, peak RSS.
+ * phrases, with words of the long-tailed 30,000-word vocabulary learn-steady uses, 512-dimension
+ * vectors) in SQLite; p50/p95 of recall (lexical + vector, the engine's full ranking) over a few
+ * hundred task texts (a subject and a body of long-tail words, as an issue reads), pool size on
+ * disk per insight, peak RSS. The floor of each recall figure: the bare full-text query on the
+ * same pool file, from a connection of its own (every token of the task OR-ed, bm25, top k; no
+ * token selection, no vectors, no reads, no ranking), timed over the same tasks: recall p95 ÷ bare
+ * p95, target ≤ 1.5.
  * Pools are cached in .bench/ (rebuilt when missing); BENCH_RECALL_SIZES=10000,100000 by default.
  * Also pool-file mode (the Action without a server): the same recall over a MemoryIndex of the
  * pool's memories, lexical only (a pool file has no vectors), at the sizes in
@@ -12,6 +17,8 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { memoryId } from '../../src/core/ids.js';
+import { fts5Query, queryTokens, tsQuery } from '../../src/store/fts-query.js';
+import { SqliteConnection } from '../../src/store/sqlite-connection.js';
 import { MemoryIndex } from '../../src/core/memory-index.js';
 import { ROUTINE_KINDS, ROUTINE_VOCABULARY, routineTag } from '../../src/core/routines.js';
 import type { Memory } from '../../src/core/types.js';
@@ -20,14 +27,16 @@ import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createHashEmbedder } from './hash-embedder.js';
-import { BUG_SUBJECTS, pick, random } from './seeded.js';
+import { BUG_SUBJECTS, longTailVocabulary, pick, random, zipfWords } from './seeded.js';
 
 const SIZES = (process.env.BENCH_RECALL_SIZES ?? '10000,100000').split(',').map(Number);
 const POOL_FILE_SIZES = new Set((process.env.BENCH_POOL_FILE_SIZES ?? '10000').split(',').map(Number));
 const QUERIES = 300;
 const WARMUP = 20;
 const TENANT = 'bench';
-const POOL_VERSION = 1;
+const POOL_VERSION = 2;
+/** the long-tailed vocabulary of learn-steady (same seed, same words) */
+const WORDS = longTailVocabulary(random(1313));
 
 const SUBJECTS = [
   ...BUG_SUBJECTS,
@@ -65,13 +74,14 @@ function insight(i: number, next: () => number): Memory {
   const words = ROUTINE_VOCABULARY[kind].split(' ');
   const w1 = pick(words, next);
   const w2 = pick(words, next);
-  const subject = pick(SUBJECTS, next);
+  // half the subjects from the list, half two long-tail words (as learn-steady's fixes)
+  const subject = next() < 0.5 ? pick(SUBJECTS, next) : zipfWords(WORDS, next, 2);
   const context = pick(CONTEXTS, next);
   const title = `${pick(VERBS, next)} ${w1} handling of the ${subject} ${context}`;
   const description = `When a change touches how the ${subject} is handled ${context}, ${w1} and ${w2} cases break silently unless a test pins them.`;
   const content =
     `Write a failing test that feeds a ${w1} ${subject} before changing the code, then run the affected suite ${context}. ` +
-    `Cover ${w2} behaviour and one ordinary value, and keep the test beside the code it protects. ` +
+    `Cover ${w2} behaviour and one ordinary value (${zipfWords(WORDS, next, 2 + Math.floor(next() * 5))}), and keep the test beside the code it protects. ` +
     `Such regressions (#${i % 997}) come back when nobody checks ${words.slice(0, 3).join(', ')}.`;
   const now = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
   const repo = `${TENANT}/repo-${i % 40}`;
@@ -113,7 +123,9 @@ function queries(): string[] {
   return Array.from({ length: QUERIES }, () => {
     const kind = pick(ROUTINE_KINDS, next);
     const word = pick(ROUTINE_VOCABULARY[kind].split(' '), next);
-    return `${pick(['Fix', 'Crash:', 'Bug:', 'Regression:'], next)} ${word} ${pick(SUBJECTS, next)} ${pick(CONTEXTS, next)} (#${Math.floor(next() * 5000)})`;
+    const subject = next() < 0.5 ? pick(SUBJECTS, next) : zipfWords(WORDS, next, 2);
+    const body = zipfWords(WORDS, next, 4 + Math.floor(next() * 12));
+    return `${pick(['Fix', 'Crash:', 'Bug:', 'Regression:'], next)} ${word} ${subject} ${pick(CONTEXTS, next)} (#${Math.floor(next() * 5000)}): ${body}`;
   });
 }
 
@@ -171,6 +183,62 @@ function timeStoreCalls(store: Store, methods: (keyof Store)[]): Map<string, num
     };
   }
   return spent;
+}
+
+/**
+ * The floor of recall: the bare full-text query over the same pool, per task (every token OR-ed,
+ * ranked, top k), with `search` running one query; p50 / p95 over the tasks after a warm-up.
+ */
+async function bareFullText(tasks: string[], search: (task: string) => Promise<unknown>): Promise<number[]> {
+  for (const task of tasks.slice(0, WARMUP)) await search(task);
+  const times: number[] = [];
+  for (const task of tasks) {
+    const started = performance.now();
+    await search(task);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+/** the bare FTS5 query on a pool file, from a read-only connection of its own */
+async function bareSqlite(file: string, tasks: string[]): Promise<number[]> {
+  const db = await SqliteConnection.open(file, { readOnly: true });
+  try {
+    return await bareFullText(tasks, (task) =>
+      db.all(
+        `SELECT rowid, bm25(fts_insight, 4.0, 2.0, 1.0, 2.0) AS rank FROM fts_insight WHERE fts_insight MATCH ?
+         ORDER BY rank LIMIT 3`,
+        [fts5Query(queryTokens(task))],
+      ),
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+/** the bare tsvector query on a PostgreSQL pool (the GIN index, ts_rank, top k) */
+async function barePostgres(url: string, tasks: string[]): Promise<number[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await bareFullText(tasks, (task) =>
+      client.query(
+        `SELECT id, ts_rank(fts, q) AS score FROM memories, to_tsquery('english', $1) q WHERE fts @@ q
+         ORDER BY score DESC LIMIT 3`,
+        [tsQuery(queryTokens(task))],
+      ),
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/** the recall figures' floor, and recall p95 ÷ its p95 */
+function againstBare(figures: Record<string, string>, label: string, bare: number[]): void {
+  const p95 = Number(figures[`${label}: recall p95 (ms)`]);
+  figures[`${label}: floor, the bare full-text query, p50 / p95 (ms)`] =
+    `${percentile(bare, 50).toFixed(2)} / ${percentile(bare, 95).toFixed(2)}`;
+  figures[`${label}: recall p95 ÷ bare full-text p95 (target ≤ 1.5)`] = (p95 / percentile(bare, 95)).toFixed(2);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -244,9 +312,11 @@ async function postgres(url: string, tasks: string[]): Promise<Record<string, st
       await client.query('ANALYZE');
       await client.end();
     }
+    const figures = await measureRecall(store, '10k PostgreSQL', tasks);
+    againstBare(figures, '10k PostgreSQL', await barePostgres(url, tasks));
     return {
       ...(built !== undefined ? { '10k PostgreSQL: pool built (s)': built.toFixed(1) } : {}),
-      ...(await measureRecall(store, '10k PostgreSQL', tasks)),
+      ...figures,
     };
   } finally {
     await store.close();
@@ -264,7 +334,9 @@ export async function run(): Promise<Record<string, string | number>> {
     const label = size >= 1000 ? `${size / 1000}k` : String(size);
     try {
       if (built !== undefined) figures[`${label}: pool built (s)`] = built.toFixed(1);
-      Object.assign(figures, await measureRecall(store, label, tasks));
+      const measured = await measureRecall(store, label, tasks);
+      againstBare(measured, label, await bareSqlite(file, tasks));
+      Object.assign(figures, measured);
       const size_ = (await stat(file)).size + ((await stat(`${file}-wal`).catch(() => undefined))?.size ?? 0);
       figures[`${label}: disk per insight (KB)`] = (size_ / size / 1024).toFixed(2);
       figures[`${label}: peak RSS so far (MB)`] = (process.resourceUsage().maxRSS / 1024).toFixed(0);

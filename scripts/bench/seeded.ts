@@ -29,3 +29,31 @@ export const BUG_SUBJECTS = [
   'file path',
   'config value',
 ];
+
+const SYLLABLES = ['ka', 'lo', 'mir', 'tes', 'van', 'dor', 'pel', 'qui', 'ros', 'nex', 'bal', 'sun', 'fe', 'gri', 'ho'];
+
+/**
+ * ~30,000 distinct made-up words (a realistic vocabulary for pools and tasks), to be drawn with
+ * zipf(): a few common, a long tail of rare ones. The learn-steady, recall and action sections share it.
+ */
+export function longTailVocabulary(next: () => number, size = 30_000): string[] {
+  const words = new Set<string>();
+  while (words.size < size) {
+    const n = 2 + Math.floor(next() * 3);
+    let word = '';
+    for (let i = 0; i < n; i++) word += pick(SYLLABLES, next);
+    words.add(word);
+  }
+  return [...words];
+}
+
+/** One word of a longTailVocabulary, drawn with a Zipf-like law (rank ~ 1 / u: heavy head, long tail). */
+export function zipf(words: readonly string[], next: () => number): string {
+  const rank = Math.min(words.length - 1, Math.floor(1 / Math.max(next(), 1e-6)) - 1 + Math.floor(next() * 3));
+  return words[rank] as string;
+}
+
+/** `count` words of the vocabulary drawn with zipf(), space-separated */
+export function zipfWords(words: readonly string[], next: () => number, count: number): string {
+  return Array.from({ length: count }, () => zipf(words, next)).join(' ');
+}

@@ -79,13 +79,16 @@ const EPOCH = new Date(0).toISOString();
 /** rows per INSERT of enqueueJobs (5 parameters each, well under PostgreSQL's 65,535) */
 const JOB_BATCH_ROWS = 500;
 const COLUMNS = [...MEMORY_COLUMNS, 'tags_text'];
-/** the memory upsert; `keep` columns are left as they are on an existing row */
+/**
+ * the memory upsert; `keep` columns are left as they are on an existing row. `inserted`: the row
+ * is new (a row inserted by this statement has no xmax; an updated one has the updating transaction's)
+ */
 function upsertMemory(keep: readonly string[]): string {
   return `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
   ON CONFLICT (tenant, id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'tenant' && c !== 'id' && !keep.includes(c))
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}
-  RETURNING seq`;
+  RETURNING seq, (xmax = 0) AS inserted`;
 }
 /** a memory with complete provenance: every column */
 const UPSERT_MEMORY = upsertMemory([]);
@@ -102,6 +105,11 @@ const READ_COLUMNS = ['seq', ...MEMORY_COLUMNS].join(', ');
  * never shows.
  */
 export const SEARCH_TTL_MS = 10_000;
+
+/** memories is analyzed again once it holds this many times the rows its last ANALYZE counted… */
+export const ANALYZE_GROWTH = 1.2;
+/** …plus this many (a new, never analyzed table: once it holds more) */
+export const ANALYZE_MIN_ROWS = 100;
 
 /** the location without its password, for messages */
 function safeLocation(location: string): string {
@@ -125,11 +133,15 @@ export class PostgresStore implements Store {
   private memoryWrites = 0;
   /** per tenant, the write mark this process's last tenant transaction left (see tenantTransaction) */
   private readonly writeMarks = new Map<string, string>();
+  /** the ANALYZE of memories under way (see analyzeWhenGrown) */
+  private analyzing: Promise<void> | undefined;
   /** which query tokens to search (document frequencies, cached) */
   private readonly termStats = new TermStats({
     levelRows: async () => {
       const rows = await this.query('SELECT level, COUNT(*)::int AS n FROM memories GROUP BY level');
-      return new Map(rows.map((r) => [String(r.level), Number(r.n)]));
+      const counts = new Map(rows.map((r) => [String(r.level), Number(r.n)]));
+      this.analyzeWhenGrown([...counts.values()].reduce((a, b) => a + b, 0));
+      return counts;
     },
     tokenRows: (level, tokens, cap) =>
       // in parallel over the pool's connections (one GIN lookup each)
@@ -150,6 +162,7 @@ export class PostgresStore implements Store {
     private readonly schema: string,
     private readonly logger: Logger,
     searchTtlMs: number,
+    private readonly readOnly: boolean,
   ) {
     this.vectors = new VectorCache(
       (tenant, model, sink) => this.loadVectors(tenant, model, sink),
@@ -177,6 +190,33 @@ export class PostgresStore implements Store {
       onLost: () => this.forgetCaches(),
     });
     return this.listener.start();
+  }
+
+  /**
+   * Refreshes the planner's statistics of `memories` once the table holds `rows` > 1.2 × what its
+   * last ANALYZE counted (+ ANALYZE_MIN_ROWS), in the background, on a connection of its own.
+   * Without statistics (a new pool, or a server with autovacuum off or behind a bulk learn) the
+   * planner estimates a full-text match as common and reads every memory of the level through the
+   * (tenant, status, level) index, ranking each: a search's cost then grows with the pool. With
+   * them, a search of rare tokens reads only their matches from the GIN index. Where autovacuum
+   * keeps up, pg_class.reltuples stays within a tenth of the truth and this never runs. Answers
+   * are the same either way (ORDER BY score, id); only the plan changes.
+   */
+  private analyzeWhenGrown(rows: number): void {
+    if (this.readOnly || this.analyzing || this.pool.ended) return;
+    this.analyzing = (async () => {
+      const result = await this.pool.query(
+        "SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'memories'::regclass",
+      );
+      const counted = Math.max(0, Number(result.rows[0]?.n ?? 0));
+      if (rows > counted * ANALYZE_GROWTH + ANALYZE_MIN_ROWS) await this.pool.query('ANALYZE memories');
+    })()
+      .catch((error: unknown) =>
+        this.logger.warn('could not refresh the statistics of the memories table', { error: String(error) }),
+      )
+      .finally(() => {
+        this.analyzing = undefined;
+      });
   }
 
   private forgetCaches(): void {
@@ -230,6 +270,7 @@ export class PostgresStore implements Store {
       schema,
       options.logger ?? silentLogger,
       options.searchTtlMs ?? SEARCH_TTL_MS,
+      options.readOnly ?? false,
     );
     try {
       if (!options.readOnly) await store.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -282,6 +323,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.listener?.stop();
+    await this.analyzing;
     if (this.pool.ended) return;
     await this.pool.end();
   }
@@ -338,8 +380,11 @@ export class PostgresStore implements Store {
       await this.transaction(async () => {
         const rows = await this.query(UPSERT_MEMORY, values);
         const seq = rows[0]?.seq as string;
-        await this.query('DELETE FROM memory_provenance WHERE seq = $1', [seq]);
-        await this.query('DELETE FROM memory_sources WHERE seq = $1', [seq]);
+        // a new row has no provenance or sources yet: nothing to delete (two round trips fewer)
+        if (rows[0]?.inserted !== true) {
+          await this.query('DELETE FROM memory_provenance WHERE seq = $1', [seq]);
+          await this.query('DELETE FROM memory_sources WHERE seq = $1', [seq]);
+        }
         if (memory.provenance.length > 0) {
           const rows = memory.provenance.map((entry, i) => provenanceRow(entry, i));
           await this.query(
