@@ -1,7 +1,8 @@
 /** Runs the Action's run() with a stubbed job environment: INPUT_* vars, an event payload file, temp dirs. */
 import { getOctokit } from '@actions/github';
 import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, readFile, writeFile, copyFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
+import { onTestFinished } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import { parsePoolFile, recallInMemory } from '../../src/action/local-recall.js';
@@ -61,6 +62,7 @@ export async function harness(options: {
   getIdToken?: RunnerDeps['getIdToken'];
 }): Promise<Harness> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mt-action-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
   const workspace = path.join(dir, 'ws');
   const tempDir = path.join(dir, 'runner-temp');
   const codexHome = path.join(dir, 'codex-home');

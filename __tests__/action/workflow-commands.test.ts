@@ -1,11 +1,12 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { escapeData, outputEntry, workflowCommands } from '../../src/action/workflow-commands.js';
 
 async function setup() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mt-commands-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
   const output = path.join(dir, 'output');
   const summary = path.join(dir, 'summary.md');
   await writeFile(output, '');
