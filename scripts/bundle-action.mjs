@@ -3,9 +3,10 @@
 // Probot, no native module, no LLM client. `--check` rebuilds into a temp folder and fails when
 // the committed dist/ differs (CI's check-dist), or when a forbidden package slipped in.
 import { build } from 'esbuild';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { listFiles, sameTree } from './bundle-files.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,31 +112,11 @@ async function bundle(outdir) {
 }
 
 /** Every file under dir, relative, sorted. */
-async function listFiles(dir) {
-  try {
-    return (await readdir(dir, { recursive: true, withFileTypes: true }))
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)))
-      .sort();
-  } catch {
-    return [];
-  }
-}
 
 async function totalSize(dir) {
   let size = 0;
   for (const file of await listFiles(dir)) size += (await readFile(path.join(dir, file))).length;
   return size;
-}
-
-async function sameTree(a, b) {
-  const [left, right] = [await listFiles(a), await listFiles(b)];
-  if (left.join('\n') !== right.join('\n')) return false;
-  for (const file of left) {
-    const [x, y] = [await readFile(path.join(a, file)), await readFile(path.join(b, file))];
-    if (!x.equals(y)) return false;
-  }
-  return true;
 }
 
 const target = path.join(root, 'dist/action');

@@ -15,9 +15,10 @@
 // verifies what `recall` loads at start (below), and fails when a dist/cli/ is present but differs
 // from a fresh bundle (run `npm run build`). `--out DIR` bundles into DIR instead (tests use it).
 import { build } from 'esbuild';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
+import { listFiles, sameTree } from './bundle-files.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -267,29 +268,6 @@ export async function bundleCli(dir) {
 }
 
 /** Every file under dir, relative, sorted. */
-async function listFiles(dir) {
-  try {
-    return (
-      (await readdir(dir, { recursive: true, withFileTypes: true }))
-        // the bin's code caches are made on use, not by the bundler
-        .filter((entry) => entry.isFile() && !entry.name.endsWith('.cache'))
-        .map((entry) => path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)))
-        .sort()
-    );
-  } catch {
-    return [];
-  }
-}
-
-async function sameTree(a, b) {
-  const [left, right] = [await listFiles(a), await listFiles(b)];
-  if (left.join('\n') !== right.join('\n')) return false;
-  for (const file of left) {
-    const [x, y] = [await readFile(path.join(a, file)), await readFile(path.join(b, file))];
-    if (!x.equals(y)) return false;
-  }
-  return true;
-}
 
 function describe({ full, fast }) {
   return `recall loads ${fast.files} file of dist/cli/recall/ (it would load ${full.files} of dist/cli/) and ${fast.packages.join(', ')}`;
