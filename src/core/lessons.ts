@@ -10,7 +10,7 @@
  * ("default", "error") never names a lesson. Pure: no I/O.
  */
 import type { RoutineKind } from './routines.js';
-import { cueText } from './text.js';
+import { cueText, preparePattern, type PreparedPattern } from './text.js';
 
 export interface Lesson {
   id: string;
@@ -914,17 +914,12 @@ export function detectLesson(
   texts: readonly (readonly [string, number])[],
   kind?: RoutineKind,
 ): { lesson: Lesson; score: number } | undefined {
+  const read = texts.filter(([raw]) => raw !== '').map(([raw, factor]) => [readable(raw), factor] as const);
   let best: { lesson: Lesson; score: number } | undefined;
   for (const lesson of LESSONS) {
     if (kind !== undefined && lesson.kind !== kind) continue;
     let score = 0;
-    for (const [raw, factor] of texts) {
-      if (raw === '') continue;
-      const text = cueText(raw);
-      let sum = 0;
-      for (const [pattern, weight] of lesson.cues) if (pattern.test(text)) sum += weight;
-      score += Math.round(Math.min(sum, 2.5) * factor * 100) / 100;
-    }
+    for (const [text, factor] of read) score += Math.round(Math.min(cueSum(lesson, text), 2.5) * factor * 100) / 100;
     if (score >= 1 && (!best || score > best.score)) best = { lesson, score };
   }
   return best;
@@ -933,14 +928,37 @@ export function detectLesson(
 /** Every lesson a text names, best first (scores of at least `min`). */
 export function rankLessons(raw: string, min = 1): { lesson: Lesson; score: number }[] {
   const found: { lesson: Lesson; score: number }[] = [];
-  const text = cueText(raw);
+  const text = readable(raw);
   for (const lesson of LESSONS) {
-    let sum = 0;
-    for (const [pattern, weight] of lesson.cues) if (pattern.test(text)) sum += weight;
-    sum = Math.round(sum * 100) / 100;
+    const sum = Math.round(cueSum(lesson, text) * 100) / 100;
     if (sum >= min) found.push({ lesson, score: Math.min(sum, 2.5) });
   }
   return found.sort((a, b) => b.score - a.score);
+}
+
+/** A text as the cues read it: as written, and lowercased for the patterns that dropped their `i` flag. */
+interface Readable {
+  text: string;
+  lower: string;
+}
+
+function readable(raw: string): Readable {
+  const text = cueText(raw);
+  return { text, lower: text.toLowerCase() };
+}
+
+/** Each lesson's cues, prepared once (`preparePattern`): compiled without case folding where they can be. */
+const prepared = new Map<Lesson, readonly (readonly [PreparedPattern, number])[]>();
+
+function cueSum(lesson: Lesson, { text, lower }: Readable): number {
+  let cues = prepared.get(lesson);
+  if (!cues) {
+    cues = lesson.cues.map(([pattern, weight]) => [preparePattern(pattern), weight] as const);
+    prepared.set(lesson, cues);
+  }
+  let sum = 0;
+  for (const [{ pattern, lower: onLower }, weight] of cues) if (pattern.test(onLower ? lower : text)) sum += weight;
+  return sum;
 }
 
 export function lessonById(id: string): Lesson | undefined {
