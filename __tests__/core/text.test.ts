@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixProse } from '../../src/core/text.js';
+import { fixProse, preparePattern } from '../../src/core/text.js';
 
 describe('fixProse: a body as evidence of what the fix was about', () => {
   it('drops trailers, bot lines, links and the housekeeping of a squashed pull request', () => {
@@ -22,5 +22,22 @@ describe('fixProse: a body as evidence of what the fix was about', () => {
     expect(prose).toContain('Add coverage to test');
     expect(prose).toContain('for the report');
     expect(prose).not.toMatch(/pre-commit|oops|review comments|changelog|reverts|https?:|Co-authored/i);
+  });
+});
+
+describe('preparePattern: cue patterns compiled without case folding', () => {
+  it('drops the i flag of a lower-case pattern, to be tested on the lowercased text, with the same answers', () => {
+    const original = /\b(time ?zones?|utc[+-]\d{1,2})\b|\bnot (been )?set\b/i;
+    const prepared = preparePattern(original);
+    expect(prepared).toMatchObject({ lower: true });
+    expect(prepared.pattern.flags).not.toContain('i');
+    for (const text of ['Wrong date in UTC+13', 'TIME ZONE shift', 'the flag was NOT SET', 'nothing here'])
+      expect(prepared.pattern.test(text.toLowerCase())).toBe(original.test(text));
+  });
+
+  it('keeps a pattern that names an upper-case letter as it is (escapes like \\B and \\W do not count)', () => {
+    expect(preparePattern(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/)).toMatchObject({ lower: false });
+    expect(preparePattern(/\bTypeError\b/i)).toMatchObject({ lower: false });
+    expect(preparePattern(/\Bfoo\W/i)).toMatchObject({ lower: true });
   });
 });
