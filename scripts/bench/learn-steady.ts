@@ -11,6 +11,9 @@
  * growing with the pool. With BENCH_POSTGRES=postgres://… the same fixes are learned again into a
  * PostgreSQL schema of their own (dropped afterwards). BENCH_STEADY_FIXES and BENCH_STEADY_CHUNK
  * change the sizes (default 11,000 in chunks of 1,000); BENCH_STEADY_SQLITE=0 learns into PostgreSQL only.
+ * With BENCH_STEADY_GIT=path=owner/name[,…] (local clones; the bench fetches nothing) the fixes are
+ * real: mined from those histories as `learn --git` mines them, all of them, oldest first across
+ * the repositories, learned as one organization (BENCH_STEADY_FIXES then caps their number).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -22,6 +25,7 @@ import type { Fix, Visibility } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { learnFixes } from '../../src/services/learn.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { mineGitFixes } from '../../src/sources/git.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { BUG_SUBJECTS, longTailVocabulary, pick, random, zipf } from './seeded.js';
@@ -165,8 +169,21 @@ async function learnInChunks(
   return figures;
 }
 
+/** The fixes of local clones, mined as `learn --git` mines them, oldest first across the repositories. */
+async function gitHistoryFixes(spec: string): Promise<Fix[]> {
+  const fixes: Fix[] = [];
+  for (const item of spec.split(',')) {
+    const [dir, repo] = item.split('=');
+    if (!dir || !repo) throw new Error(`BENCH_STEADY_GIT: expected path=owner/name[,…], got ${item}`);
+    for await (const fix of await mineGitFixes({ dir, repo, tenant: TENANT })) fixes.push(fix);
+  }
+  fixes.sort((a, b) => a.date.localeCompare(b.date));
+  return fixes.slice(0, TOTAL);
+}
+
 export async function run(): Promise<Record<string, string | number>> {
-  const fixes = generateFixes(TOTAL);
+  const git = process.env.BENCH_STEADY_GIT;
+  const fixes = git ? await gitHistoryFixes(git) : generateFixes(TOTAL);
   const tmp = await mkdtemp(join(tmpdir(), 'mt-bench-steady-'));
   const db = join(tmp, 'pool.db');
   let figures: Record<string, string | number> = {};
