@@ -28,6 +28,7 @@ import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { mineGitFixes } from '../../src/sources/git.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { localClones } from './local-clones.js';
 import { BUG_SUBJECTS, longTailVocabulary, pick, random, zipf } from './seeded.js';
 
 const TOTAL = Number(process.env.BENCH_STEADY_FIXES ?? 11_000);
@@ -172,10 +173,8 @@ async function learnInChunks(
 /** The fixes of local clones, mined as `learn --git` mines them, oldest first across the repositories. */
 async function gitHistoryFixes(spec: string): Promise<Fix[]> {
   const fixes: Fix[] = [];
-  for (const item of spec.split(',')) {
-    const [dir, repo] = item.split('=');
-    if (!dir || !repo) throw new Error(`BENCH_STEADY_GIT: expected path=owner/name[,…], got ${item}`);
-    for await (const fix of await mineGitFixes({ dir, repo, tenant: TENANT })) fixes.push(fix);
+  for (const { path, name } of localClones('BENCH_STEADY_GIT', spec)) {
+    for await (const fix of await mineGitFixes({ dir: path, repo: name, tenant: TENANT })) fixes.push(fix);
   }
   fixes.sort((a, b) => a.date.localeCompare(b.date));
   return fixes.slice(0, TOTAL);

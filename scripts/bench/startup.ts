@@ -19,6 +19,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { localClones } from './local-clones.js';
 import { percentile } from './load.js';
 
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 9);
@@ -121,11 +122,7 @@ async function gitPool(dir: string, repos: { path: string; name: string }[]): Pr
 
 async function actionOnPoolFile(dir: string, spec: string): Promise<Record<string, string>> {
   await ensureBuild();
-  const repos = spec.split(',').map((item) => {
-    const [path, name] = item.split('=');
-    if (!path || !name) throw new Error(`BENCH_GIT_REPOS: expected path=owner/name[,…], got ${item}`);
-    return { path: resolve(path), name };
-  });
+  const repos = localClones('BENCH_GIT_REPOS', spec);
   const db = await gitPool(dir, repos);
   const tenant = (repos[0] as { name: string }).name.split('/')[0] as string;
   const work = join(dir, 'startup-action');

@@ -10,7 +10,7 @@
  * ("default", "error") never names a lesson. Pure: no I/O.
  */
 import type { RoutineKind } from './routines.js';
-import { cueText, preparePattern, type PreparedPattern } from './text.js';
+import { cueText, cueWeight } from './text.js';
 
 export interface Lesson {
   id: string;
@@ -919,7 +919,8 @@ export function detectLesson(
   for (const lesson of LESSONS) {
     if (kind !== undefined && lesson.kind !== kind) continue;
     let score = 0;
-    for (const [text, factor] of read) score += Math.round(Math.min(cueSum(lesson, text), 2.5) * factor * 100) / 100;
+    for (const [text, factor] of read)
+      score += Math.round(Math.min(cueWeight(lesson.cues, text.text, text.lower), 2.5) * factor * 100) / 100;
     if (score >= 1 && (!best || score > best.score)) best = { lesson, score };
   }
   return best;
@@ -930,7 +931,7 @@ export function rankLessons(raw: string, min = 1): { lesson: Lesson; score: numb
   const found: { lesson: Lesson; score: number }[] = [];
   const text = readable(raw);
   for (const lesson of LESSONS) {
-    const sum = Math.round(cueSum(lesson, text) * 100) / 100;
+    const sum = Math.round(cueWeight(lesson.cues, text.text, text.lower) * 100) / 100;
     if (sum >= min) found.push({ lesson, score: Math.min(sum, 2.5) });
   }
   return found.sort((a, b) => b.score - a.score);
@@ -945,20 +946,6 @@ interface Readable {
 function readable(raw: string): Readable {
   const text = cueText(raw);
   return { text, lower: text.toLowerCase() };
-}
-
-/** Each lesson's cues, prepared once (`preparePattern`): compiled without case folding where they can be. */
-const prepared = new Map<Lesson, readonly (readonly [PreparedPattern, number])[]>();
-
-function cueSum(lesson: Lesson, { text, lower }: Readable): number {
-  let cues = prepared.get(lesson);
-  if (!cues) {
-    cues = lesson.cues.map(([pattern, weight]) => [preparePattern(pattern), weight] as const);
-    prepared.set(lesson, cues);
-  }
-  let sum = 0;
-  for (const [{ pattern, lower: onLower }, weight] of cues) if (pattern.test(onLower ? lower : text)) sum += weight;
-  return sum;
 }
 
 export function lessonById(id: string): Lesson | undefined {

@@ -4,7 +4,7 @@
  * an insight still finds it ("date parsing breaks for users in UTC+13" → encoding-locale).
  * The cues are general software vocabulary, not any repository's words. Pure: no I/O.
  */
-import { cueText, fixProse, preparePattern, type PreparedPattern } from './text.js';
+import { cueText, cueWeight, fixProse } from './text.js';
 import type { CheckKind, Fix } from './types.js';
 
 export const ROUTINE_KINDS = [
@@ -343,18 +343,6 @@ export function checkRoutine(check: CheckKind | undefined): RoutineKind | undefi
 /** Caps one source of evidence so that a long text cannot outweigh a precise cue. */
 const CAP_PER_KIND = 2;
 
-/** Each kind's text cues, prepared once (`preparePattern`): compiled without case folding where they can be. */
-const PREPARED = new Map<RoutineKind, readonly (readonly [PreparedPattern, number])[]>();
-
-function preparedCues(kind: RoutineKind): readonly (readonly [PreparedPattern, number])[] {
-  let cues = PREPARED.get(kind);
-  if (!cues) {
-    cues = TEXT_CUES[kind].map(([pattern, weight]) => [preparePattern(pattern), weight] as const);
-    PREPARED.set(kind, cues);
-  }
-  return cues;
-}
-
 function add(weights: Map<RoutineKind, number>, kind: RoutineKind, weight: number): void {
   weights.set(kind, (weights.get(kind) ?? 0) + weight);
 }
@@ -366,9 +354,7 @@ function scoreText(raw: string): Map<RoutineKind, number> {
   const text = cueText(raw);
   const lower = text.toLowerCase();
   for (const kind of ROUTINE_KINDS) {
-    let sum = 0;
-    for (const [{ pattern, lower: onLower }, weight] of preparedCues(kind))
-      if (pattern.test(onLower ? lower : text)) sum += weight;
+    const sum = cueWeight(TEXT_CUES[kind], text, lower);
     if (sum > 0) found.set(kind, Math.min(sum, CAP_PER_KIND));
   }
   for (const [pattern, kind, weight] of CASED_CUES) if (pattern.test(text)) add(found, kind, weight);

@@ -108,29 +108,21 @@ export function cueText(text: string): string {
   return split === cleaned ? cleaned : `${cleaned}\n${split}`;
 }
 
-/** Lines of a commit or PR body that say nothing of the fix: trailers, bots, and a squash's housekeeping. */
+/** A git trailer line (Signed-off-by, Co-authored-by…): who, not what. */
+export const TRAILER = /^\s*(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|change-id|cc):/i;
+
+/** Lines of a commit or PR body that say nothing of the fix: bots and a squash's housekeeping (trailers apart). */
 const NOISE_LINE =
-  /^\s*([-*]\s*)?(((signed-off|co-authored|reviewed|acked|tested|reported)-by|change-id|cc):|.*\[bot\]|.*\bpre-commit(\.ci|\.com)?\b|.*\bdependabot\b|this reverts commit\b|for more information, see\b|merge (branch|pull request|remote-tracking)\b|(oops|wip|typo|lint|format(ting)?|review|nits?|cleanup|clean up|fixup!?.*|squash!?.*)\.?$|(address|apply|incorporate)\w* (the )?(review|pr|code review)?\s*(comments?|feedback|suggestions?)\b|(add|update)\w* (a )?(changelog|change log|news|release notes?)( (entry|message|fragment))?\b|(fix|run|apply)\w* (lint|linter|linting|formatting|prettier|black|isort|ruff|clippy|rustfmt|gofmt)\b)/i;
+  /^\s*([-*]\s*)?(.*\[bot\]|.*\bpre-commit(\.ci|\.com)?\b|.*\bdependabot\b|this reverts commit\b|for more information, see\b|merge (branch|pull request|remote-tracking)\b|(oops|wip|typo|lint|format(ting)?|review|nits?|cleanup|clean up|fixup!?.*|squash!?.*)\.?$|(address|apply|incorporate)\w* (the )?(review|pr|code review)?\s*(comments?|feedback|suggestions?)\b|(add|update)\w* (a )?(changelog|change log|news|release notes?)( (entry|message|fragment))?\b|(fix|run|apply)\w* (lint|linter|linting|formatting|prettier|black|isort|ruff|clippy|rustfmt|gofmt)\b)/i;
 
 /** The prose of a fix's body as evidence: without trailers, bot lines, links and a squash's housekeeping. */
 export function fixProse(body: string): string {
   return body
     .split('\n')
-    .filter((line) => !NOISE_LINE.test(line))
+    .filter((line) => !TRAILER.test(line) && !NOISE_LINE.test(line))
     .join('\n')
     .replace(/https?:\/\/\S+/g, ' ')
     .trim();
-}
-
-/**
- * A case-insensitive pattern as a case-sensitive one to test on lowercased text, or undefined when
- * it names an upper-case letter itself. The same matches on ASCII text, and much cheaper to
- * compile: an `i` pattern compiles through ICU's case folding, which cost a short run (the CLI's
- * `recall`, the Action) about half of its pattern compilation.
- */
-export function forLowercase(pattern: RegExp): RegExp | undefined {
-  if (!pattern.flags.includes('i') || /[A-Z]/.test(pattern.source.replace(/\\./g, ''))) return undefined;
-  return new RegExp(pattern.source, pattern.flags.replace('i', ''));
 }
 
 /** A cue pattern ready to test: on the lowercased text when it could drop its `i` flag, else on the text. */
@@ -139,7 +131,29 @@ export interface PreparedPattern {
   lower: boolean;
 }
 
+/**
+ * A case-insensitive pattern that names no upper-case letter itself runs without its `i` flag on
+ * the lowercased text: the same matches on ASCII text, and much cheaper to compile (an `i` pattern
+ * compiles through ICU's case folding, about half of a short run's pattern compilation: the CLI's
+ * `recall`, the Action). Any other pattern runs as it is, on the text.
+ */
 export function preparePattern(pattern: RegExp): PreparedPattern {
-  const lowered = forLowercase(pattern);
-  return lowered ? { pattern: lowered, lower: true } : { pattern, lower: false };
+  if (!pattern.flags.includes('i') || /[A-Z]/.test(pattern.source.replace(/\\./g, '')))
+    return { pattern, lower: false };
+  return { pattern: new RegExp(pattern.source, pattern.flags.replace('i', '')), lower: true };
+}
+
+type Cues = readonly (readonly [RegExp, number])[];
+const preparedLists = new WeakMap<Cues, readonly (readonly [PreparedPattern, number])[]>();
+
+/** The summed weight of the cues a text shows (`lower`: the text lowercased), each list prepared once. */
+export function cueWeight(cues: Cues, text: string, lower: string): number {
+  let prepared = preparedLists.get(cues);
+  if (!prepared) {
+    prepared = cues.map(([pattern, weight]) => [preparePattern(pattern), weight] as const);
+    preparedLists.set(cues, prepared);
+  }
+  let sum = 0;
+  for (const [{ pattern, lower: onLower }, weight] of prepared) if (pattern.test(onLower ? lower : text)) sum += weight;
+  return sum;
 }

@@ -4,6 +4,7 @@
  */
 import { detectFix } from '../../core/fix-detection.js';
 import type { FixSkipReason } from '../../core/fix-detection.js';
+import { TRAILER } from '../../core/text.js';
 
 export interface ChangedFile {
   /** git's status letter: A, M, D, T… */
@@ -93,13 +94,11 @@ export function referencedIssues(message: string): string[] {
   return [...found];
 }
 
-const TRAILER = /^(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|change-id|cc):/i;
-
 /** The body without git trailers (Signed-off-by, Co-authored-by…), trimmed. */
 export function stripTrailers(body: string): string {
   return body
     .split('\n')
-    .filter((line) => !TRAILER.test(line.trim()))
+    .filter((line) => !TRAILER.test(line))
     .join('\n')
     .trim();
 }
