@@ -246,12 +246,16 @@ describe('PostgreSQL pool', () => {
 
 describe('PostgreSQL replicas sharing one pool', () => {
   /** two stores on one schema; `listen: false` is also what a store does while its listener is down */
-  async function replicas(searchTtlMs: number, listen = false): Promise<[PostgresStore, PostgresStore, string]> {
+  async function replicas(
+    searchTtlMs: number,
+    listen = false,
+    listenRetryMs = 50,
+  ): Promise<[PostgresStore, PostgresStore, string]> {
     const schema = `mt_test_${randomBytes(6).toString('hex')}`;
     schemas.push(schema);
     const a = await PostgresStore.open(URL, { schema, searchTtlMs, listen });
     await a.migrate();
-    const b = await PostgresStore.open(URL, { schema, searchTtlMs, listen, listenRetryMs: 50 });
+    const b = await PostgresStore.open(URL, { schema, searchTtlMs, listen, listenRetryMs });
     return [a, b, schema];
   }
   /** polls until `check` passes (a notification arrives within milliseconds; 3 s at most) */
@@ -369,7 +373,9 @@ describe('PostgreSQL replicas sharing one pool', () => {
   });
 
   it('turns its caches off when it stops hearing, answers fresh meanwhile, and turns them on when it hears again', async () => {
-    const [a, b, schema] = await replicas(600_000, true);
+    // b stays deaf for a second before it reconnects: long enough for the steps below on a busy
+    // machine (with 50 ms, a reconnection could clear b's cache before the deaf-phase checks ran)
+    const [a, b, schema] = await replicas(600_000, true, 1_000);
     const admin = new pg.Client(URL);
     await admin.connect();
     try {
