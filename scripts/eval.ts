@@ -1,5 +1,5 @@
 /**
- * npm run eval [-- path/to/fixes.jsonl] [--offtopic FILE] [--json] [--verbose] [--samples N]
+ * npm run eval [-- path/to/fixes.jsonl] [--offtopic FILE] [--json] [--verbose] [--diagnose] [--samples N]
  *
  * The protocol of ../shared/eval-dev/README.md, offline (rule-based abstraction, lexical recall):
  * 1. plain: learn every fix of the set into one fresh temporary SQLite pool (tenant "eval"); for
@@ -33,7 +33,7 @@ import type { Fix, Memory, RecallHit } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';
 import { silentLogger, systemClock } from '../src/services/ports.js';
-import { recall, withCompleteProvenance } from '../src/services/recall.js';
+import { recall, taskRoutines, withCompleteProvenance } from '../src/services/recall.js';
 import { readFixesFile } from '../src/sources/fixes-file.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
@@ -104,6 +104,83 @@ interface Score {
   lessonQueries: number;
   /** the share of queries that got at least one insight */
   answered: number;
+}
+
+/**
+ * Where leave-one-repository-out precision is lost (--diagnose): the task side (is the routine
+ * the task points to first one of its real labels?) and the learn side (is the first routine of
+ * the insight a fix was merged into one of that fix's real labels?). Queries and fixes whose only
+ * label is regression-test are left out of both.
+ */
+interface Diagnosis {
+  tasks: number;
+  taskRight: number;
+  /** no routine named (only the fallback, or none) */
+  taskNone: number;
+  fixes: number;
+  fixRight: number;
+  /** the fix taught nothing kept as an insight, or its insight has no routine tag */
+  fixNone: number;
+  confusion: Map<string, number>;
+}
+
+const emptyDiagnosis = (): Diagnosis => ({
+  tasks: 0,
+  taskRight: 0,
+  taskNone: 0,
+  fixes: 0,
+  fixRight: 0,
+  fixNone: 0,
+  confusion: new Map(),
+});
+
+function diagnoseTasks(queries: readonly Fix[], answers: Map<string, Answer>, d: Diagnosis): void {
+  for (const fix of queries) {
+    const real = realLabels(answers.get(key(fix.repo, fix.ref))!);
+    if (real.length === 0) continue;
+    d.tasks += 1;
+    const routines = taskRoutines(fix.title);
+    const first = routines[0];
+    if (!first || (routines.length === 1 && first.weight < 0.31 && first.kind === 'edge-input')) d.taskNone += 1;
+    if (first && real.includes(first.kind)) d.taskRight += 1;
+    else {
+      const pair = `${real[0]} read as ${first?.kind ?? 'nothing'}`;
+      d.confusion.set(pair, (d.confusion.get(pair) ?? 0) + 1);
+    }
+  }
+}
+
+async function diagnoseLearning(store: Store, pool: readonly Fix[], answers: Map<string, Answer>, d: Diagnosis) {
+  const insights = await store.listMemories(TENANT, { level: ['insight'] });
+  const complete = await withCompleteProvenance(
+    store,
+    TENANT,
+    insights.map((memory) => ({ memory }) as RecallHit),
+  );
+  const kindOf = new Map<string, string | undefined>();
+  for (const { memory } of complete)
+    for (const p of memory.provenance) kindOf.set(key(p.repo, p.ref), routinesOfTags(memory.tags)[0]);
+  for (const fix of pool) {
+    const real = realLabels(answers.get(key(fix.repo, fix.ref))!);
+    if (real.length === 0) continue;
+    d.fixes += 1;
+    const kind = kindOf.get(key(fix.repo, fix.ref));
+    if (kind === undefined) d.fixNone += 1;
+    else if (real.includes(kind)) d.fixRight += 1;
+  }
+}
+
+function printDiagnosis(d: Diagnosis): void {
+  const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(0)}%`;
+  console.log('\ndiagnosis, leave-one-repository-out (labels other than regression-test):');
+  console.log(
+    `  task side: the first routine a subject points to is a real label for ${pct(d.taskRight, d.tasks)} of ${d.tasks} (no routine named: ${pct(d.taskNone, d.tasks)})`,
+  );
+  console.log(
+    `  learn side: the first routine of a fix's insight is a real label for ${pct(d.fixRight, d.fixes)} of ${d.fixes} pool fixes (no insight or routine: ${pct(d.fixNone, d.fixes)})`,
+  );
+  const top = [...d.confusion].sort((a, b) => b[1] - a[1]).slice(0, 12);
+  console.log(`  commonest task-side misses: ${top.map(([p, n]) => `${p} ×${n}`).join('; ')}`);
 }
 
 interface Sums {
@@ -293,6 +370,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
   const verbose = args.includes('--verbose');
+  const diagnose = args.includes('--diagnose');
   const valued = new Set(['--offtopic', '--samples']);
   const pathArg = args.find((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
   const path = resolve(pathArg ?? join(EVAL_DEV, 'fixes.jsonl'));
@@ -325,6 +403,7 @@ async function main(): Promise<void> {
   // 2. leave one repository out
   const repos = [...new Set(fixes.map((f) => f.repo))];
   const loroSums = emptySums();
+  const diagnosis = emptyDiagnosis();
   const perRepo: Record<string, Score> = {};
   for (const repo of repos) {
     const rest = fixes.filter((f) => f.repo !== repo);
@@ -333,6 +412,10 @@ async function main(): Promise<void> {
     try {
       const sums = emptySums();
       await scoreQueries(one.store, held, fixes, answers, sums, false);
+      if (diagnose) {
+        diagnoseTasks(held, answers, diagnosis);
+        await diagnoseLearning(one.store, rest, answers, diagnosis);
+      }
       perRepo[repo] = toScore(sums, withLessons);
       for (const k of Object.keys(sums) as (keyof Sums)[]) loroSums[k] += sums[k];
     } finally {
@@ -392,6 +475,7 @@ async function main(): Promise<void> {
   );
   console.log(`insights naming a path, symbol or string of their source fix: ${leaks.count}`);
   for (const example of leaks.examples) console.log(`  ${example}`);
+  if (diagnose) printDiagnosis(diagnosis);
   console.log(`\n${picked.length} insights picked at random:`);
   for (const p of picked) {
     console.log(`- ${p.title}\n  ${p.description}\n  ${p.content}\n  sources: ${p.sources.join(', ')}`);

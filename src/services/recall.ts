@@ -92,10 +92,8 @@ export async function recall(
 
   // 1. candidates: the task's words, the routine vocabulary, and vectors; the routines its words
   //    point to are read without the generic words of failure ("crash" says nothing of which)
-  const { specific, lessons, named: namedInTask } = (reading.words ??= readWords(task));
-  const named = withLessonKinds(namedInTask, lessons);
-  // a failure that names no routine is most often an edge input (the commonest class of bug): a weak prior
-  const routines = named.length > 0 || !focus.describesFailure ? named : [FALLBACK_ROUTINE];
+  const { specific, lessons } = (reading.words ??= readWords(task));
+  const routines = routinesOfReading(reading);
   const lessonWeights = new Map(lessons.map((l) => [l.lesson.id, l.score / lessons[0]!.score]));
   const expansion = routines
     .slice(0, EXPANDED_ROUTINES)
@@ -198,6 +196,7 @@ export async function recall(
 
 /** What recall reads in a task's text before any search (the same for every recall of that text). */
 interface TaskReading {
+  task: string;
   focus: ReturnType<typeof taskFocus>;
   /** read when the task is answered */
   words?: {
@@ -218,9 +217,24 @@ let lastReading: { task: string; reading: TaskReading } | undefined;
 
 function readTask(task: string): TaskReading {
   if (lastReading?.task === task) return lastReading.reading;
-  const reading: TaskReading = { focus: taskFocus(task) };
+  const reading: TaskReading = { task, focus: taskFocus(task) };
   lastReading = { task, reading };
   return reading;
+}
+
+/**
+ * The routines a task points to, strongest first: the kinds of the lessons it names, else the
+ * kinds its words point to; a failure that names none leans weakly to edge inputs.
+ */
+export function taskRoutines(task: string): RoutineCue[] {
+  return routinesOfReading(readTask(task));
+}
+
+function routinesOfReading(reading: TaskReading): RoutineCue[] {
+  const { lessons, named } = (reading.words ??= readWords(reading.task));
+  const kinds = withLessonKinds(named, lessons);
+  // a failure that names no routine is most often an edge input (the commonest class of bug): a weak prior
+  return kinds.length > 0 || !reading.focus.describesFailure ? kinds : [FALLBACK_ROUTINE];
 }
 
 function readWords(task: string): NonNullable<TaskReading['words']> {
