@@ -122,6 +122,7 @@ interface Diagnosis {
   /** the fix taught nothing kept as an insight, or its insight has no routine tag */
   fixNone: number;
   confusion: Map<string, number>;
+  learnConfusion: Map<string, number>;
 }
 
 const emptyDiagnosis = (): Diagnosis => ({
@@ -132,6 +133,7 @@ const emptyDiagnosis = (): Diagnosis => ({
   fixRight: 0,
   fixNone: 0,
   confusion: new Map(),
+  learnConfusion: new Map(),
 });
 
 function diagnoseTasks(queries: readonly Fix[], answers: Map<string, Answer>, d: Diagnosis): void {
@@ -167,6 +169,10 @@ async function diagnoseLearning(store: Store, pool: readonly Fix[], answers: Map
     const kind = kindOf.get(key(fix.repo, fix.ref));
     if (kind === undefined) d.fixNone += 1;
     else if (real.includes(kind)) d.fixRight += 1;
+    if (kind === undefined || !real.includes(kind)) {
+      const pair = `${real[0]} learned as ${kind ?? 'nothing'}`;
+      d.learnConfusion.set(pair, (d.learnConfusion.get(pair) ?? 0) + 1);
+    }
   }
 }
 
@@ -181,6 +187,8 @@ function printDiagnosis(d: Diagnosis): void {
   );
   const top = [...d.confusion].sort((a, b) => b[1] - a[1]).slice(0, 12);
   console.log(`  commonest task-side misses: ${top.map(([p, n]) => `${p} ×${n}`).join('; ')}`);
+  const learned = [...d.learnConfusion].sort((a, b) => b[1] - a[1]).slice(0, 12);
+  console.log(`  commonest learn-side misses: ${learned.map(([p, n]) => `${p} ×${n}`).join('; ')}`);
 }
 
 interface Sums {

@@ -838,7 +838,8 @@ export const LESSONS: readonly Lesson[] = [
     'Code that checks an environment variable by its truthiness or presence treats an empty value, or an unset one, the wrong way.',
     'Test each environment variable the change reads in three states (unset, set to an empty string, set to a value) and assert the documented behaviour for each.',
     [
-      [/\benv(ironment)? ?var(iable)?s?\b|\benvironment\b|\benv\b|\bdotenv\b/i, 1],
+      [/\benv(ironment)? ?var(iable)?s?\b|\benv\b|\bdotenv\b/i, 1],
+      [/\benvironment\b/i, 0.6],
       [/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/, 0.6],
     ],
   ),

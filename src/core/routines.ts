@@ -226,7 +226,9 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
   ],
   'security-validation': [
     [/\bsecurity\b|\bvulnerab|\bcve-\d/i, 1.2],
-    [/\binject(ion|ed)?\b|\bsaniti[sz]|\bescape sequences?\b/i, 1.2],
+    [/\binjection\b|\bsaniti[sz]|\bescape sequences?\b/i, 1.2],
+    // "inject a script" is often plain wiring (dependency injection, a bundler injecting code)
+    [/\binject(ed|s)?\b/i, 0.4],
     [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
     [/\btrust(ed)?[- ]?prox|\buntrusted\b|\btrust\b/i, 0.8],
     [/\bshell ?(=|command|injection)|\bshell=true\b|\bquot(e|ing) (of )?(arguments?|commands?)/i, 1],
@@ -257,7 +259,7 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
       1.2,
     ],
     [/\bprettier\b|\bgofmt\b|\brustfmt\b|\bcode (formatter|formatting|style)\b|\bfmt\b/i, 1],
-    [/\bwarnings?\b|\bunused\b|\bdeclared (and|but) not used\b|\bstyle\b/i, 0.6],
+    [/\bwarnings?\b|\bunused\b|\bdeclared (and|but) not used\b|\bstyle (checks?|guide|issues?|errors?|violations?)\b/i, 0.6],
   ],
   'build-packaging': [
     [/\bbuild(s|ing)?\b/i, 0.8],
@@ -276,8 +278,12 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
   'config-env': [
     [/\bconfig(uration|s)?\b|\bsettings?\b|\bprecedence\b/i, 1],
     [/\boptions?\b|\bflags?\b/i, 0.8],
-    [/\benv(ironment)?( var(iable)?s?)?\b|\bdotenv\b/i, 1],
+    [/\benv( var(iable)?s?)?\b|\benvironment var(iable)?s?\b|\bdotenv\b/i, 1],
+    // a runtime or test "environment" is as often meant as a configured one
+    [/\benvironments?\b/i, 0.5],
     [/\bdefaults?\b/i, 0.8],
+    // "respect the option", "honor the setting": a configured value was ignored
+    [/\b(respect|honou?r)(s|ed|ing)?\b/i, 0.5],
     [/(^|\s)--?[a-z][\w-]*/i, 0.6],
     [/\bargument parsing\b|\bparameters?\b|\bcli\b/i, 0.4],
   ],
