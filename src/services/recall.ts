@@ -268,7 +268,9 @@ function withLessonKinds(
   lessons: readonly { lesson: { kind: RoutineKind }; score: number }[],
 ): RoutineCue[] {
   // a lesson is the sharper reading: the kinds its words point to only count when it names none
-  const weights = new Map<RoutineKind, RoutineCue>(lessons.length > 0 ? [] : routines.map((r) => [r.kind, { ...r }]));
+  const weights = new Map<RoutineKind, RoutineCue>(
+    routines.filter((r) => lessons.length === 0 || r.weight >= 1.2).map((r) => [r.kind, { ...r }]),
+  );
   for (const { lesson, score } of lessons.slice(0, 3)) {
     const known = weights.get(lesson.kind);
     const weight = Math.min(2, score) * 0.5;
