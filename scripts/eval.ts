@@ -123,6 +123,14 @@ interface Diagnosis {
   fixNone: number;
   confusion: Map<string, number>;
   learnConfusion: Map<string, number>;
+  /** lenient precision@3 summed over the queries the task side read right, and over the others */
+  precisionRight: number;
+  precisionWrong: number;
+  /** hits of right-read queries: how many carry the task's routine first, and their summed relevance */
+  sameKindHits: number;
+  sameKindRelevance: number;
+  otherKindHits: number;
+  otherKindRelevance: number;
 }
 
 const emptyDiagnosis = (): Diagnosis => ({
@@ -134,9 +142,15 @@ const emptyDiagnosis = (): Diagnosis => ({
   fixNone: 0,
   confusion: new Map(),
   learnConfusion: new Map(),
+  precisionRight: 0,
+  precisionWrong: 0,
+  sameKindHits: 0,
+  sameKindRelevance: 0,
+  otherKindHits: 0,
+  otherKindRelevance: 0,
 });
 
-function diagnoseTasks(queries: readonly Fix[], answers: Map<string, Answer>, d: Diagnosis): void {
+async function diagnoseTasks(store: Store, queries: readonly Fix[], answers: Map<string, Answer>, d: Diagnosis) {
   for (const fix of queries) {
     const real = realLabels(answers.get(key(fix.repo, fix.ref))!);
     if (real.length === 0) continue;
@@ -144,8 +158,23 @@ function diagnoseTasks(queries: readonly Fix[], answers: Map<string, Answer>, d:
     const routines = taskRoutines(fix.title);
     const first = routines[0];
     if (!first || (routines.length === 1 && first.weight < 0.31 && first.kind === 'edge-input')) d.taskNone += 1;
-    if (first && real.includes(first.kind)) d.taskRight += 1;
-    else {
+    const hits = await recallFor(store, fix);
+    const precision = hits.reduce((sum, h) => sum + hitRelevance(h, fix, answers, lenient), 0) / K;
+    if (first && real.includes(first.kind)) {
+      d.taskRight += 1;
+      d.precisionRight += precision;
+      for (const hit of hits) {
+        const relevance = hitRelevance(hit, fix, answers, lenient);
+        if (routinesOfTags(hit.memory.tags)[0] === first.kind) {
+          d.sameKindHits += 1;
+          d.sameKindRelevance += relevance;
+        } else {
+          d.otherKindHits += 1;
+          d.otherKindRelevance += relevance;
+        }
+      }
+    } else {
+      d.precisionWrong += precision;
       const pair = `${real[0]} read as ${first?.kind ?? 'nothing'}`;
       d.confusion.set(pair, (d.confusion.get(pair) ?? 0) + 1);
     }
@@ -184,6 +213,12 @@ function printDiagnosis(d: Diagnosis): void {
   );
   console.log(
     `  learn side: the first routine of a fix's insight is a real label for ${pct(d.fixRight, d.fixes)} of ${d.fixes} pool fixes (no insight or routine: ${pct(d.fixNone, d.fixes)})`,
+  );
+  console.log(
+    `  lenient precision@3 when the task side is right: ${(d.precisionRight / Math.max(1, d.taskRight)).toFixed(3)}; when it is wrong: ${(d.precisionWrong / Math.max(1, d.tasks - d.taskRight)).toFixed(3)}`,
+  );
+  console.log(
+    `  their hits: ${d.sameKindHits} of the task's routine (relevance ${(d.sameKindRelevance / Math.max(1, d.sameKindHits)).toFixed(2)}), ${d.otherKindHits} of another (relevance ${(d.otherKindRelevance / Math.max(1, d.otherKindHits)).toFixed(2)}), ${3 * d.taskRight - d.sameKindHits - d.otherKindHits} empty slots`,
   );
   const top = [...d.confusion].sort((a, b) => b[1] - a[1]).slice(0, 12);
   console.log(`  commonest task-side misses: ${top.map(([p, n]) => `${p} ×${n}`).join('; ')}`);
@@ -421,7 +456,7 @@ async function main(): Promise<void> {
       const sums = emptySums();
       await scoreQueries(one.store, held, fixes, answers, sums, false);
       if (diagnose) {
-        diagnoseTasks(held, answers, diagnosis);
+        await diagnoseTasks(one.store, held, answers, diagnosis);
         await diagnoseLearning(one.store, rest, answers, diagnosis);
       }
       perRepo[repo] = toScore(sums, withLessons);
