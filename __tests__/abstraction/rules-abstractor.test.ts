@@ -1,3 +1,4 @@
+import { routinesOfTags } from '../../src/core/routines.js';
 import { describe, expect, it } from 'vitest';
 import { abstractWithRules, createRulesAbstractor, RULES_MODEL } from '../../src/abstraction/rules-abstractor.js';
 import { checkSpecificity, leaksSource } from '../../src/abstraction/specificity.js';
@@ -130,6 +131,23 @@ describe('rules abstractor', () => {
     expect(insight.tags.some((t) => t.startsWith('lesson:'))).toBe(false);
     expect(insight.title).toMatch(/^Query option re-applied on every followed redirect: /);
     expect(insight.content).toMatch(/Seen in: query option re-applied on every followed redirect\.$/);
+  });
+
+  it('lets a strong word of the fix (an architecture) outrank a lesson named by one weak word', () => {
+    const insight = insightOf(
+      sampleFix({ title: 'Fix checksum test failing on 32-bit targets', files: ['src/sum.rs', 'tests/sum.rs'] }),
+    );
+    expect(routinesOfTags(insight.tags)[0]).toBe('platform-compat');
+  });
+
+  it('tags a fix whose kind is unclear with edge inputs, the commonest kind, as a task that names none is read', () => {
+    const insight = insightOf(
+      sampleFix({
+        title: 'Fix sampler counter not reset after the burst window',
+        files: ['src/a.go', 'src/a_test.go'],
+      }),
+    );
+    expect(routinesOfTags(insight.tags)).toEqual(['edge-input']);
   });
 
   it('adds no insight for a fix that teaches nothing another repository could use (no lesson, no routine, no general words)', () => {

@@ -40,8 +40,26 @@ describe('detectRoutinesInText', () => {
     ['wrong checksums on 32-bit ARM builds', 'platform-compat'],
     ['the import hook fails on PyPy', 'platform-compat'],
     ['the command never exits once the timer is started', 'performance-resource'],
+    ['the logger crashes when an entry has a missing timestamp field', 'edge-input'],
+    ['wrong URL when no params are given', 'edge-input'],
+    ['the cookie is sent along to a third-party host', 'security-validation'],
+    ['tests broken by the latest YAML library update', 'dependency-compat'],
+    ['the pool keeps over-allocating buffers', 'performance-resource'],
+    ['the loader does not respect the cache directory', 'config-env'],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);
+  });
+
+  it.each([
+    // plain wiring, a CSS property and a runtime environment are not these kinds' findings
+    ['inject the polyfill script into the page head', 'security-validation'],
+    ['the inline style attribute is dropped', 'lint-format'],
+  ])('does not read "%s" as %s', (text, kind) => {
+    expect(
+      detectRoutinesInText(text)
+        .filter((c) => c.weight >= 0.6)
+        .map((c) => c.kind),
+    ).not.toContain(kind);
   });
 
   it('finds nothing in text without cues, and never regression-test', () => {

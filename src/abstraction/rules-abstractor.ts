@@ -54,6 +54,8 @@ export interface RoutineChoice {
 
 /** Below this weight a fix's routine kind is a guess: the insight takes none rather than a wrong one. */
 const MIN_KIND_WEIGHT = 0.6;
+/** A cue this strong (a platform name, an architecture) says the kind by itself. */
+const STRONG_CUE = 1.2;
 
 /** The main routine of a fix and, when clearly present too, a second one. */
 export function chooseRoutines(fix: Fix): RoutineChoice {
@@ -175,14 +177,17 @@ export function chooseLesson(fix: Fix, choice: RoutineChoice, vocabulary: Vocabu
   const tests = addedTestNames(fix.change, vocabulary);
   // what the fix did (a CI file, a lint check gone green) outweighs what its words suggest
   const evidence = strongestEvidence(fix);
-  const found = detectLesson(
-    [
-      [fix.title, 1],
-      [fixProse(fix.problem.slice(0, 2000)), 0.4],
-      [tests.join('\n'), 1],
-    ],
-    evidence,
-  );
+  const texts: [string, number][] = [
+    [fix.title, 1],
+    [fixProse(fix.problem.slice(0, 2000)), 0.4],
+    [tests.join('\n'), 1],
+  ];
+  let found = detectLesson(texts, evidence);
+  // a strong cue of the fix's own words (a platform, an architecture) outranks a lesson named by
+  // one weak word: "32-bit" says platform even where "target" names a build lesson
+  const strong = choice.cues[0] && choice.cues[0].weight >= STRONG_CUE ? choice.primary : undefined;
+  if (!evidence && strong && found && found.lesson.kind !== strong && found.score < STRONG_CUE)
+    found = detectLesson(texts, strong);
   const [owner = '', name = ''] = fix.repo.split('/');
   const condition = generalizeSubject(fix.title, vocabulary, [owner, name, fix.repo]).text;
   return {

@@ -234,7 +234,10 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
     [/\binject(ed|s)?\b/i, 0.4],
     [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
     [/\btrust(ed)?[- ]?prox|\buntrusted\b|\btrust\b/i, 0.8],
-    [/\b(3rd|third)[- ]part(y|ies)\b|\bcross[- ](origin|domain|site)\b|\b(secure|sensitive) (headers?|cookies?|data)\b/i, 0.8],
+    [
+      /\b(3rd|third)[- ]part(y|ies)\b|\bcross[- ](origin|domain|site)\b|\b(secure|sensitive) (headers?|cookies?|data)\b/i,
+      0.8,
+    ],
     [/\bshell ?(=|command|injection)|\bshell=true\b|\bquot(e|ing) (of )?(arguments?|commands?)/i, 1],
     [/\bauth(entication|orization)?\b|\bpermissions?\b|\bsecrets?\b|\bcredentials?\b/i, 0.5],
   ],
@@ -248,7 +251,10 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
   'dependency-compat': [
     [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad|\bpeer\b|\block ?files?\b/i, 1],
     [/\bdeprecat(ed|ions?)\b/i, 0.6],
-    [/\b(broken|breaks?|broke|failing|fails?) (by|with|after|since) .{0,40}\b(updates?|upgrades?|releases?|versions?)\b/i, 1],
+    [
+      /\b(broken|breaks?|broke|failing|fails?) (by|with|after|since) .{0,40}\b(updates?|upgrades?|releases?|versions?)\b/i,
+      1,
+    ],
     [/\bv\d+(\.\d+)*\+?\b|\b[a-z][\w.-]* \d+\.\d+\b/i, 0.5],
     [/\btoolchain\b|\bnew (version|release)s?\b|\bcompatib(le|ility)\b|\bnightly\b|\bmsrv\b/i, 0.5],
   ],
@@ -264,7 +270,10 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
       1.2,
     ],
     [/\bprettier\b|\bgofmt\b|\brustfmt\b|\bcode (formatter|formatting|style)\b|\bfmt\b/i, 1],
-    [/\bwarnings?\b|\bunused\b|\bdeclared (and|but) not used\b|\bstyle (checks?|guide|issues?|errors?|violations?)\b/i, 0.6],
+    [
+      /\bwarnings?\b|\bunused\b|\bdeclared (and|but) not used\b|\bstyle (checks?|guide|issues?|errors?|violations?)\b/i,
+      0.6,
+    ],
   ],
   'build-packaging': [
     [/\bbuild(s|ing)?\b/i, 0.8],
