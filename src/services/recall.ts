@@ -271,7 +271,9 @@ function withLessonKinds(
   const weights = new Map<RoutineKind, RoutineCue>(
     routines.filter((r) => lessons.length === 0 || r.weight >= 1.2).map((r) => [r.kind, { ...r }]),
   );
+  const strongest = routines[0];
   for (const { lesson, score } of lessons.slice(0, 3)) {
+    if (strongest && strongest.weight >= 1.2 && score < 1.2 && lesson.kind !== strongest.kind) continue;
     const known = weights.get(lesson.kind);
     const weight = Math.min(2, score) * 0.5;
     if (known) known.weight = Math.round((known.weight + weight) * 100) / 100;
