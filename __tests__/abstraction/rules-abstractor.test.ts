@@ -175,6 +175,11 @@ describe('rules abstractor', () => {
       sampleFix({ title: 'Fix crash when handleRequestAsync gets a nested object with a missing context' }),
     );
     expect(sentence.content).toMatch(/Seen in: crash when a function gets a nested object with a missing context\.$/);
+    // a stand-in glued to the words around a removed name does not read as a phrase
+    const glued = insightOf(
+      sampleFix({ title: 'Fix out-of-bounds slice on partial `tzEntry` index entry in the empty table' }),
+    );
+    expect(glued.content).not.toMatch(/Seen in/);
   });
 
   it('keeps the lesson without its example when the example still names the source', () => {

@@ -210,12 +210,20 @@ function strongestEvidence(fix: Fix): RoutineKind | undefined {
   return best?.[0];
 }
 
+/** Words a noun phrase may follow in a condition: prepositions, conjunctions, common verbs. */
+const STAND_IN_LEADS =
+  'in|on|of|for|to|with|without|when|where|from|by|into|at|as|is|are|was|if|after|before|via|than|and|or|uses?|using|calls?|calling|passes|passing|returns?|accepts?|accepting|given|takes?';
+
 /** An example sentence fragment: the fix's condition, when it says something in general words. */
 function exampleOf(condition: string): string | undefined {
   const generic = /\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi;
   // a condition made mostly of stand-ins for the source's names says nothing to another repository
   const standIns = (condition.match(generic) ?? []).length;
   if (standIns >= 2) return undefined;
+  // a stand-in reads as a noun phrase only where one can stand ("when a function is called"), not
+  // glued to the words around a removed name ("partial a name index entry")
+  const placed = new RegExp(`(^|\\b(${STAND_IN_LEADS})\\s)${generic.source}`, 'i');
+  if (standIns === 1 && !placed.test(condition)) return undefined;
   const general = condition.replace(generic, '');
   // one stand-in reads as a sentence only among enough real words ("a function go vet usage" does not)
   if (general.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w)).length < (standIns > 0 ? 4 : 2)) return undefined;

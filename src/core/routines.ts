@@ -269,7 +269,7 @@ const TEXT_CUES: Record<RoutineKind, readonly Cue[]> = {
       /\blint(s|er|ers|ing)?\b|\beslint\b|\bclippy\b|\bvet\b|\bgolint\b|\bstaticcheck\b|\bflake8\b|\bruff\b|\bpylint\b/i,
       1.2,
     ],
-    [/\bprettier\b|\bgofmt\b|\brustfmt\b|\bcode (formatter|formatting|style)\b|\bfmt\b/i, 1],
+    [/\bprettier\b|\bgofmt\w*|\brustfmt\b|\bcode (formatter|formatting|style)\b|\bfmt\b/i, 1],
     [
       /\bwarnings?\b|\bunused\b|\bdeclared (and|but) not used\b|\bstyle (checks?|guide|issues?|errors?|violations?)\b/i,
       0.6,
