@@ -205,25 +205,50 @@ async function diagnoseLearning(store: Store, pool: readonly Fix[], answers: Map
   }
 }
 
-function printDiagnosis(d: Diagnosis): void {
-  const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(0)}%`;
+/** The diagnosis as figures (shares in [0, 1]), for --json and for the text report. */
+function summarize(d: Diagnosis) {
+  const share = (n: number, of: number) => n / Math.max(1, of);
+  const commonest = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([pair, count]) => ({ pair, count }));
+  return {
+    taskSide: { queries: d.tasks, right: share(d.taskRight, d.tasks), noneNamed: share(d.taskNone, d.tasks) },
+    learnSide: { poolFixes: d.fixes, right: share(d.fixRight, d.fixes), noInsight: share(d.fixNone, d.fixes) },
+    precisionWhenRight: share(d.precisionRight, d.taskRight),
+    precisionWhenWrong: share(d.precisionWrong, d.tasks - d.taskRight),
+    hitsWhenRight: {
+      sameKind: d.sameKindHits,
+      sameKindRelevance: share(d.sameKindRelevance, d.sameKindHits),
+      otherKind: d.otherKindHits,
+      otherKindRelevance: share(d.otherKindRelevance, d.otherKindHits),
+      empty: K * d.taskRight - d.sameKindHits - d.otherKindHits,
+    },
+    taskMisses: commonest(d.confusion),
+    learnMisses: commonest(d.learnConfusion),
+  };
+}
+
+function printDiagnosis(d: ReturnType<typeof summarize>): void {
+  const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+  const list = (misses: { pair: string; count: number }[]) => misses.map((m) => `${m.pair} ×${m.count}`).join('; ');
+  const { taskSide, learnSide, hitsWhenRight: hits } = d;
   console.log('\ndiagnosis, leave-one-repository-out (labels other than regression-test):');
   console.log(
-    `  task side: the first routine a subject points to is a real label for ${pct(d.taskRight, d.tasks)} of ${d.tasks} (no routine named: ${pct(d.taskNone, d.tasks)})`,
+    `  task side: the first routine a subject points to is a real label for ${pct(taskSide.right)} of ${taskSide.queries} (no routine named: ${pct(taskSide.noneNamed)})`,
   );
   console.log(
-    `  learn side: the first routine of a fix's insight is a real label for ${pct(d.fixRight, d.fixes)} of ${d.fixes} pool fixes (no insight or routine: ${pct(d.fixNone, d.fixes)})`,
+    `  learn side: the first routine of a fix's insight is a real label for ${pct(learnSide.right)} of ${learnSide.poolFixes} pool fixes (no insight or routine: ${pct(learnSide.noInsight)})`,
   );
   console.log(
-    `  lenient precision@3 when the task side is right: ${(d.precisionRight / Math.max(1, d.taskRight)).toFixed(3)}; when it is wrong: ${(d.precisionWrong / Math.max(1, d.tasks - d.taskRight)).toFixed(3)}`,
+    `  lenient precision@3 when the task side is right: ${d.precisionWhenRight.toFixed(3)}; when it is wrong: ${d.precisionWhenWrong.toFixed(3)}`,
   );
   console.log(
-    `  their hits: ${d.sameKindHits} of the task's routine (relevance ${(d.sameKindRelevance / Math.max(1, d.sameKindHits)).toFixed(2)}), ${d.otherKindHits} of another (relevance ${(d.otherKindRelevance / Math.max(1, d.otherKindHits)).toFixed(2)}), ${3 * d.taskRight - d.sameKindHits - d.otherKindHits} empty slots`,
+    `  their hits: ${hits.sameKind} of the task's routine (relevance ${hits.sameKindRelevance.toFixed(2)}), ${hits.otherKind} of another (relevance ${hits.otherKindRelevance.toFixed(2)}), ${hits.empty} empty slots`,
   );
-  const top = [...d.confusion].sort((a, b) => b[1] - a[1]).slice(0, 12);
-  console.log(`  commonest task-side misses: ${top.map(([p, n]) => `${p} ×${n}`).join('; ')}`);
-  const learned = [...d.learnConfusion].sort((a, b) => b[1] - a[1]).slice(0, 12);
-  console.log(`  commonest learn-side misses: ${learned.map(([p, n]) => `${p} ×${n}`).join('; ')}`);
+  console.log(`  commonest task-side misses: ${list(d.taskMisses)}`);
+  console.log(`  commonest learn-side misses: ${list(d.learnMisses)}`);
 }
 
 interface Sums {
@@ -487,6 +512,7 @@ async function main(): Promise<void> {
     baselines: base,
     insightsNamingTheirSource: leaks.count,
     sample: picked,
+    ...(diagnose ? { diagnosis: summarize(diagnosis) } : {}),
   };
   if (json) {
     console.log(JSON.stringify(result, null, 2));
@@ -518,7 +544,7 @@ async function main(): Promise<void> {
   );
   console.log(`insights naming a path, symbol or string of their source fix: ${leaks.count}`);
   for (const example of leaks.examples) console.log(`  ${example}`);
-  if (diagnose) printDiagnosis(diagnosis);
+  if (result.diagnosis) printDiagnosis(result.diagnosis);
   console.log(`\n${picked.length} insights picked at random:`);
   for (const p of picked) {
     console.log(`- ${p.title}\n  ${p.description}\n  ${p.content}\n  sources: ${p.sources.join(', ')}`);

@@ -63,6 +63,25 @@ describe('memory-transfer eval', () => {
     expect(result.sample).toHaveLength(2);
   }, 60_000);
 
+  it('--diagnose says where precision is lost: the routine each task is read with, and each learned fix', async () => {
+    await writeFile(
+      join(tmp, 'fixes.jsonl'),
+      [
+        fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
+        fix('acme/web', 'b', 'Fix crash when the list is empty', ['src/list.ts', 'test/list.test.ts'], 'edge-input'),
+        // labelled a time-zone fix, but its words say empty input: both sides read it wrong
+        fix('acme/api', 'c', 'Fix crash on empty date string', ['src/date.ts', 'test/date.test.ts'], 'encoding-locale'),
+      ].join('\n'),
+    );
+    const run = await cli('eval', 'fixes.jsonl', '--json', '--diagnose');
+    expect(run.code).toBe(0);
+    const { diagnosis } = JSON.parse(run.stdout);
+    expect(diagnosis.taskSide).toMatchObject({ queries: 3, right: 2 / 3 });
+    expect(diagnosis.taskMisses).toEqual([{ pair: 'encoding-locale read as edge-input', count: 1 }]);
+    expect(diagnosis.learnMisses[0].pair).toBe('encoding-locale learned as edge-input');
+    expect(diagnosis.learnSide.right).toBeLessThan(1);
+  }, 60_000);
+
   it('a missing fixes file exits 2 with the reason', async () => {
     const run = await cli('eval', 'nowhere.jsonl');
     expect(run.code).toBe(2);

@@ -19,7 +19,13 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 async function run(ctx: CliContext, file: string | undefined, raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags(
-    { file: z.string().min(1).optional(), json: z.boolean().optional(), verbose: z.boolean().optional() },
+    {
+      file: z.string().min(1).optional(),
+      json: z.boolean().optional(),
+      verbose: z.boolean().optional(),
+      diagnose: z.boolean().optional(),
+      offtopic: z.string().min(1).optional(),
+    },
     { ...raw, file },
   );
   const script = resolve(ROOT, 'scripts/eval.ts');
@@ -32,6 +38,8 @@ async function run(ctx: CliContext, file: string | undefined, raw: Record<string
     ...(opts.file ? [resolve(ctx.io.cwd, opts.file)] : []),
     ...(opts.json ? ['--json'] : []),
     ...(opts.verbose ? ['--verbose'] : []),
+    ...(opts.diagnose ? ['--diagnose'] : []),
+    ...(opts.offtopic ? ['--offtopic', resolve(ctx.io.cwd, opts.offtopic)] : []),
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...ctx.io.env } });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => ctx.io.out(chunk));
@@ -49,6 +57,8 @@ export const evalCommand: CliCommand = {
       .argument('[file]', 'the fixes file with labels (default ../shared/eval-dev/fixes.jsonl)')
       .option('--json', 'print the figures as JSON')
       .option('--verbose', 'print each query and what it recalled')
+      .option('--diagnose', 'say where precision is lost: the routine read in each task, and in each learned fix')
+      .option('--offtopic <file>', 'off-topic tasks (JSON Lines with a subject) whose silence is measured')
       .action((file: string | undefined, options: Record<string, unknown>) => run(ctx, file, options));
   },
 };
