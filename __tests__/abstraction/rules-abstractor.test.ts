@@ -140,16 +140,6 @@ describe('rules abstractor', () => {
     expect(routinesOfTags(insight.tags)[0]).toBe('platform-compat');
   });
 
-  it('tags a fix whose kind is unclear with edge inputs, the commonest kind, as a task that names none is read', () => {
-    const insight = insightOf(
-      sampleFix({
-        title: 'Fix sampler counter not reset after the burst window',
-        files: ['src/a.go', 'src/a_test.go'],
-      }),
-    );
-    expect(routinesOfTags(insight.tags)).toEqual(['edge-input']);
-  });
-
   it('adds no insight for a fix that teaches nothing another repository could use (no lesson, no routine, no general words)', () => {
     const abstraction = abstractWithRules(
       sampleFix({ title: 'Fix `QuuxFrob.zorp` in Blorb', files: ['src/quux.ts'], testsChanged: false }),

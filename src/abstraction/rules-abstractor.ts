@@ -105,8 +105,7 @@ function tagsOf(fix: Fix, choice: RoutineChoice, lesson: LessonChoice, ecosystem
     (k): k is RoutineKind => k !== undefined && k !== 'regression-test',
   );
   const unique = [...new Set(kinds)].slice(0, 2);
-  const weak = choice.cues.find((c) => c.kind !== 'regression-test')?.kind ?? 'edge-input';
-  const tags = (unique.length > 0 ? unique : ([weak] as RoutineKind[])).map(routineTag);
+  const tags = (unique.length > 0 ? unique : (['regression-test'] as RoutineKind[])).map(routineTag);
   if (choice.facet && choice.primary === unique[0]) tags.push(facetTag(choice.primary, choice.facet));
   if (lesson.lesson) tags.push(lessonTag(lesson.lesson.id));
   const checks = new Set(fix.signals.filter((s) => s.kind === 'check-red-green').map((s) => s.check ?? 'other'));
