@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
 import { LESSONS, lessonTag } from '../../src/core/lessons.js';
 import { MemoryIndex } from '../../src/core/memory-index.js';
-import { parsePool, parsePoolBytes, parsePoolEntries, serializePool } from '../../src/core/pool-file.js';
+import { createHash } from 'node:crypto';
+import { parsePool, parsePoolBytes, parsePoolEntries, PoolLineError, serializePool } from '../../src/core/pool-file.js';
 import type { Memory, Requester } from '../../src/core/types.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { recall } from '../../src/services/recall.js';
@@ -135,5 +136,78 @@ describe('terms counted at export (the Action pool file)', () => {
     const lines = text.split('\n');
     lines[3] = lines[3]!.replace('"status":"active"', '"status":"live"');
     expect(() => parsePoolEntries(Buffer.from(lines.join('\n')))).toThrow(/^line 4: status: must be one of /);
+  });
+
+  describe('indexed by the header (ids and kinds): lines parsed when read', () => {
+    const [first = '', ...rest] = text.split('\n');
+    const h = JSON.parse(first) as { terms: Record<string, unknown> };
+    /** the file with its lines replaced and the digest counted again (as a forger would) */
+    const forged = (lines: string[], terms: Record<string, unknown> = h.terms): string => {
+      const body = lines.join('\n');
+      const digest = createHash('sha256').update(body).digest('hex');
+      // the header as the export writes it: ASCII, other characters as `\u` escapes
+      const header = JSON.stringify({ ...h, terms: { ...terms, digest } }).replace(
+        /[\u0080-\uffff]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      );
+      return [header, body].join('\n');
+    };
+
+    it('the export indexes every line: id, level and status', () => {
+      expect(h.terms.ids).toBe(memories.map((m) => m.id).join(','));
+      expect(h.terms.kinds).toBe('31'.repeat(memories.length));
+    });
+
+    it('reads a line only when its memory is asked for: a line recall never reads is not parsed at start', () => {
+      const lines = [...rest];
+      lines[2] = lines[2]!.replace('"status":"active"', '"status":"live"');
+      const { entries, terms } = parsePoolEntries(Buffer.from(forged(lines)));
+      expect(terms).toBeDefined();
+      expect(entries.map((entry) => entry.id)).toEqual(memories.map((m) => m.id));
+      expect(entries[0]!.memory()).toEqual(memories[0]);
+      // the damaged line fails when read, naming it as the line-by-line reader does
+      expect(() => entries[2]!.memory()).toThrow(PoolLineError);
+      expect(() => entries[2]!.memory()).toThrow(/^line 4: status: must be one of /);
+      // without the index (an older export) the same file fails at start
+      const { ids: _ids, kinds: _kinds, ...older } = h.terms;
+      expect(() => parsePoolEntries(Buffer.from(forged(lines, older)))).toThrow(/^line 4: status: must be one of /);
+    });
+
+    it('a line that is not the memory the index names fails when read', () => {
+      const kinds = `${'31'.repeat(3)}01${'31'.repeat(memories.length - 4)}`;
+      const ids = memories.map((m, i) => (i === 5 ? 'mother' : m.id)).join(',');
+      const { entries } = parsePoolEntries(Buffer.from(forged(rest, { ...h.terms, ids, kinds })));
+      expect(entries[3]!.level).toBe('trajectory');
+      expect(() => entries[3]!.memory()).toThrow(/^line 5: level: "insight" differs from the header's terms/);
+      expect(() => entries[5]!.memory()).toThrow(/^line 7: id: "m0005" differs from the header's terms/);
+      const other = [...rest];
+      other[1] = other[1]!.replace('"tenant":"acme"', '"tenant":"globex"');
+      expect(() => parsePoolEntries(Buffer.from(forged(other))).entries[1]!.memory()).toThrow(
+        /^line 3: tenant: "globex" differs from the header's "acme"/,
+      );
+    });
+
+    it('an index that does not fit the lines is not used: every line is read at start', () => {
+      const plain = parsePoolBytes(Buffer.from(text)).memories;
+      for (const terms of [
+        { ...h.terms, kinds: '31' },
+        { ...h.terms, ids: 'a,b' },
+        { ...h.terms, kinds: 'x1'.repeat(memories.length) },
+        { ...h.terms, ids: memories.map(() => 'same').join(',') },
+      ]) {
+        const { entries } = parsePoolEntries(Buffer.from(forged(rest, terms)));
+        expect(entries.map((entry) => entry.memory())).toEqual(plain);
+      }
+      // a line repeated under a forged digest: the index names another memory there, read on demand
+      const twice = [...rest];
+      twice[1] = rest[0]!;
+      expect(() => parsePoolEntries(Buffer.from(forged(twice))).entries[1]!.memory()).toThrow(
+        /^line 3: id: "m0000" differs from the header's terms/,
+      );
+      const { ids: _ids, kinds: _kinds, ...older } = h.terms;
+      expect(() => parsePoolEntries(Buffer.from(forged(twice, older)))).toThrow(
+        /^line 3: id: "m0000" already on line 2/,
+      );
+    });
   });
 });
