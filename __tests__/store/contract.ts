@@ -804,7 +804,7 @@ export function runStoreContract(
         const jobs = Array.from({ length: 36 }, (_, i) => ({
           key: `k${i}`,
           kind: 'x',
-          payload: i,
+          payload: i as unknown,
           body: Buffer.from([i]),
         }));
         jobs.push({ key: 'k3', kind: 'x', payload: 'again', body: Buffer.from([99]) });
