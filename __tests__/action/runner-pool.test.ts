@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { crc32, gzipSync } from 'node:zlib';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, START_MARKER } from '../../src/action/inject/marked-section.js';
@@ -294,9 +294,10 @@ describe('run() in pool-file mode', () => {
     const [first = '', ...rest] = serializePool(header, memories, { forAction: true }).split('\n');
     const at = rest.findIndex((line) => line.startsWith('{"id":"m0a00000001"'));
     rest[at] = rest[at]!.replace('"status":"active"', '"status":"live"');
-    // the digest counted again, as a hand that edits the line and its header would
+    // the digest and CRC-32 counted again, as a hand that edits the line and its header would
     const body = rest.join('\n');
-    const terms = { ...(JSON.parse(first) as { terms: object }).terms, digest: sha256(body) };
+    const sums = { digest: sha256(body), crc32: crc32(body).toString(16).padStart(8, '0') };
+    const terms = { ...(JSON.parse(first) as { terms: object }).terms, ...sums };
     const file = `${JSON.stringify({ ...JSON.parse(first), terms })}\n${body}`;
     // ASCII, as the export writes it: the Action indexes it by the header and reads the line on demand
     expect(isAscii(Buffer.from(file))).toBe(true);

@@ -4,6 +4,7 @@ import { InputError } from '../../src/core/errors.js';
 import { LESSONS, lessonTag } from '../../src/core/lessons.js';
 import { MemoryIndex } from '../../src/core/memory-index.js';
 import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { parsePool, parsePoolBytes, parsePoolEntries, PoolLineError, serializePool } from '../../src/core/pool-file.js';
 import type { Memory, Requester } from '../../src/core/types.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
@@ -141,21 +142,35 @@ describe('terms counted at export (the Action pool file)', () => {
   describe('indexed by the header (ids and kinds): lines parsed when read', () => {
     const [first = '', ...rest] = text.split('\n');
     const h = JSON.parse(first) as { terms: Record<string, unknown> };
-    /** the file with its lines replaced and the digest counted again (as a forger would) */
+    /** the file with its lines replaced and their digest and CRC-32 counted again (as a forger would) */
     const forged = (lines: string[], terms: Record<string, unknown> = h.terms): string => {
       const body = lines.join('\n');
       const digest = createHash('sha256').update(body).digest('hex');
+      const sum = 'crc32' in terms ? { crc32: crc32(body).toString(16).padStart(8, '0') } : {};
       // the header as the export writes it: ASCII, other characters as `\u` escapes
-      const header = JSON.stringify({ ...h, terms: { ...terms, digest } }).replace(
+      const header = JSON.stringify({ ...h, terms: { ...terms, digest, ...sum } }).replace(
         /[\u0080-\uffff]/g,
         (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
       );
       return [header, body].join('\n');
     };
 
-    it('the export indexes every line: id, level and status', () => {
+    it('the export indexes every line: id, level and status, and counts the CRC-32 of the lines', () => {
       expect(h.terms.ids).toBe(memories.map((m) => m.id).join(','));
       expect(h.terms.kinds).toBe('31'.repeat(memories.length));
+      expect(h.terms.crc32).toBe(crc32(rest.join('\n')).toString(16).padStart(8, '0'));
+    });
+
+    it('checks the lines against their CRC-32 when the file has one, else against their SHA-256', () => {
+      const lines = [...rest];
+      lines[2] = lines[2]!.replace('"status":"active"', '"status":"live"');
+      // the digest counted again but not the CRC-32: every line is read at start, and the bad one fails
+      const staleCrc = forged(lines).replace(/"crc32":"[0-9a-f]{8}"/, `"crc32":"${String(h.terms.crc32)}"`);
+      expect(() => parsePoolEntries(Buffer.from(staleCrc))).toThrow(/^line 4: status: must be one of /);
+      // a file without a CRC-32 (an export of this session's first change) is checked by its digest
+      const { crc32: _crc32, ...withoutCrc } = h.terms;
+      const { entries } = parsePoolEntries(Buffer.from(forged(lines, withoutCrc)));
+      expect(() => entries[2]!.memory()).toThrow(/^line 4: status: must be one of /);
     });
 
     it('reads a line only when its memory is asked for: a line recall never reads is not parsed at start', () => {

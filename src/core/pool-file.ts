@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isAscii } from 'node:buffer';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { crc32, gunzipSync, gzipSync } from 'node:zlib';
 import { InputError } from './errors.js';
 import { lexicalCounts, type IndexEntry, type LexicalStats, type TermCounts } from './memory-index.js';
 import { TERMS_VERSION } from './text.js';
@@ -58,6 +58,13 @@ export interface PoolTerms {
    * above 1 ("0,3.2": the first memory once, the fourth twice)
    */
   postings: Record<string, string>;
+  /**
+   * CRC-32 (8 hex digits) of the same bytes as `digest` (optional: exports before it lack it): what
+   * the Action checks the lines against when it indexes the file by `ids` and `kinds` (a SHA-256 of
+   * 5 MB was a fifth of a start's instructions; CRC-32 catches an edited line as surely, and neither
+   * stops a hand that counts it again)
+   */
+  crc32?: string;
   /**
    * Each memory's id, in line order, comma-separated (optional: exports before it lack it). With
    * `kinds`, what the Action indexes a line by, so it need not parse every line at start.
@@ -251,7 +258,7 @@ export class PoolLineError extends InputError {}
 
 /**
  * The entries of an Action file whose memory lines are exactly those its `terms` were counted on
- * (the digest matches) and whose `terms` index every line (`ids`, `kinds`): each line's place is
+ * (their CRC-32, or without one their digest, matches) and whose `terms` index every line (`ids`, `kinds`): each line's place is
  * found by its newline, and a line is parsed and checked only when recall reads its memory (a
  * malformed one then fails the run with a PoolLineError naming the line, and the memory must be
  * the one the index announced). Undefined for any other file, or when anything in it does not
@@ -266,14 +273,15 @@ function indexedEntries(buffer: Buffer, bodyDigest: () => string): PoolEntries |
   if (first.trim() === '') return undefined;
   // a bad header fails here as it would fail on the line-by-line read: line 1, the same message
   const { header, terms } = parseHeader(first, 1);
-  if (
-    !terms ||
-    terms.version !== TERMS_VERSION ||
-    typeof terms.ids !== 'string' ||
-    typeof terms.kinds !== 'string' ||
-    bodyDigest() !== terms.digest
-  )
+  if (!terms || terms.version !== TERMS_VERSION || typeof terms.ids !== 'string' || typeof terms.kinds !== 'string')
     return undefined;
+  // the lines as counted: their CRC-32 where the export wrote one, else their SHA-256
+  const lines = buffer.subarray(headerEnd + 1);
+  const unchanged =
+    typeof terms.crc32 === 'string' && /^[0-9a-f]{8}$/.test(terms.crc32)
+      ? crc32Hex(lines) === terms.crc32
+      : bodyDigest() === terms.digest;
+  if (!unchanged) return undefined;
   const ids = terms.ids === '' ? [] : terms.ids.split(',');
   const count = ids.length;
   if (terms.kinds.length !== 2 * count || (header.count !== undefined && header.count !== count)) return undefined;
@@ -365,6 +373,10 @@ function asciiJson(json: string): string {
   return json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+function crc32Hex(data: string | Uint8Array): string {
+  return crc32(data).toString(16).padStart(8, '0');
+}
+
 function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
@@ -387,6 +399,7 @@ export function poolTerms(memories: readonly Memory[], body: string): PoolTerms 
   return {
     version: TERMS_VERSION,
     digest: sha256(body),
+    crc32: crc32Hex(body),
     lengths: lengths.map((length) => length.toString(36)).join(','),
     // (fromEntries defines each key as its own property, whatever the term)
     postings: Object.fromEntries(postings),
