@@ -1,14 +1,17 @@
+import { isAscii } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { crc32, gzipSync } from 'node:zlib';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, START_MARKER } from '../../src/action/inject/marked-section.js';
-import { parsePool, serializePool } from '../../src/core/pool-file.js';
+import { parsePool, parsePoolEntries, serializePool } from '../../src/core/pool-file.js';
 import { sampleMemory } from '../helpers/sample-memory.js';
 import { examplePayload, harness } from './harness.js';
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const MIGRATION_TASK = 'The database migration fails on a fresh install';
 const issue = (title: string, body: string) =>
   examplePayload('issues', 'opened', {
@@ -283,6 +286,27 @@ describe('run() in pool-file mode', () => {
     await writeFile(path.join(h.workspace, 'pool.jsonl'), pool.replace(/\n\{"id":"m0a00000002"[^\n]*/, '\n{not json'));
     await h.run();
     expect(h.failures[0]).toMatch(/pool: "pool\.jsonl" is not a valid Memory Transfer export: line 3: not valid JSON/);
+  });
+
+  it('a file made for the Action reads a line when recall asks for it: a bad one fails the same way', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK } });
+    const { header, memories } = parsePool(await h.read('pool.jsonl'));
+    const [first = '', ...rest] = serializePool(header, memories, { forAction: true }).split('\n');
+    const at = rest.findIndex((line) => line.startsWith('{"id":"m0a00000001"'));
+    rest[at] = rest[at]!.replace('"status":"active"', '"status":"live"');
+    // the digest and CRC-32 counted again, as a hand that edits the line and its header would
+    const body = rest.join('\n');
+    const sums = { digest: sha256(body), crc32: crc32(body).toString(16).padStart(8, '0') };
+    const terms = { ...(JSON.parse(first) as { terms: object }).terms, ...sums };
+    const file = `${JSON.stringify({ ...JSON.parse(first), terms })}\n${body}`;
+    // ASCII, as the export writes it: the Action indexes it by the header and reads the line on demand
+    expect(isAscii(Buffer.from(file))).toBe(true);
+    expect(parsePoolEntries(Buffer.from(file)).entries).toHaveLength(memories.length);
+    await writeFile(path.join(h.workspace, 'pool.jsonl'), file);
+    await h.run();
+    expect(h.failures[0]).toMatch(
+      new RegExp(`pool: "pool\\.jsonl" is not a valid Memory Transfer export: line ${at + 2}: status: must be one of`),
+    );
   });
 
   it('a pool of another organization injects nothing, with a warning', async () => {

@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
 import { LESSONS, lessonTag } from '../../src/core/lessons.js';
 import { MemoryIndex } from '../../src/core/memory-index.js';
-import { parsePool, parsePoolBytes, parsePoolEntries, serializePool } from '../../src/core/pool-file.js';
+import { createHash } from 'node:crypto';
+import { crc32, gzipSync } from 'node:zlib';
+import {
+  crc32OfTail,
+  parsePool,
+  parsePoolBytes,
+  parsePoolEntries,
+  PoolLineError,
+  serializePool,
+} from '../../src/core/pool-file.js';
 import type { Memory, Requester } from '../../src/core/types.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
 import { recall } from '../../src/services/recall.js';
@@ -135,5 +144,118 @@ describe('terms counted at export (the Action pool file)', () => {
     const lines = text.split('\n');
     lines[3] = lines[3]!.replace('"status":"active"', '"status":"live"');
     expect(() => parsePoolEntries(Buffer.from(lines.join('\n')))).toThrow(/^line 4: status: must be one of /);
+  });
+
+  describe('indexed by the header (ids and kinds): lines parsed when read', () => {
+    const [first = '', ...rest] = text.split('\n');
+    const h = JSON.parse(first) as { terms: Record<string, unknown> };
+    /** the file with its lines replaced and their digest and CRC-32 counted again (as a forger would) */
+    const forged = (lines: string[], terms: Record<string, unknown> = h.terms): string => {
+      const body = lines.join('\n');
+      const digest = createHash('sha256').update(body).digest('hex');
+      const sum = 'crc32' in terms ? { crc32: crc32(body).toString(16).padStart(8, '0') } : {};
+      // the header as the export writes it: ASCII, other characters as `\u` escapes
+      const header = JSON.stringify({ ...h, terms: { ...terms, digest, ...sum } }).replace(
+        /[\u0080-\uffff]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      );
+      return [header, body].join('\n');
+    };
+
+    it('the export indexes every line: id, level and status, and counts the CRC-32 of the lines', () => {
+      expect(h.terms.ids).toBe(memories.map((m) => m.id).join(','));
+      expect(h.terms.kinds).toBe('31'.repeat(memories.length));
+      expect(h.terms.crc32).toBe(crc32(rest.join('\n')).toString(16).padStart(8, '0'));
+    });
+
+    it("takes a gzip file's CRC-32 of the lines from its trailer and the header line's", () => {
+      for (const [head, tail] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [7, 100],
+        [300_000, 70_000],
+      ] as const) {
+        const a = Buffer.from(Array.from({ length: head }, (_, i) => (i * 7) & 255));
+        const b = Buffer.from(Array.from({ length: tail }, (_, i) => (i * 13 + 5) & 255));
+        expect(crc32OfTail(crc32(Buffer.concat([a, b])), crc32(a), b.length)).toBe(crc32(b));
+      }
+      // the same entries from the gzip file as from its plain bytes, indexed (a bad unread line passes)
+      const lines = [...rest];
+      lines[2] = lines[2]!.replace('"status":"active"', '"status":"live"');
+      const file = forged(lines);
+      for (const bytes of [Buffer.from(file), gzipSync(file)]) {
+        const { entries } = parsePoolEntries(bytes);
+        expect(entries[0]!.memory()).toEqual(memories[0]);
+        expect(() => entries[2]!.memory()).toThrow(/^line 4: status: must be one of /);
+      }
+      // a stale CRC-32 sends the gzip file to the line-by-line read too
+      const stale = file.replace(/"crc32":"[0-9a-f]{8}"/, `"crc32":"${String(h.terms.crc32)}"`);
+      expect(() => parsePoolEntries(gzipSync(stale))).toThrow(/^line 4: status: must be one of /);
+    });
+
+    it('checks the lines against their CRC-32 when the file has one, else against their SHA-256', () => {
+      const lines = [...rest];
+      lines[2] = lines[2]!.replace('"status":"active"', '"status":"live"');
+      // the digest counted again but not the CRC-32: every line is read at start, and the bad one fails
+      const staleCrc = forged(lines).replace(/"crc32":"[0-9a-f]{8}"/, `"crc32":"${String(h.terms.crc32)}"`);
+      expect(() => parsePoolEntries(Buffer.from(staleCrc))).toThrow(/^line 4: status: must be one of /);
+      // a file without a CRC-32 (an export of this session's first change) is checked by its digest
+      const { crc32: _crc32, ...withoutCrc } = h.terms;
+      const { entries } = parsePoolEntries(Buffer.from(forged(lines, withoutCrc)));
+      expect(() => entries[2]!.memory()).toThrow(/^line 4: status: must be one of /);
+    });
+
+    it('reads a line only when its memory is asked for: a line recall never reads is not parsed at start', () => {
+      const lines = [...rest];
+      lines[2] = lines[2]!.replace('"status":"active"', '"status":"live"');
+      const { entries, terms } = parsePoolEntries(Buffer.from(forged(lines)));
+      expect(terms).toBeDefined();
+      expect(entries.map((entry) => entry.id)).toEqual(memories.map((m) => m.id));
+      expect(entries[0]!.memory()).toEqual(memories[0]);
+      // the damaged line fails when read, naming it as the line-by-line reader does
+      expect(() => entries[2]!.memory()).toThrow(PoolLineError);
+      expect(() => entries[2]!.memory()).toThrow(/^line 4: status: must be one of /);
+      // without the index (an older export) the same file fails at start
+      const { ids: _ids, kinds: _kinds, ...older } = h.terms;
+      expect(() => parsePoolEntries(Buffer.from(forged(lines, older)))).toThrow(/^line 4: status: must be one of /);
+    });
+
+    it('a line that is not the memory the index names fails when read', () => {
+      const kinds = `${'31'.repeat(3)}01${'31'.repeat(memories.length - 4)}`;
+      const ids = memories.map((m, i) => (i === 5 ? 'mother' : m.id)).join(',');
+      const { entries } = parsePoolEntries(Buffer.from(forged(rest, { ...h.terms, ids, kinds })));
+      expect(entries[3]!.level).toBe('trajectory');
+      expect(() => entries[3]!.memory()).toThrow(/^line 5: level: "insight" differs from the header's terms/);
+      expect(() => entries[5]!.memory()).toThrow(/^line 7: id: "m0005" differs from the header's terms/);
+      const other = [...rest];
+      other[1] = other[1]!.replace('"tenant":"acme"', '"tenant":"globex"');
+      expect(() => parsePoolEntries(Buffer.from(forged(other))).entries[1]!.memory()).toThrow(
+        /^line 3: tenant: "globex" differs from the header's "acme"/,
+      );
+    });
+
+    it('an index that does not fit the lines is not used: every line is read at start', () => {
+      const plain = parsePoolBytes(Buffer.from(text)).memories;
+      for (const terms of [
+        { ...h.terms, kinds: '31' },
+        { ...h.terms, ids: 'a,b' },
+        { ...h.terms, kinds: 'x1'.repeat(memories.length) },
+        { ...h.terms, ids: memories.map(() => 'same').join(',') },
+      ]) {
+        const { entries } = parsePoolEntries(Buffer.from(forged(rest, terms)));
+        expect(entries.map((entry) => entry.memory())).toEqual(plain);
+      }
+      // a line repeated under a forged digest: the index names another memory there, read on demand
+      const twice = [...rest];
+      twice[1] = rest[0]!;
+      expect(() => parsePoolEntries(Buffer.from(forged(twice))).entries[1]!.memory()).toThrow(
+        /^line 3: id: "m0000" differs from the header's terms/,
+      );
+      const { ids: _ids, kinds: _kinds, ...older } = h.terms;
+      expect(() => parsePoolEntries(Buffer.from(forged(twice, older)))).toThrow(
+        /^line 3: id: "m0000" already on line 2/,
+      );
+    });
   });
 });

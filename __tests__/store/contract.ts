@@ -799,6 +799,23 @@ export function runStoreContract(
         expect(jobs[2]?.body).toBeUndefined();
       });
 
+      it('records a batch of several statements in the order given, a key repeated later keeping its first job', async () => {
+        const store = await fresh();
+        const jobs = Array.from({ length: 36 }, (_, i) => ({
+          key: `k${i}`,
+          kind: 'x',
+          payload: i as unknown,
+          body: Buffer.from([i]),
+        }));
+        jobs.push({ key: 'k3', kind: 'x', payload: 'again', body: Buffer.from([99]) });
+        const added = await store.enqueueJobs(jobs);
+        expect(added).toEqual([...jobs.slice(0, 36).map(() => true), false]);
+        const claimed: [string, unknown, number | undefined][] = [];
+        for (let job = await store.claimJob(t(0), t(5)); job; job = await store.claimJob(t(0), t(5)))
+          claimed.push([job.key, job.payload, job.body?.[0]]);
+        expect(claimed).toEqual(jobs.slice(0, 36).map((job, i) => [job.key, i, i]));
+      });
+
       it('records a batch larger than one statement takes', async () => {
         const store = await fresh();
         const jobs = Array.from({ length: 1_203 }, (_, i) => ({ key: `bulk-${i}`, kind: 'x', payload: i }));

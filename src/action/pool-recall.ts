@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
 import type { IndexEntry, LexicalStats } from '../core/memory-index.js';
+import { PoolLineError } from '../core/pool-file.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
@@ -77,8 +78,7 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
   try {
     parsed = options.parsePool(bytes);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new InputError(`pool: "${options.pool}" is not a valid Memory Transfer export: ${reason}`);
+    throw notAnExport(options.pool, error);
   }
   const {
     entries,
@@ -107,10 +107,21 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
   const stats = active.length === entries.length ? parsed.terms : undefined;
   if (parsed.termsUnused && active.length === entries.length)
     options.logger.info(`Memory Transfer: the pool file's term counts are not used (${parsed.termsUnused})`);
-  const hits = await screenedRecall(active, requester, options, stats);
-  const insights = toInjectedInsights(hits, requester, options.githubUrl);
-  const withheld = hits.length < options.k ? await withheldFrom(active, requester, hits, options, stats) : undefined;
-  return { insights, ...(withheld ? { withheld } : {}) };
+  try {
+    const hits = await screenedRecall(active, requester, options, stats);
+    const insights = toInjectedInsights(hits, requester, options.githubUrl);
+    const withheld = hits.length < options.k ? await withheldFrom(active, requester, hits, options, stats) : undefined;
+    return { insights, ...(withheld ? { withheld } : {}) };
+  } catch (error) {
+    // a line of a file indexed at export is read when recall first asks for its memory
+    if (error instanceof PoolLineError) throw notAnExport(options.pool, error);
+    throw error;
+  }
+}
+
+function notAnExport(pool: string, error: unknown): InputError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new InputError(`pool: "${pool}" is not a valid Memory Transfer export: ${reason}`);
 }
 
 /**

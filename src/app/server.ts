@@ -103,12 +103,19 @@ export interface RunningServer {
 
 /** The Logger port over pino (Probot's logger); messages and fields are cleared of secrets first. */
 export function pinoLogger(log: PinoLogger): Logger {
-  return redactingLogger({
+  const logger = redactingLogger({
     debug: (message, fields) => log.debug(fields ?? {}, message),
     info: (message, fields) => log.info(fields ?? {}, message),
     warn: (message, fields) => log.warn(fields ?? {}, message),
     error: (message, fields) => log.error(fields ?? {}, message),
   });
+  // a debug line (the intake writes one per delivery) is redacted only when debug lines are written
+  return {
+    ...logger,
+    debug: (message, fields) => {
+      if (log.isLevelEnabled('debug')) logger.debug(message, fields);
+    },
+  };
 }
 
 const healthz: NodeHandler = (req, res) => {

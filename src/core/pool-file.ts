@@ -5,12 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { isAscii } from 'node:buffer';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { crc32, gunzipSync, gzipSync } from 'node:zlib';
 import { InputError } from './errors.js';
 import { lexicalCounts, type IndexEntry, type LexicalStats, type TermCounts } from './memory-index.js';
 import { TERMS_VERSION } from './text.js';
 import { checkHeader, checkMemory, PoolFieldError } from './pool-check.js';
-import type { Memory, Provenance } from './types.js';
+import { MEMORY_LEVELS, MEMORY_STATUSES, type Memory, type Provenance } from './types.js';
 import { effectiveVisibility } from './visibility.js';
 
 export const POOL_FORMAT = 'memory-transfer-pool';
@@ -58,6 +58,24 @@ export interface PoolTerms {
    * above 1 ("0,3.2": the first memory once, the fourth twice)
    */
   postings: Record<string, string>;
+  /**
+   * CRC-32 (8 hex digits) of the same bytes as `digest` (optional: exports before it lack it): what
+   * the Action checks the lines against when it indexes the file by `ids` and `kinds` (a SHA-256 of
+   * 5 MB was a fifth of a start's instructions; CRC-32 catches an edited line as surely, and neither
+   * stops a hand that counts it again)
+   */
+  crc32?: string;
+  /**
+   * Each memory's id, in line order, comma-separated (optional: exports before it lack it). With
+   * `kinds`, what the Action indexes a line by, so it need not parse every line at start.
+   */
+  ids?: string;
+  /**
+   * Each memory's level and status, two digits a memory in line order: the level's position in
+   * MEMORY_LEVELS (trajectory, workflow, summary, insight), then the status's in MEMORY_STATUSES
+   * (proposed, active, rejected, archived): an active insight is "31".
+   */
+  kinds?: string;
 }
 
 // the checks of every line: src/core/pool-check.ts
@@ -139,6 +157,17 @@ function poolBuffer(bytes: Uint8Array): Buffer {
   }
 }
 
+/**
+ * The CRC-32 of a gzip file's decompressed bytes, from its trailer (the decompression checked it),
+ * when the file is one gzip member (its trailer's size is the whole size); else undefined.
+ */
+function gzipCrcOf(bytes: Uint8Array, buffer: Buffer): number | undefined {
+  if (bytes.length < 18 || bytes[0] !== GZIP_MAGIC[0] || bytes[1] !== GZIP_MAGIC[1]) return undefined;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.readUInt32LE(bytes.length - 4) !== buffer.length % 2 ** 32) return undefined;
+  return view.readUInt32LE(bytes.length - 8);
+}
+
 /** UTF-8 text. */
 function textOf(buffer: Buffer): string {
   return buffer.toString('utf8');
@@ -206,14 +235,17 @@ export type PoolEntry = IndexEntry;
 export function parsePoolEntries(bytes: Uint8Array): PoolEntries {
   const buffer = poolBuffer(bytes);
   const entries: PoolEntry[] = [];
+  const bodyDigest = bodyDigestOf(buffer);
   if (!isAscii(buffer)) {
-    const read = readPoolLines(linesOf(textOf(buffer)), bodyDigestOf(buffer), (memory) =>
+    const read = readPoolLines(linesOf(textOf(buffer)), bodyDigest, (memory) =>
       entries.push(entryOf(memory, () => memory)),
     );
     return { ...read, entries };
   }
+  const indexed = indexedEntries(buffer, bodyDigest, gzipCrcOf(bytes, buffer));
+  if (indexed) return indexed;
   const lines = new AsciiLines(buffer);
-  const read = readPoolLines(lines, bodyDigestOf(buffer), (memory) => {
+  const read = readPoolLines(lines, bodyDigest, (memory) => {
     const { start, stop } = lines;
     let again: Memory | undefined;
     // the same line, checked the same way: the same memory
@@ -226,8 +258,99 @@ function entryOf(memory: Memory, read: () => Memory): PoolEntry {
   return { id: memory.id, tenant: memory.tenant, level: memory.level, status: memory.status, memory: read };
 }
 
+/** The digest of the memory lines, computed once. */
 function bodyDigestOf(buffer: Buffer): () => string {
-  return () => sha256(buffer.subarray(buffer.indexOf(0x0a) + 1));
+  let digest: string | undefined;
+  return () => (digest ??= sha256(buffer.subarray(buffer.indexOf(0x0a) + 1)));
+}
+
+/** A memory line read on demand does not hold what the header's index says of it, or is malformed. */
+export class PoolLineError extends InputError {}
+
+/**
+ * The entries of an Action file whose memory lines are exactly those its `terms` were counted on
+ * (their CRC-32, or without one their digest, matches) and whose `terms` index every line (`ids`, `kinds`): each line's place is
+ * found by its newline, and a line is parsed and checked only when recall reads its memory (a
+ * malformed one then fails the run with a PoolLineError naming the line, and the memory must be
+ * the one the index announced). Undefined for any other file, or when anything in it does not
+ * agree (a blank line, a count or an id that differs, a duplicate id): the caller then reads every
+ * line as before, which names the first problem. The digest covers every byte of the lines, so
+ * a line damaged or edited since the export is always read at start.
+ */
+function indexedEntries(buffer: Buffer, bodyDigest: () => string, wholeCrc?: number): PoolEntries | undefined {
+  const headerEnd = buffer.indexOf(0x0a);
+  if (headerEnd <= 0 || buffer[headerEnd - 1] === 0x0d) return undefined;
+  const first = buffer.toString('latin1', 0, headerEnd);
+  if (first.trim() === '') return undefined;
+  // a bad header fails here as it would fail on the line-by-line read: line 1, the same message
+  const { header, terms } = parseHeader(first, 1);
+  if (!terms || terms.version !== TERMS_VERSION || typeof terms.ids !== 'string' || typeof terms.kinds !== 'string')
+    return undefined;
+  // the lines as counted: their CRC-32 where the export wrote one, else their SHA-256
+  // (of a gzip file, from its trailer's CRC-32 and the header line's: the lines are not read again)
+  const lines = buffer.subarray(headerEnd + 1);
+  const linesCrc = () =>
+    wholeCrc === undefined
+      ? crc32Hex(lines)
+      : hex32(crc32OfTail(wholeCrc, crc32(buffer.subarray(0, headerEnd + 1)), lines.length));
+  const unchanged =
+    typeof terms.crc32 === 'string' && /^[0-9a-f]{8}$/.test(terms.crc32)
+      ? linesCrc() === terms.crc32
+      : bodyDigest() === terms.digest;
+  if (!unchanged) return undefined;
+  const ids = terms.ids === '' ? [] : terms.ids.split(',');
+  const count = ids.length;
+  if (terms.kinds.length !== 2 * count || (header.count !== undefined && header.count !== count)) return undefined;
+  if (new Set(ids).size !== count) return undefined;
+  const entries: PoolEntry[] = [];
+  let start = headerEnd + 1;
+  for (let i = 0; i < count; i += 1) {
+    const end = buffer.indexOf(0x0a, start);
+    // every line ends with a newline, none is blank, no carriage return (as the export writes them)
+    if (end <= start || buffer[end - 1] === 0x0d) return undefined;
+    const level = MEMORY_LEVELS[terms.kinds.charCodeAt(2 * i) - 48];
+    const status = MEMORY_STATUSES[terms.kinds.charCodeAt(2 * i + 1) - 48];
+    if (level === undefined || status === undefined) return undefined;
+    const id = ids[i] as string;
+    const lineNo = i + 2;
+    const stop = end;
+    const lineStart = start;
+    let memory: Memory | undefined;
+    entries.push({
+      id,
+      tenant: header.tenant,
+      level,
+      status,
+      memory: () =>
+        (memory ??= indexedLine(buffer.toString('latin1', lineStart, stop), lineNo, header.tenant, id, level, status)),
+    });
+    start = end + 1;
+  }
+  if (start !== buffer.length) return undefined;
+  return { header, terms: decodeTerms(terms, count, 1), entries };
+}
+
+/** A line of an indexed file, read when its memory is first asked for: checked as at start, and against the index. */
+function indexedLine(raw: string, lineNo: number, tenant: string, id: string, level: string, status: string): Memory {
+  let memory: Memory;
+  try {
+    memory = validate(parseJson(raw, lineNo), lineNo, checkMemory);
+  } catch (error) {
+    throw new PoolLineError(error instanceof Error ? error.message : String(error));
+  }
+  if (memory.tenant !== tenant)
+    throw new PoolLineError(`line ${lineNo}: tenant: "${memory.tenant}" differs from the header's "${tenant}"`);
+  for (const [field, expected, got] of [
+    ['id', id, memory.id],
+    ['level', level, memory.level],
+    ['status', status, memory.status],
+  ] as const) {
+    if (got !== expected)
+      throw new PoolLineError(
+        `line ${lineNo}: ${field}: "${got}" differs from the header's terms ("${expected}"; export the file again)`,
+      );
+  }
+  return memory;
 }
 
 /**
@@ -266,6 +389,49 @@ function asciiJson(json: string): string {
   return json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+function crc32Hex(data: string | Uint8Array): string {
+  return hex32(crc32(data));
+}
+
+function hex32(value: number): string {
+  return (value >>> 0).toString(16).padStart(8, '0');
+}
+
+/** a · b modulo CRC-32's polynomial, bit-reflected (zlib's multmodp) */
+function multModP(a: number, b: number): number {
+  let product = 0;
+  for (let m = 0x80000000; ; m >>>= 1) {
+    if ((a & m) !== 0) {
+      product ^= b;
+      if ((a & (m - 1)) === 0) break;
+    }
+    b = b & 1 ? (b >>> 1) ^ 0xedb88320 : b >>> 1;
+  }
+  return product >>> 0;
+}
+
+/** x^(8·bytes) modulo CRC-32's polynomial: what a CRC is multiplied by when `bytes` follow it */
+function shiftBy(bytes: number): number {
+  let power = 0x40000000; // x^1
+  for (let k = 0; k < 3; k += 1) power = multModP(power, power); // x^8
+  let result = 0x80000000; // x^0
+  for (let n = bytes; n > 0; n = Math.floor(n / 2)) {
+    if (n % 2 === 1) result = multModP(power, result);
+    power = multModP(power, power);
+  }
+  return result;
+}
+
+/**
+ * The CRC-32 of the last `tailLength` bytes of some data, from the CRC-32 of all of it and of the
+ * bytes before them (zlib's crc32_combine solved for the second part): a gzip file's trailer
+ * holds the CRC-32 of all its bytes, checked by the decompression, so the CRC of the memory lines
+ * needs only the header line's.
+ */
+export function crc32OfTail(whole: number, head: number, tailLength: number): number {
+  return (whole ^ multModP(shiftBy(tailLength), head)) >>> 0;
+}
+
 function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
@@ -288,9 +454,14 @@ export function poolTerms(memories: readonly Memory[], body: string): PoolTerms 
   return {
     version: TERMS_VERSION,
     digest: sha256(body),
+    crc32: crc32Hex(body),
     lengths: lengths.map((length) => length.toString(36)).join(','),
     // (fromEntries defines each key as its own property, whatever the term)
     postings: Object.fromEntries(postings),
+    ids: memories.map((memory) => memory.id).join(','),
+    kinds: memories
+      .map((memory) => `${MEMORY_LEVELS.indexOf(memory.level)}${MEMORY_STATUSES.indexOf(memory.status)}`)
+      .join(''),
   };
 }
 
