@@ -157,17 +157,6 @@ function poolBuffer(bytes: Uint8Array): Buffer {
   }
 }
 
-/**
- * The CRC-32 of a gzip file's decompressed bytes, from its trailer (the decompression checked it),
- * when the file is one gzip member (its trailer's size is the whole size); else undefined.
- */
-function gzipCrcOf(bytes: Uint8Array, buffer: Buffer): number | undefined {
-  if (bytes.length < 18 || bytes[0] !== GZIP_MAGIC[0] || bytes[1] !== GZIP_MAGIC[1]) return undefined;
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.readUInt32LE(bytes.length - 4) !== buffer.length % 2 ** 32) return undefined;
-  return view.readUInt32LE(bytes.length - 8);
-}
-
 /** UTF-8 text. */
 function textOf(buffer: Buffer): string {
   return buffer.toString('utf8');
@@ -242,7 +231,7 @@ export function parsePoolEntries(bytes: Uint8Array): PoolEntries {
     );
     return { ...read, entries };
   }
-  const indexed = indexedEntries(buffer, bodyDigest, gzipCrcOf(bytes, buffer));
+  const indexed = indexedEntries(buffer, bodyDigest);
   if (indexed) return indexed;
   const lines = new AsciiLines(buffer);
   const read = readPoolLines(lines, bodyDigest, (memory) => {
@@ -277,7 +266,7 @@ export class PoolLineError extends InputError {}
  * line as before, which names the first problem. The digest covers every byte of the lines, so
  * a line damaged or edited since the export is always read at start.
  */
-function indexedEntries(buffer: Buffer, bodyDigest: () => string, wholeCrc?: number): PoolEntries | undefined {
+function indexedEntries(buffer: Buffer, bodyDigest: () => string): PoolEntries | undefined {
   const headerEnd = buffer.indexOf(0x0a);
   if (headerEnd <= 0 || buffer[headerEnd - 1] === 0x0d) return undefined;
   const first = buffer.toString('latin1', 0, headerEnd);
@@ -287,15 +276,10 @@ function indexedEntries(buffer: Buffer, bodyDigest: () => string, wholeCrc?: num
   if (!terms || terms.version !== TERMS_VERSION || typeof terms.ids !== 'string' || typeof terms.kinds !== 'string')
     return undefined;
   // the lines as counted: their CRC-32 where the export wrote one, else their SHA-256
-  // (of a gzip file, from its trailer's CRC-32 and the header line's: the lines are not read again)
   const lines = buffer.subarray(headerEnd + 1);
-  const linesCrc = () =>
-    wholeCrc === undefined
-      ? crc32Hex(lines)
-      : hex32(crc32OfTail(wholeCrc, crc32(buffer.subarray(0, headerEnd + 1)), lines.length));
   const unchanged =
     typeof terms.crc32 === 'string' && /^[0-9a-f]{8}$/.test(terms.crc32)
-      ? linesCrc() === terms.crc32
+      ? crc32Hex(lines) === terms.crc32
       : bodyDigest() === terms.digest;
   if (!unchanged) return undefined;
   const ids = terms.ids === '' ? [] : terms.ids.split(',');
@@ -390,46 +374,7 @@ function asciiJson(json: string): string {
 }
 
 function crc32Hex(data: string | Uint8Array): string {
-  return hex32(crc32(data));
-}
-
-function hex32(value: number): string {
-  return (value >>> 0).toString(16).padStart(8, '0');
-}
-
-/** a · b modulo CRC-32's polynomial, bit-reflected (zlib's multmodp) */
-function multModP(a: number, b: number): number {
-  let product = 0;
-  for (let m = 0x80000000; ; m >>>= 1) {
-    if ((a & m) !== 0) {
-      product ^= b;
-      if ((a & (m - 1)) === 0) break;
-    }
-    b = b & 1 ? (b >>> 1) ^ 0xedb88320 : b >>> 1;
-  }
-  return product >>> 0;
-}
-
-/** x^(8·bytes) modulo CRC-32's polynomial: what a CRC is multiplied by when `bytes` follow it */
-function shiftBy(bytes: number): number {
-  let power = 0x40000000; // x^1
-  for (let k = 0; k < 3; k += 1) power = multModP(power, power); // x^8
-  let result = 0x80000000; // x^0
-  for (let n = bytes; n > 0; n = Math.floor(n / 2)) {
-    if (n % 2 === 1) result = multModP(power, result);
-    power = multModP(power, power);
-  }
-  return result;
-}
-
-/**
- * The CRC-32 of the last `tailLength` bytes of some data, from the CRC-32 of all of it and of the
- * bytes before them (zlib's crc32_combine solved for the second part): a gzip file's trailer
- * holds the CRC-32 of all its bytes, checked by the decompression, so the CRC of the memory lines
- * needs only the header line's.
- */
-export function crc32OfTail(whole: number, head: number, tailLength: number): number {
-  return (whole ^ multModP(shiftBy(tailLength), head)) >>> 0;
+  return crc32(data).toString(16).padStart(8, '0');
 }
 
 function sha256(data: string | Uint8Array): string {
