@@ -33,9 +33,9 @@ describe('TermStats', () => {
   });
 
   it('keeps the rarest tokens within the candidate budget, at least one, at most MAX_SEARCH_TOKENS', async () => {
-    const c = counter({ insight: 10_000 }, { common: 6_000, mid: 800, few: 900, rare: 3, none: 0 });
+    const c = counter({ insight: 10_000 }, { common: 6_000, mid: 900, few: 800, rare: 3, none: 0 });
     const stats = new TermStats(c.counting);
-    // 0 + 3 + 900 fit the budget; 800 more would not; `common` is in over half the level
+    // 0 + 3 + 800 fit the budget; 900 more would not; `common` is in over half the level
     expect(await stats.selective('insight', ['common', 'mid', 'few', 'rare', 'none'])).toEqual(['none', 'rare', 'few']);
     // every token too common: the rarest is still searched
     expect(await stats.selective('insight', ['common', 'mid'])).toEqual(['mid']);
