@@ -123,11 +123,26 @@ describe('term statistics: SQLite and PostgreSQL', () => {
     expect(found).toBeGreaterThan(queries.length * 0.8);
     expect(narrowed).toBeGreaterThan(queries.length / 2);
 
+    // new memories within the counts' staleness (fewer writes than a tenth of the pool), and more
+    // sources for old ones (no text changed, so no write the counts know of): both keep their
+    // counts, so both still choose alike
+    const few = memories(150, 2, first.length);
+    for (const store of [sqlite, postgres]) {
+      await learn(store, few);
+      for (const memory of first.slice(0, 120)) {
+        const source = { ...memory.provenance[0]!, repo: 'acme/web', ref: `${memory.id}-2` };
+        expect(await store.appendProvenance('acme', memory.id, source)).toBe(true);
+      }
+    }
+    for (const query of queries)
+      expect(await candidates(postgres, query), query).toEqual(await candidates(sqlite, query));
+
     // the pool grows and changes (new memories, and old ones put again with other words): the
-    // cached counts go stale the same way in both
-    const more = [...memories(400, 2, first.length), ...memories(150, 3, 0)];
+    // counts are taken again, alike
+    const more = [...memories(400, 3, first.length + few.length), ...memories(150, 4, 0)];
     for (const store of [sqlite, postgres]) await learn(store, more);
-    for (const query of queries) expect(await candidates(postgres, query), query).toEqual(await candidates(sqlite, query));
+    for (const query of queries)
+      expect(await candidates(postgres, query), query).toEqual(await candidates(sqlite, query));
   }, 120_000);
 
   it('PostgreSQL counts a transaction’s tokens with one query at a time on its connection', async () => {

@@ -153,7 +153,9 @@ export class PostgresStore implements Store {
       if (tokens.length === 0) return [];
       // one statement for every token, on the connection in use (the transaction's, when inside
       // one: never two queries at once on it), each count stopping at the cap. The tsquery is a
-      // parameter of the subquery, so its plan is one GIN lookup per token, never a scan of the level.
+      // parameter of the subquery, so the plan is a GIN lookup per token whatever the token: with
+      // a literal, a common token could make the planner scan the level and read every row's
+      // TOASTed tsvector instead.
       const rows = await this.query(
         `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM memories WHERE level = $1 AND fts @@ to_tsquery('english', u.q)
            LIMIT $3) s)::int AS n
@@ -477,7 +479,8 @@ export class PostgresStore implements Store {
       ]);
       return true;
     });
-    if (added) this.noteMemoryWrite(tenant, id);
+    // no text changed: the term counts stand (as in SQLite, which counts the same writes)
+    if (added) this.noteMemoryWrite(tenant, id, false);
     return added;
   }
 
@@ -547,9 +550,10 @@ export class PostgresStore implements Store {
     return true;
   }
 
-  private noteMemoryWrite(tenant: string, id: string): void {
+  /** after a memory row was written; `text` false: its text is unchanged (term counts stand) */
+  private noteMemoryWrite(tenant: string, id: string, text = true): void {
     this.memoryWrites += 1;
-    this.termStats.noteWrite();
+    if (text) this.termStats.noteWrite();
     this.cleanWhenWritten();
     this.reads.invalidateMemory(tenant, id);
   }
