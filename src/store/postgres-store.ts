@@ -234,7 +234,7 @@ export class PostgresStore implements Store {
    * this process has written GIN_CLEAN_WRITES memories since the last merge, in the background, on
    * a connection of its own. A GIN index with fastupdate (the default) appends new entries to a
    * pending list that every full-text lookup reads in full, until it holds gin_pending_list_limit
-   * (4 MB, about 500 memories) or a vacuum merges it. Under a steady learn on a server whose
+   * (4 MB by default) or a vacuum merges it. Under a steady learn on a server whose
    * autovacuum is off or behind, each search and each term count then read hundreds of pages of it
    * (7 ms for a word no memory holds, 0.05 ms once merged). Answers are the same either way.
    */
