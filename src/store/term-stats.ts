@@ -33,7 +33,7 @@ export class TermStats {
 
   constructor(private readonly counter: TermCounter) {}
 
-  /** after a memory was written or deleted */
+  /** after a memory was written or deleted (not after a new source for it: no count changes) */
   noteWrite(): void {
     this.writes++;
   }
