@@ -139,7 +139,7 @@ export class PostgresStore implements Store {
   private analyzing: Promise<void> | undefined;
   /** the merge of the full-text index's pending list under way (see cleanWhenWritten) */
   private cleaning: Promise<void> | undefined;
-  /** memory writes since the last merge of the pending list; undefined once a merge was refused */
+  /** memory writes since the last merge of the pending list; undefined once the server refused one */
   private writesSinceClean: number | undefined = 0;
   /** which query tokens to search (document frequencies, cached) */
   private readonly termStats = new TermStats({
@@ -248,8 +248,8 @@ export class PostgresStore implements Store {
       .then(
         () => undefined,
         (error: unknown) => {
-          // e.g. not the owner of the index: the server's own vacuums merge it then
-          this.writesSinceClean = undefined;
+          // a role that does not own the index may not merge it: the server's vacuums do, from now on
+          if ((error as { code?: string } | null)?.code === '42501') this.writesSinceClean = undefined;
           this.logger.warn('could not merge the pending entries of the full-text index', { error: String(error) });
         },
       )
