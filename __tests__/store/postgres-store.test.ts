@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/core/errors.js';
 import { openStore } from '../../src/store/open-store.js';
-import { PostgresStore } from '../../src/store/postgres-store.js';
+import { GIN_CLEAN_WRITES, PostgresStore } from '../../src/store/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
 import { recall } from '../../src/services/recall.js';
 import { silentLogger, systemClock } from '../../src/services/ports.js';
@@ -171,6 +171,34 @@ describe('PostgreSQL pool', () => {
       }
     } finally {
       await store.close();
+    }
+  });
+
+  it('merges the pending entries of the full-text index every GIN_CLEAN_WRITES memory writes', async () => {
+    const schema = `mt_test_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const client = new pg.Client(URL);
+    await client.connect();
+    // the pages still pending (merging them)
+    const pending = async () =>
+      Number(
+        (await client.query('SELECT gin_clean_pending_list($1::regclass) AS n', [`"${schema}".memories_fts`])).rows[0]
+          ?.n,
+      );
+    try {
+      for (const [writes, left] of [
+        [GIN_CLEAN_WRITES, 0], // the last write started a merge of all of them
+        [GIN_CLEAN_WRITES - 1, 'some'], // one write short: all still pending
+      ] as const) {
+        const store = await PostgresStore.open(URL, { schema, listen: false });
+        await store.migrate();
+        for (let i = 0; i < writes; i += 1) await store.putMemory(makeMemory());
+        await store.close(); // waits for the merge it started
+        if (left === 0) expect(await pending()).toBe(0);
+        else expect(await pending()).toBeGreaterThan(0);
+      }
+    } finally {
+      await client.end();
     }
   });
 

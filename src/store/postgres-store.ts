@@ -110,6 +110,8 @@ export const SEARCH_TTL_MS = 10_000;
 export const ANALYZE_GROWTH = 1.2;
 /** …plus this many (a new, never analyzed table: once it holds more) */
 export const ANALYZE_MIN_ROWS = 100;
+/** the full-text index's pending list is merged into the index after this many memory writes */
+export const GIN_CLEAN_WRITES = 100;
 
 /** the location without its password, for messages */
 function safeLocation(location: string): string {
@@ -135,6 +137,10 @@ export class PostgresStore implements Store {
   private readonly writeMarks = new Map<string, string>();
   /** the ANALYZE of memories under way (see analyzeWhenGrown) */
   private analyzing: Promise<void> | undefined;
+  /** the merge of the full-text index's pending list under way (see cleanWhenWritten) */
+  private cleaning: Promise<void> | undefined;
+  /** memory writes since the last merge of the pending list; undefined once the server refused one */
+  private writesSinceClean: number | undefined = 0;
   /** which query tokens to search (document frequencies, cached) */
   private readonly termStats = new TermStats({
     levelRows: async () => {
@@ -143,17 +149,21 @@ export class PostgresStore implements Store {
       this.analyzeWhenGrown([...counts.values()].reduce((a, b) => a + b, 0));
       return counts;
     },
-    tokenRows: (level, tokens, cap) =>
-      // in parallel over the pool's connections (one GIN lookup each)
-      Promise.all(
-        tokens.map(async (token) => {
-          const rows = await this.query(
-            `SELECT COUNT(*)::int AS n FROM (SELECT 1 FROM memories WHERE level = $1 AND fts @@ to_tsquery('english', $2) LIMIT $3) t`,
-            [level, tsQuery([token]), cap],
-          );
-          return Number(rows[0]?.n ?? 0);
-        }),
-      ),
+    tokenRows: async (level, tokens, cap) => {
+      if (tokens.length === 0) return [];
+      // one statement for every token, on the connection in use (the transaction's, when inside
+      // one: never two queries at once on it), each count stopping at the cap. The tsquery is a
+      // parameter of the subquery, so the plan is a GIN lookup per token whatever the token: with
+      // a literal, a common token could make the planner scan the level and read every row's
+      // TOASTed tsvector instead.
+      const rows = await this.query(
+        `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM memories WHERE level = $1 AND fts @@ to_tsquery('english', u.q)
+           LIMIT $3) s)::int AS n
+         FROM unnest($2::text[]) WITH ORDINALITY AS u (q, i) ORDER BY u.i`,
+        [level, tokens.map((token) => tsQuery([token])), cap],
+      );
+      return rows.map((r) => Number(r.n));
+    },
   });
 
   private constructor(
@@ -216,6 +226,35 @@ export class PostgresStore implements Store {
       )
       .finally(() => {
         this.analyzing = undefined;
+      });
+  }
+
+  /**
+   * Merges the pending list of the full-text index into the index (`gin_clean_pending_list`) once
+   * this process has written GIN_CLEAN_WRITES memories since the last merge, in the background, on
+   * a connection of its own. A GIN index with fastupdate (the default) appends new entries to a
+   * pending list that every full-text lookup reads in full, until it holds gin_pending_list_limit
+   * (4 MB by default) or a vacuum merges it. Under a steady learn on a server whose
+   * autovacuum is off or behind, each search and each term count then read hundreds of pages of it
+   * (7 ms for a word no memory holds, 0.05 ms once merged). Answers are the same either way.
+   */
+  private cleanWhenWritten(): void {
+    if (this.writesSinceClean === undefined || this.readOnly) return;
+    this.writesSinceClean += 1;
+    if (this.writesSinceClean < GIN_CLEAN_WRITES || this.cleaning || this.pool.ended) return;
+    this.writesSinceClean = 0;
+    this.cleaning = this.pool
+      .query("SELECT gin_clean_pending_list('memories_fts'::regclass)")
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          // a role that does not own the index may not merge it: the server's vacuums do, from now on
+          if ((error as { code?: string } | null)?.code === '42501') this.writesSinceClean = undefined;
+          this.logger.warn('could not merge the pending entries of the full-text index', { error: String(error) });
+        },
+      )
+      .finally(() => {
+        this.cleaning = undefined;
       });
   }
 
@@ -324,6 +363,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     await this.listener?.stop();
     await this.analyzing;
+    await this.cleaning;
     if (this.pool.ended) return;
     await this.pool.end();
   }
@@ -439,7 +479,8 @@ export class PostgresStore implements Store {
       ]);
       return true;
     });
-    if (added) this.noteMemoryWrite(tenant, id);
+    // no text changed: the term counts stand (as in SQLite, which counts the same writes)
+    if (added) this.noteMemoryWrite(tenant, id, false);
     return added;
   }
 
@@ -509,9 +550,11 @@ export class PostgresStore implements Store {
     return true;
   }
 
-  private noteMemoryWrite(tenant: string, id: string): void {
+  /** after a memory row was written; `text` false: its text is unchanged (term counts stand) */
+  private noteMemoryWrite(tenant: string, id: string, text = true): void {
     this.memoryWrites += 1;
-    this.termStats.noteWrite();
+    if (text) this.termStats.noteWrite();
+    this.cleanWhenWritten();
     this.reads.invalidateMemory(tenant, id);
   }
 

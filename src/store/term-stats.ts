@@ -18,7 +18,10 @@ export const CANDIDATE_BUDGET = 1500;
 export interface TermCounter {
   /** how many memories each level holds */
   levelRows(): Promise<Map<string, number>>;
-  /** how many memories of the level contain each token, counting no further than `cap` */
+  /**
+   * how many memories of the level contain each token, counting no further than `cap`: one
+   * statement for all of them, on the connection in use (never concurrent queries on one client)
+   */
   tokenRows(level: string, tokens: string[], cap: number): Promise<number[]>;
 }
 
@@ -30,7 +33,7 @@ export class TermStats {
 
   constructor(private readonly counter: TermCounter) {}
 
-  /** after a memory was written or deleted */
+  /** after a memory was written or deleted (not after a new source for it: no count changes) */
   noteWrite(): void {
     this.writes++;
   }
