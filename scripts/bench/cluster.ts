@@ -19,7 +19,7 @@ export const BENCH_PROCESSES = Number(
 export interface BenchCluster {
   port: number;
   /** the server-side time of every request since the last call, ascending, and the CPU time the processes used (ms) */
-  serverTimes(): Promise<number[] & { cpuMs?: number }>;
+  serverTimes(): Promise<number[] & { cpuMs?: number; mainCpuMs?: number }>;
   stop(): Promise<void>;
 }
 
@@ -50,19 +50,22 @@ export async function startBenchCluster(
       const lists = await Promise.all(
         workers.map(
           (worker) =>
-            new Promise<{ times: number[]; cpuMs: number }>((resolve) => {
-              const onMessage = (message: { type?: string; times?: number[]; cpuMs?: number }) => {
+            new Promise<{ times: number[]; cpuMs: number; mainCpuMs: number }>((resolve) => {
+              const onMessage = (message: { type?: string; times?: number[]; cpuMs?: number; mainCpuMs?: number }) => {
                 if (message?.type !== 'bench:times') return;
                 worker.off('message', onMessage);
-                resolve({ times: message.times ?? [], cpuMs: message.cpuMs ?? 0 });
+                resolve({ times: message.times ?? [], cpuMs: message.cpuMs ?? 0, mainCpuMs: message.mainCpuMs ?? NaN });
               };
               worker.on('message', onMessage);
               worker.send({ type: 'bench:times' });
             }),
         ),
       );
-      const times: number[] & { cpuMs?: number } = lists.flatMap((l) => l.times).sort((a, b) => a - b);
+      const times: number[] & { cpuMs?: number; mainCpuMs?: number } = lists
+        .flatMap((l) => l.times)
+        .sort((a, b) => a - b);
       times.cpuMs = lists.reduce((sum, l) => sum + l.cpuMs, 0);
+      times.mainCpuMs = lists.reduce((sum, l) => sum + l.mainCpuMs, 0);
       return times;
     },
     stop: () => children.stop(),
