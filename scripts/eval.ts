@@ -33,7 +33,7 @@ import type { Fix, Memory, RecallHit } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';
 import { silentLogger, systemClock } from '../src/services/ports.js';
-import { recall, taskRoutines, withCompleteProvenance } from '../src/services/recall.js';
+import { FALLBACK_ROUTINE, recall, taskRoutines, withCompleteProvenance } from '../src/services/recall.js';
 import { readFixesFile } from '../src/sources/fixes-file.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
@@ -150,15 +150,15 @@ const emptyDiagnosis = (): Diagnosis => ({
   otherKindRelevance: 0,
 });
 
-async function diagnoseTasks(store: Store, queries: readonly Fix[], answers: Map<string, Answer>, d: Diagnosis) {
-  for (const fix of queries) {
+/** `hitsOf`: what scoreQueries recalled for each query */
+function diagnoseTasks(hitsOf: Map<Fix, RecallHit[]>, answers: Map<string, Answer>, d: Diagnosis): void {
+  for (const [fix, hits] of hitsOf) {
     const real = realLabels(answers.get(key(fix.repo, fix.ref))!);
     if (real.length === 0) continue;
     d.tasks += 1;
     const routines = taskRoutines(fix.title);
     const first = routines[0];
-    if (!first || (routines.length === 1 && first.weight < 0.31 && first.kind === 'edge-input')) d.taskNone += 1;
-    const hits = await recallFor(store, fix);
+    if (!first || first === FALLBACK_ROUTINE) d.taskNone += 1;
     const precision = hits.reduce((sum, h) => sum + hitRelevance(h, fix, answers, lenient), 0) / K;
     if (first && real.includes(first.kind)) {
       d.taskRight += 1;
@@ -295,9 +295,11 @@ async function scoreQueries(
   answers: Map<string, Answer>,
   sums: Sums,
   verbose: boolean,
-): Promise<void> {
+): Promise<Map<Fix, RecallHit[]>> {
+  const hitsOf = new Map<Fix, RecallHit[]>();
   for (const fix of queries) {
     const hits = await recallFor(store, fix);
+    hitsOf.set(fix, hits);
     sums.queries += 1;
     if (hits.length > 0) sums.answered += 1;
     const rel = (r: Relevant) => hits.map((h) => hitRelevance(h, fix, answers, r));
@@ -318,6 +320,7 @@ async function scoreQueries(
       );
     }
   }
+  return hitsOf;
 }
 
 async function learnPool(fixes: readonly Fix[]): Promise<{ store: Store; dir: string; seconds: number }> {
@@ -479,9 +482,9 @@ async function main(): Promise<void> {
     const one = await learnPool(rest);
     try {
       const sums = emptySums();
-      await scoreQueries(one.store, held, fixes, answers, sums, false);
+      const hitsOf = await scoreQueries(one.store, held, fixes, answers, sums, false);
       if (diagnose) {
-        await diagnoseTasks(one.store, held, answers, diagnosis);
+        diagnoseTasks(hitsOf, answers, diagnosis);
         await diagnoseLearning(one.store, rest, answers, diagnosis);
       }
       perRepo[repo] = toScore(sums, withLessons);

@@ -7,7 +7,7 @@
 import { withExamples } from '../core/insight-text.js';
 import { fixProse } from '../core/text.js';
 import { generalizeSubject, sentenceCase, type Vocabulary } from '../core/generalize.js';
-import { detectLesson, lessonTag, type Lesson } from '../core/lessons.js';
+import { cueOutranksLesson, detectLesson, lessonTag, type Lesson } from '../core/lessons.js';
 import { checkSpecificity } from './specificity.js';
 import { generalVocabulary } from './vocabulary.js';
 import { detectEcosystem, runHint, type Ecosystem } from '../core/ecosystem.js';
@@ -54,8 +54,6 @@ export interface RoutineChoice {
 
 /** Below this weight a fix's routine kind is a guess: the insight takes none rather than a wrong one. */
 const MIN_KIND_WEIGHT = 0.6;
-/** A cue this strong (a platform name, an architecture) says the kind by itself. */
-const STRONG_CUE = 1.2;
 
 /** The main routine of a fix and, when clearly present too, a second one. */
 export function chooseRoutines(fix: Fix): RoutineChoice {
@@ -182,11 +180,9 @@ export function chooseLesson(fix: Fix, choice: RoutineChoice, vocabulary: Vocabu
     [tests.join('\n'), 1],
   ];
   let found = detectLesson(texts, evidence);
-  // a strong cue of the fix's own words (a platform, an architecture) outranks a lesson named by
-  // one weak word: "32-bit" says platform even where "target" names a build lesson
-  const strong = choice.cues[0] && choice.cues[0].weight >= STRONG_CUE ? choice.primary : undefined;
-  if (!evidence && strong && found && found.lesson.kind !== strong && found.score < STRONG_CUE)
-    found = detectLesson(texts, strong);
+  // the fix's own strongest cue may outrank a lesson named by one weak word: then only its kind's lessons count
+  const strongest = choice.cues[0];
+  if (!evidence && found && cueOutranksLesson(strongest, found)) found = detectLesson(texts, strongest!.kind);
   const [owner = '', name = ''] = fix.repo.split('/');
   const condition = generalizeSubject(fix.title, vocabulary, [owner, name, fix.repo]).text;
   return {
@@ -213,16 +209,20 @@ function strongestEvidence(fix: Fix): RoutineKind | undefined {
 const STAND_IN_LEADS =
   'in|on|of|for|to|with|without|when|where|from|by|into|at|as|is|are|was|if|after|before|via|than|and|or|uses?|using|calls?|calling|passes|passing|returns?|accepts?|accepting|given|takes?';
 
+/** A generic noun that stands in for a removed source name ("a function", "the file"). */
+const STAND_IN = /\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi;
+/** A stand-in where a noun phrase can stand ("when a function is called"). */
+const PLACED_STAND_IN = new RegExp(`(^|\\b(${STAND_IN_LEADS})\\s)${STAND_IN.source}`, 'i');
+
 /** An example sentence fragment: the fix's condition, when it says something in general words. */
 function exampleOf(condition: string): string | undefined {
-  const generic = /\b(an?|the) (function|name|component|type|file|flag|special value|project)\b/gi;
+  const generic = STAND_IN;
   // a condition made mostly of stand-ins for the source's names says nothing to another repository
   const standIns = (condition.match(generic) ?? []).length;
   if (standIns >= 2) return undefined;
   // a stand-in reads as a noun phrase only where one can stand ("when a function is called"), not
   // glued to the words around a removed name ("partial a name index entry")
-  const placed = new RegExp(`(^|\\b(${STAND_IN_LEADS})\\s)${generic.source}`, 'i');
-  if (standIns === 1 && !placed.test(condition)) return undefined;
+  if (standIns === 1 && !PLACED_STAND_IN.test(condition)) return undefined;
   const general = condition.replace(generic, '');
   // one stand-in reads as a sentence only among enough real words ("a function go vet usage" does not)
   if (general.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w)).length < (standIns > 0 ? 4 : 2)) return undefined;

@@ -9,7 +9,7 @@
  * not from any repository's words; each needs a score of 1 to count, so one common word alone
  * ("default", "error") never names a lesson. Pure: no I/O.
  */
-import type { RoutineKind } from './routines.js';
+import type { RoutineCue, RoutineKind } from './routines.js';
 import { cueText, cueWeight } from './text.js';
 
 export interface Lesson {
@@ -925,6 +925,26 @@ export function detectLesson(
     if (score >= 1 && (!best || score > best.score)) best = { lesson, score };
   }
   return best;
+}
+
+/** A cue this strong (a platform name, an architecture) says the kind by itself. */
+export const STRONG_CUE = 1.2;
+
+/**
+ * Whether a text's strongest cue outranks a lesson it names: a strong cue of another kind beats a
+ * lesson named by one weak word ("32-bit" says platform even where "target" names a build lesson).
+ * The same rule on both sides: the rules abstractor reading a fix, recall reading a task.
+ */
+export function cueOutranksLesson(
+  strongest: RoutineCue | undefined,
+  found: { lesson: { kind: RoutineKind }; score: number },
+): boolean {
+  return (
+    strongest !== undefined &&
+    strongest.weight >= STRONG_CUE &&
+    found.score < STRONG_CUE &&
+    found.lesson.kind !== strongest.kind
+  );
 }
 
 /** Every lesson a text names, best first (scores of at least `min`). */

@@ -23,7 +23,7 @@ import {
   type RankedCandidate,
   type RankingWeights,
 } from '../core/ranking.js';
-import { lessonOfTags, rankLessons } from '../core/lessons.js';
+import { cueOutranksLesson, lessonOfTags, rankLessons, STRONG_CUE } from '../core/lessons.js';
 import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue, type RoutineKind } from '../core/routines.js';
 import { specificText, taskFocus } from '../core/task-focus.js';
 import { termSet, terms } from '../core/text.js';
@@ -62,7 +62,7 @@ export interface RecallOptions {
 }
 
 /** The routine a failure task that names none most likely needs, as a weak cue. */
-const FALLBACK_ROUTINE: RoutineCue = { kind: 'edge-input', weight: 0.3 };
+export const FALLBACK_ROUTINE: Readonly<RoutineCue> = { kind: 'edge-input', weight: 0.3 };
 
 /** How many candidates each list fetches before policy filtering and ranking. */
 const CANDIDATES = 60;
@@ -267,13 +267,14 @@ function withLessonKinds(
   routines: readonly RoutineCue[],
   lessons: readonly { lesson: { kind: RoutineKind }; score: number }[],
 ): RoutineCue[] {
-  // a lesson is the sharper reading: the kinds its words point to only count when it names none
+  // a lesson is the sharper reading: the kinds its words point to only count when it names none,
+  // except a strong cue, which also outranks a lesson named by one weak word (the learn side's rule)
   const weights = new Map<RoutineKind, RoutineCue>(
-    routines.filter((r) => lessons.length === 0 || r.weight >= 1.2).map((r) => [r.kind, { ...r }]),
+    routines.filter((r) => lessons.length === 0 || r.weight >= STRONG_CUE).map((r) => [r.kind, { ...r }]),
   );
-  const strongest = routines[0];
-  for (const { lesson, score } of lessons.slice(0, 3)) {
-    if (strongest && strongest.weight >= 1.2 && score < 1.2 && lesson.kind !== strongest.kind) continue;
+  for (const found of lessons.slice(0, 3)) {
+    if (cueOutranksLesson(routines[0], found)) continue;
+    const { lesson, score } = found;
     const known = weights.get(lesson.kind);
     const weight = Math.min(2, score) * 0.5;
     if (known) known.weight = Math.round((known.weight + weight) * 100) / 100;
