@@ -410,6 +410,10 @@ function baselines(path: string): { bm25?: [number, number]; random?: [number, n
 
 /** Off-topic tasks: `{ subject }` JSON Lines (or plain lines), from --offtopic, eval-dev, or the project's own set. */
 function readOfftopic(explicit: string | undefined): { path: string; tasks: string[] } | undefined {
+  if (explicit !== undefined && !existsSync(explicit)) {
+    console.error(`eval: no off-topic file at ${explicit} (--offtopic takes a JSON Lines file of { "subject" })`);
+    process.exit(2);
+  }
   const candidates = [explicit, join(EVAL_DEV, 'offtopic.jsonl'), join(REPO_ROOT, 'scripts', 'eval-offtopic.jsonl')];
   const path = candidates.find((p): p is string => p !== undefined && existsSync(p));
   if (!path) return undefined;

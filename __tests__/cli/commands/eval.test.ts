@@ -82,6 +82,16 @@ describe('memory-transfer eval', () => {
     expect(diagnosis.learnSide.right).toBeLessThan(1);
   }, 60_000);
 
+  it('a missing off-topic file exits 2 naming it, instead of measuring another set', async () => {
+    await writeFile(
+      join(tmp, 'fixes.jsonl'),
+      fix('acme/api', 'a', 'Fix crash on empty body', ['src/a.ts'], 'edge-input'),
+    );
+    const run = await cli('eval', 'fixes.jsonl', '--offtopic', 'missing.jsonl');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/eval: no off-topic file at .*missing\.jsonl/);
+  }, 60_000);
+
   it('a missing fixes file exits 2 with the reason', async () => {
     const run = await cli('eval', 'nowhere.jsonl');
     expect(run.code).toBe(2);
