@@ -29,7 +29,7 @@ describe('workflow commands', () => {
     s.commands.setOutput('count', '2');
     const text = await readFile(s.output, 'utf8');
     const match =
-      /^insights<<(ghadelimiter_[0-9a-f-]{36})\n## Insights\nline two\r\n\n\1\ncount<<(ghadelimiter_[0-9a-f-]{36})\n2\n\2\n$/.exec(
+      /^insights<<(ghadelimiter_[0-9a-z]{16})\n## Insights\nline two\r\n\n\1\ncount<<(ghadelimiter_[0-9a-z]{16})\n2\n\2\n$/.exec(
         text,
       );
     expect(match).not.toBeNull();

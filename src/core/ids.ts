@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './sha256.js';
 
 /**
  * A short, stable memory id derived from where it was first learned, so learning the same fix
  * twice yields the same ids (idempotent learn). "m" + 10 hex characters.
  */
 export function memoryId(tenant: string, repo: string, ref: string, level: string, index = 0): string {
-  const digest = createHash('sha256')
-    .update(`${tenant}\n${repo.toLowerCase()}\n${ref}\n${level}\n${index}`)
-    .digest('hex');
+  const digest = sha256Hex(`${tenant}\n${repo.toLowerCase()}\n${ref}\n${level}\n${index}`);
   return `m${digest.slice(0, 10)}`;
 }
 

@@ -3,10 +3,10 @@
  * header, then one memory per line with every Memory field and no vectors. `memory-transfer
  * export` writes it, `import` and the Action's pool-file mode read it with this same code.
  */
-import { createHash } from 'node:crypto';
 import { isAscii } from 'node:buffer';
 import { crc32, gunzipSync, gzipSync } from 'node:zlib';
 import { InputError } from './errors.js';
+import { sha256Hex } from './sha256.js';
 import { lexicalCounts, type IndexEntry, type LexicalStats, type TermCounts } from './memory-index.js';
 import { TERMS_VERSION } from './text.js';
 import { checkHeader, checkMemory, PoolFieldError } from './pool-check.js';
@@ -250,7 +250,7 @@ function entryOf(memory: Memory, read: () => Memory): PoolEntry {
 /** The digest of the memory lines, computed once. */
 function bodyDigestOf(buffer: Buffer): () => string {
   let digest: string | undefined;
-  return () => (digest ??= sha256(buffer.subarray(buffer.indexOf(0x0a) + 1)));
+  return () => (digest ??= sha256Hex(buffer.subarray(buffer.indexOf(0x0a) + 1)));
 }
 
 /** A memory line read on demand does not hold what the header's index says of it, or is malformed. */
@@ -377,10 +377,6 @@ function crc32Hex(data: string | Uint8Array): string {
   return crc32(data).toString(16).padStart(8, '0');
 }
 
-function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
 /** The header's `terms` for these memories, serialized as `body`. */
 export function poolTerms(memories: readonly Memory[], body: string): PoolTerms {
   const { lengths, terms } = lexicalCounts(memories);
@@ -398,7 +394,7 @@ export function poolTerms(memories: readonly Memory[], body: string): PoolTerms 
   }
   return {
     version: TERMS_VERSION,
-    digest: sha256(body),
+    digest: sha256Hex(body),
     crc32: crc32Hex(body),
     lengths: lengths.map((length) => length.toString(36)).join(','),
     // (fromEntries defines each key as its own property, whatever the term)
@@ -483,7 +479,7 @@ export function parsePool(input: string): ParsedPool {
   const memories: Memory[] = [];
   const read = readPoolLines(
     linesOf(input),
-    () => sha256(input.slice(input.indexOf('\n') + 1)),
+    () => sha256Hex(input.slice(input.indexOf('\n') + 1)),
     (memory) => memories.push(memory),
   );
   return { ...read, memories };
