@@ -246,6 +246,54 @@ describe('PostgreSQL pool', () => {
     }
   });
 
+  it("keeps each memory's full-text vector in its row (version 6); a version-5 schema is moved there without loss", async () => {
+    const store = (await makeStore()) as PostgresStore;
+    const schema = schemas.at(-1)!;
+    // a long insight: its vector alone is past the size PostgreSQL would move out of line
+    const words = Array.from({ length: 400 }, (_, i) => `token${i.toString(36)}word`).join(' ');
+    const memory = makeMemory({ content: `Check the migration against ${words}` });
+    await store.putMemory(memory);
+    await store.close();
+    const client = new pg.Client(URL);
+    await client.connect();
+    const storage = async () =>
+      (
+        await client.query(
+          `SELECT a.attstorage FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+           JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname = $1 AND c.relname = 'memories' AND a.attname = 'fts'`,
+          [schema],
+        )
+      ).rows[0]?.attstorage;
+    try {
+      expect(await storage()).toBe('m');
+      // the schema as the version-5 release wrote it
+      await client.query(`ALTER TABLE "${schema}".memories ALTER COLUMN fts SET STORAGE EXTENDED`);
+      await client.query(`DELETE FROM "${schema}".schema_version WHERE version > 5`);
+      expect(await storage()).toBe('x');
+      const reader = await openStore(`${URL}?schema=${schema}`, silentLogger, { listen: false, readOnly: true }).catch(
+        (e: unknown) => e,
+      );
+      expect((reader as StoreError).code).toBe('older-schema');
+      const again = await PostgresStore.open(URL, { schema, listen: false });
+      try {
+        await again.migrate();
+        expect(await storage()).toBe('m');
+        expect(await again.getMemory('acme', memory.id)).toMatchObject({
+          content: memory.content,
+          title: memory.title,
+        });
+        expect((await again.searchLexical('acme', 'token1aword', { limit: 5 })).map((h) => h.id)).toEqual([memory.id]);
+      } finally {
+        await again.close();
+      }
+      const versions = await client.query(`SELECT MAX(version) AS v FROM "${schema}".schema_version`);
+      expect(Number(versions.rows[0].v)).toBe(6);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('refuses a newer schema version', async () => {
     const store = (await makeStore()) as PostgresStore;
     await store.putMemory(makeMemory());

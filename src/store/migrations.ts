@@ -346,6 +346,17 @@ async function fillVectorCodes(db: MigrationSql): Promise<void> {
   }
 }
 
+/**
+ * Version 6 (PostgreSQL): the stored tsvector stays in the row, compressed (STORAGE MAIN), instead of
+ * out of line in the TOAST table (EXTENDED, the default for tsvector). Learning rewrites an insight's
+ * row on every merge; with the vector out of line each rewrite also wrote TOAST chunks and their
+ * index, and the dead chunks outgrew what autovacuum reclaimed, so the pages written per learned fix
+ * grew with the pool (docs/quality.md). A catalog change only: rows move in as they are next
+ * written. SQLite keeps no stored vector: nothing to do there, and a read-only command still opens a
+ * version 5 pool (oldestReadableVersion).
+ */
+const POSTGRES_V6 = 'ALTER TABLE memories ALTER COLUMN fts SET STORAGE MAIN;';
+
 /** Append only. The code's schema version is the last entry's version. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -379,9 +390,31 @@ export const MIGRATIONS: readonly Migration[] = [
     sqliteData: fillVectorCodes,
     postgres: "COMMENT ON TABLE vectors IS 'Float32 vectors; the vector index computes their int8 codes when it loads'",
   },
+  {
+    version: 6,
+    description: "PostgreSQL keeps a memory's full-text vector in its row (compressed), not in the TOAST table",
+    sqlite: '',
+    postgres: POSTGRES_V6,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * The oldest schema version a command that only reads can use as it is: every later migration is a
+ * no-op for this dialect (no SQL, no data step), so refusing the pool would only send its user to run
+ * a writing command for nothing.
+ */
+export function oldestReadableVersion(dialect: 'sqlite' | 'postgres'): number {
+  let version = SCHEMA_VERSION;
+  for (const migration of [...MIGRATIONS].reverse()) {
+    const sql = dialect === 'sqlite' ? migration.sqlite : migration.postgres;
+    const data = dialect === 'sqlite' ? migration.sqliteData : undefined;
+    if (sql.trim() !== '' || data) break;
+    version = migration.version - 1;
+  }
+  return version;
+}
 
 /** the shadow tables SQLite's FTS5 keeps beside each full-text table */
 const FTS5_SHADOWS = ['_data', '_idx', '_content', '_docsize', '_config'];

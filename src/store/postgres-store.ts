@@ -13,7 +13,7 @@ import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '
 import type { Logger } from '../services/ports.js';
 import { silentLogger } from '../services/ports.js';
 import { lexicalSearch, tsQuery } from './fts-query.js';
-import { assertKnownVersion, olderSchemaError, runMigrations, SCHEMA_VERSION } from './migrations.js';
+import { assertKnownVersion, olderSchemaError, oldestReadableVersion, runMigrations } from './migrations.js';
 import {
   isSampled,
   iso,
@@ -357,7 +357,7 @@ export class PostgresStore implements Store {
     assertKnownVersion(version, this.location);
     if (version === 0)
       throw new StoreError(`there is no pool in ${this.location} (schema ${this.schema}) yet`, 'not-found');
-    if (version < SCHEMA_VERSION) throw olderSchemaError(this.location, version);
+    if (version < oldestReadableVersion('postgres')) throw olderSchemaError(this.location, version);
   }
 
   async close(): Promise<void> {

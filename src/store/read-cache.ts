@@ -23,6 +23,8 @@ export interface ReadCacheOptions {
   searchTtlMs?: number | (() => number);
   /** the clock of searchTtlMs (default Date.now) */
   now?: () => number;
+  /** told of every invalidation (any tenant's memory write, a clear): for caches kept beside this one */
+  onChange?: () => void;
 }
 
 interface TenantCache {
@@ -40,6 +42,7 @@ export class ReadCache {
   private readonly maxSearches: number;
   private readonly searchTtlMs: () => number;
   private readonly now: () => number;
+  private readonly onChange: () => void;
 
   constructor(options: ReadCacheOptions = {}) {
     this.maxMemories = options.maxMemories ?? 50_000;
@@ -47,6 +50,7 @@ export class ReadCache {
     const ttl = options.searchTtlMs ?? Infinity;
     this.searchTtlMs = typeof ttl === 'number' ? () => ttl : ttl;
     this.now = options.now ?? Date.now;
+    this.onChange = options.onChange ?? (() => undefined);
   }
 
   /** The memories of these ids that exist, in the order asked, loading the ones not cached. */
@@ -96,6 +100,7 @@ export class ReadCache {
 
   /** after a write to one memory (or its vector): that memory and the tenant's search results are dropped */
   invalidateMemory(tenant: string, id: string): void {
+    this.onChange();
     const cache = this.tenants.get(tenant);
     if (!cache) return;
     cache.generation = ++this.generations;
@@ -105,6 +110,7 @@ export class ReadCache {
 
   /** forgets everything (a rolled-back transaction, another process wrote the pool) */
   clear(): void {
+    this.onChange();
     for (const cache of this.tenants.values()) cache.generation = ++this.generations;
     this.tenants = new Map();
     this.memoryCount = 0;

@@ -31,6 +31,7 @@ import {
 import {
   assertKnownVersion,
   olderSchemaError,
+  oldestReadableVersion,
   ownedSqliteTables,
   runMigrations,
   SCHEMA_VERSION,
@@ -38,6 +39,7 @@ import {
 import { SqliteConnection } from './sqlite-connection.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
+import { rankByTerms, TokenTerms, type TermRow } from './token-terms.js';
 import type { SqlValue } from './sqlite-connection.js';
 import type {
   Job,
@@ -117,8 +119,10 @@ export class SqliteStore implements Store {
   private readonly inTransaction = new AsyncLocalStorage<true>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly vectors: VectorCache;
+  /** each query token's bm25 terms (searches outside a transaction), dropped whenever `reads` is */
+  private readonly tokenTerms = new TokenTerms((level, tokens, cap) => this.loadTokenTerms(level, tokens, cap));
   /** parsed memories and recent full-text results for recall, kept in step by the writes below */
-  private readonly reads = new ReadCache();
+  private readonly reads = new ReadCache({ onChange: () => this.tokenTerms.clear() });
   /** PRAGMA data_version last seen: it changes when another connection (process) commits */
   private dataVersion: number | undefined;
   private versionCheck: Promise<void> | undefined;
@@ -212,7 +216,7 @@ export class SqliteStore implements Store {
     assertKnownVersion(version, this.path);
     if (version === 0)
       throw new StoreError(`there is no pool in ${this.path} yet (it holds no pool tables)`, 'not-found');
-    if (version < SCHEMA_VERSION) throw olderSchemaError(this.path, version);
+    if (version < oldestReadableVersion('sqlite')) throw olderSchemaError(this.path, version);
     await this.checkTables();
   }
 
@@ -479,25 +483,56 @@ export class SqliteStore implements Store {
     options: SearchOptions,
   ): Promise<ScoredId[]> {
     const hits: { id: string; rank: number }[] = [];
+    const cached = !this.inTransaction.getStore();
     for (const level of levels) {
-      const table = ftsTable(level);
       const searched = await this.termStats.selective(level, tokens);
-      const params: SqlValue[] = [fts5Query(searched), tenant];
-      // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
-      // through the narrow covering index, never the wide memories rows.
-      let sql = `SELECT m.id AS id, bm25(${table}, ${BM25_WEIGHTS}) AS rank
-        FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
-        WHERE ${table} MATCH ? AND m.tenant = ?`;
-      if (options.status) {
-        sql += ' AND m.status IN (SELECT value FROM json_each(?))';
-        params.push(JSON.stringify(options.status));
-      }
-      sql += ' ORDER BY rank LIMIT ?';
-      params.push(options.limit);
-      hits.push(...(await this.db.all<{ id: string; rank: number }>(sql, params)));
+      const terms = cached ? await this.tokenTerms.terms(level, searched) : undefined;
+      if (terms) hits.push(...rankByTerms(terms, tenant, options.status, options.limit));
+      else hits.push(...(await this.searchFts(tenant, level, searched, options)));
     }
     if (levels.length > 1) hits.sort((a, b) => a.rank - b.rank);
     return hits.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  /** one level's full-text search, ranked by FTS5 */
+  private searchFts(
+    tenant: string,
+    level: MemoryLevel,
+    searched: string[],
+    options: SearchOptions,
+  ): Promise<{ id: string; rank: number }[]> {
+    const table = ftsTable(level);
+    const params: SqlValue[] = [fts5Query(searched), tenant];
+    // The full-text match drives the query (CROSS JOIN fixes the order); each match is filtered
+    // through the narrow covering index, never the wide memories rows.
+    let sql = `SELECT m.id AS id, bm25(${table}, ${BM25_WEIGHTS}) AS rank
+      FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
+      WHERE ${table} MATCH ? AND m.tenant = ?`;
+    if (options.status) {
+      sql += ' AND m.status IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(options.status));
+    }
+    sql += ' ORDER BY rank LIMIT ?';
+    params.push(options.limit);
+    return this.db.all<{ id: string; rank: number }>(sql, params);
+  }
+
+  /** every token's matching rows in this level, each with its one-token bm25 (TokenTerms), in one statement */
+  private async loadTokenTerms(level: string, tokens: string[], cap: number): Promise<TermRow[][]> {
+    const table = ftsTable(level as MemoryLevel);
+    const selects = tokens.map(
+      (_, i) => `SELECT * FROM (SELECT ${i} AS t, m.seq AS seq, m.id AS id, m.tenant AS tenant, m.status AS status,
+        bm25(${table}, ${BM25_WEIGHTS}) AS rank
+        FROM ${table} CROSS JOIN memories m INDEXED BY memories_cover ON m.seq = ${table}.rowid
+        WHERE ${table} MATCH ? ORDER BY ${table}.rowid LIMIT ?)`,
+    );
+    const rows = await this.db.all<TermRow & { t: number }>(
+      selects.join(' UNION ALL '),
+      tokens.flatMap((token) => [fts5Query([token]), cap]),
+    );
+    const lists: TermRow[][] = tokens.map(() => []);
+    for (const { t, ...row } of rows) lists[t]?.push(row);
+    return lists;
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {
