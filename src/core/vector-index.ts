@@ -4,8 +4,9 @@
  * Each vector is kept as its *code*: every component scaled so the largest is ±127 and rounded to
  * an int8, followed by the inverse length of that code (little-endian Float32), so
  * `(unit query · code) × inverse length` approximates the cosine to about ±0.005. The codes sit in
- * one contiguous Int8Array (a quarter of the Float32 vectors' bytes) and a search scans every
- * accepted row (four accumulators per row): it returns the best rows by *approximate* cosine.
+ * segments of contiguous Int8Arrays (a quarter of the Float32 vectors' bytes) and a search scans
+ * every accepted row (a WebAssembly SIMD kernel, src/core/dot-kernel.ts, or a scalar loop where
+ * that is missing): it returns the best rows by *approximate* cosine.
  * Callers that need exact cosines re-score a few more candidates than they keep against the stored
  * float vectors (`exactCosine`; VectorCache does this), which finds what exact cosine finds.
  * Each row may carry a small tag (0..255, e.g. a level and status code) that a search can filter on
@@ -18,6 +19,15 @@
  * sign-bit (binary) code: it found 64 % (10k) and 38 % (100k) of the exact top 60; an int8 code
  * orders rows almost exactly as the floats do, and the re-scoring settles the rest.
  */
+
+import { DotKernel } from './dot-kernel.js';
+
+let kernel: DotKernel | undefined | null = null;
+/** the WebAssembly scan kernel, compiled on the first search (undefined: scan in JavaScript) */
+function dotKernel(): DotKernel | undefined {
+  if (kernel === null) kernel = process.env.MEMORY_TRANSFER_NO_WASM ? undefined : DotKernel.create();
+  return kernel;
+}
 
 export interface VectorHit {
   id: string;
@@ -276,16 +286,19 @@ export class VectorIndex {
     accept: ((id: string) => boolean) | undefined,
     acceptTags: Uint8Array | undefined,
   ): number {
+    const kernel = dotKernel();
     for (let s = Math.floor(from / SEGMENT_ROWS); s < this.segments.length; s++) {
       const segment = this.segments[s] as Segment;
       const { tags, inverse, ids, codes } = segment;
-      const rows = ids.length;
-      for (let i = s === Math.floor(from / SEGMENT_ROWS) ? from % SEGMENT_ROWS : 0; i < rows; i++) {
-        if (acceptTags && !acceptTags[tags[i] as number]) continue;
-        if (accept && !accept(ids[i] as string)) continue;
-        const score = dot(q, codes, i * this.stride) * (inverse[i] as number);
+      const first = s === Math.floor(from / SEGMENT_ROWS) ? from % SEGMENT_ROWS : 0;
+      const offer = (i: number, dotted: number) => {
+        if (acceptTags && !acceptTags[tags[i] as number]) return;
+        if (accept && !accept(ids[i] as string)) return;
+        const score = dotted * (inverse[i] as number);
         if (score > top.floor) top.offer(s * SEGMENT_ROWS + i, score);
-      }
+      };
+      if (kernel) kernel.scan(q, codes, this.stride, first, ids.length, offer);
+      else for (let i = first; i < ids.length; i++) offer(i, dot(q, codes, i * this.stride));
     }
     return this.count;
   }
