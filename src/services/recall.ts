@@ -25,6 +25,7 @@ import {
 } from '../core/ranking.js';
 import { cueOutranksLesson, lessonOfTags, rankLessons, STRONG_CUE } from '../core/lessons.js';
 import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue, type RoutineKind } from '../core/routines.js';
+import { readTaskKind, type TaskKind } from '../core/task-kind.js';
 import { specificText, taskFocus } from '../core/task-focus.js';
 import { termSet, terms } from '../core/text.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
@@ -59,6 +60,8 @@ export interface RecallOptions {
    * default false: validation routines are noise there, so recall stays silent
    */
   anyTask?: boolean;
+  /** the kinds of task answered (default: failures only) */
+  taskKinds?: readonly TaskKind[];
 }
 
 /** The routine a failure task that names none most likely needs, as a weak cue. */
@@ -79,7 +82,7 @@ export async function recall(
   if (k <= 0 || task.trim() === '') return [];
   const reading = readTask(task);
   const { focus } = reading;
-  if (!options.anyTask && !focus.describesFailure) return [];
+  if (!options.anyTask && !(options.taskKinds ?? ['failure']).includes(readTaskKind(task))) return [];
   const level = options.level ?? 'insight';
   const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
   const fusion = options.fusion ?? 'weighted';
