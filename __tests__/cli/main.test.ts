@@ -103,14 +103,25 @@ describe('learn and recall', () => {
 
   it('recall stays silent on a task with no failure in it and says why; --any-task searches anyway', async () => {
     await learnApi();
-    const silent = await cli('recall', 'time zones of invoice dates', '--db', db);
+    const silent = await cli('recall', 'How do I show invoice dates in the time zone of the customer?', '--db', db);
     expect(silent.code).toBe(0);
     expect(silent.stdout).toBe('');
-    expect(silent.stderr).toMatch(/nothing recalled: the task describes no failure .*--any-task searches anyway/);
+    expect(silent.stderr).toMatch(/nothing recalled: the task is a question, .*--any-task searches anyway/);
     const docs = await cli('recall', 'docs: fix typo in the invoice dates guide', '--db', db);
-    expect(docs.stderr).toMatch(/nothing recalled: the task is documentation, a release or housekeeping/);
+    expect(docs.stderr).toMatch(/nothing recalled: the task is documentation/);
     const topic = await cli('recall', 'time zones of invoice dates', '--any-task', '--db', db);
     expect(topic.stdout).toMatch(/^1\. /);
+  });
+
+  it('recall --json says what kind of task it read', async () => {
+    await learnApi();
+    const kindOf = async (task: string) =>
+      (JSON.parse((await cli('recall', task, '--json', '--db', db)).stdout) as { taskKind: string }).taskKind;
+    expect(await kindOf("Users in New Zealand see yesterday's date on invoices")).toBe('failure');
+    expect(await kindOf('Add a `--currency` option to the invoice export\n\nIt would be handy for reports.')).toBe(
+      'feature',
+    );
+    expect(await kindOf('How do I export invoices as CSV?')).toBe('question');
   });
 });
 

@@ -1,6 +1,7 @@
 /** Pool-file mode's ranking: the engine's recall over an in-memory index, no store, no LLM. */
 import { MemoryIndex } from '../core/memory-index.js';
 import { parsePoolEntries } from '../core/pool-file.js';
+import { AGENT_TASK_KINDS } from '../core/task-kind.js';
 import { silentLogger, systemClock } from '../services/ports.js';
 import { recall } from '../services/recall.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
@@ -17,5 +18,9 @@ export const recallInMemory: LocalRecall = (entries, requester, task, options) =
     indexes.set(entries, index);
   }
   const { stats: _stats, ...rest } = options;
-  return recall({ store: index, logger: silentLogger, clock: systemClock }, requester, task, rest);
+  // the agent after this step may be building a feature: it is given routines for that too
+  return recall({ store: index, logger: silentLogger, clock: systemClock }, requester, task, {
+    taskKinds: AGENT_TASK_KINDS,
+    ...rest,
+  });
 };

@@ -1,6 +1,6 @@
 /** The job summary: a table of what was injected, or one line saying why nothing was. Pure. */
 import type { InjectedInsight } from '../core/render-injection.js';
-import { silenceReason } from '../core/task-focus.js';
+import { AGENT_TASK_KINDS, readTaskKind, silenceReason } from '../core/task-kind.js';
 import { escapeMarkdown, markdownLink } from '../security/markdown.js';
 import type { ActionResult } from './main.js';
 import type { WithheldInsights } from './pool-recall.js';
@@ -45,11 +45,11 @@ export function renderSummary(
     lines.push(`No insight was injected (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`, '');
     lines.push(withheldLine(result.withheld));
   } else if (result.insights.length === 0) {
-    const silent = silenceReason(result.task);
+    const silent = silenceReason(result.task, AGENT_TASK_KINDS);
     lines.push(
       silent
         ? `No insight was injected: ${silent} (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`
-        : `No insight cleared the relevance bar for this task (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`,
+        : `No insight cleared the relevance bar for this ${readTaskKind(result.task) === 'feature' ? 'feature request' : 'task'} (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`,
     );
   } else {
     const n = result.insights.length;

@@ -53,15 +53,6 @@ export function taskFocus(task: string): TaskFocus {
   return { failureWords, repair, offTopic, describesFailure };
 }
 
-/** Why recall stays silent on a task, or undefined when the task describes a failure. */
-export function silenceReason(task: string): string | undefined {
-  const focus = taskFocus(task);
-  if (focus.describesFailure) return undefined;
-  return focus.offTopic
-    ? 'the task is documentation, a release or housekeeping, and validation routines only help fix a failure'
-    : 'the task describes no failure (a feature, a question or a topic), and validation routines only help fix one';
-}
-
 /** Words every failure report uses: they say that something broke, not what. */
 const GENERIC_FAILURE =
   /\b(bug ?fix(es)?|fix(es|ed|ing)?|bugs?|crash(es|ed|ing)?|errors?|fail(s|ed|ing|ures?)?|broken|breaks?|wrong(ly)?|incorrect(ly)?|issues?|problems?|panic(s|ked|king)?|unexpected(ly)?|does not|doesn['’]t|not working)\b/gi;

@@ -4,6 +4,7 @@
  * is the engine's recall; what may be seen is decided by core/visibility.ts (maySee for the
  * insights, mayLinkSource for naming where they were learned), as for every other reader.
  */
+import { AGENT_TASK_KINDS } from '../core/task-kind.js';
 import { sourceUrl } from '../core/comment-render.js';
 import { AuthError, InputError, NotFoundError } from '../core/errors.js';
 import { qualityPrior } from '../core/ranking.js';
@@ -91,6 +92,7 @@ export function createPoolSource(options: PoolSourceOptions): InsightSource {
       const hits = await recall(options.recallDeps, requester, query.task, {
         k: query.k ?? 3,
         level,
+        taskKinds: AGENT_TASK_KINDS,
         // only insights transfer; the concrete levels stay in their own repository
         ...(level !== 'insight' && requester.repo ? { onlyRepo: requester.repo } : {}),
       });

@@ -5,6 +5,7 @@
  * (a locked pool, an unreachable App, a refused vote) is a tool error with one line saying what
  * to change, never a crash of the server.
  */
+import { AGENT_TASK_KINDS, readTaskKind, silenceOf, type TaskKind } from '../core/task-kind.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryTransferError, describeError } from '../core/errors.js';
@@ -44,7 +45,10 @@ function where(item: RecalledInsight): string {
   return item.transferred ? 'learned in another repository of this organization' : 'learned in this repository';
 }
 
-function recallText(items: RecalledInsight[]): string {
+function recallText(items: RecalledInsight[], kind: TaskKind): string {
+  const silent = items.length === 0 ? silenceOf(kind, AGENT_TASK_KINDS) : undefined;
+  if (silent)
+    return `Nothing recalled: ${silent}. Describe the failure (what you ran, what happened, what you expected) to get validation routines.`;
   if (items.length === 0) {
     return 'No insight in the pool is relevant enough to this task. Describe the task more specifically (the failing behaviour, the kind of input) and call recall again.';
   }
@@ -130,8 +134,8 @@ export function createMcpServer(source: InsightSource, options: McpServerOptions
             ...(args.level !== undefined ? { level: args.level } : {}),
           }),
         (insights) => ({
-          content: [{ type: 'text', text: recallText(insights) }],
-          structuredContent: { insights },
+          content: [{ type: 'text', text: recallText(insights, readTaskKind(args.task)) }],
+          structuredContent: { insights, taskKind: readTaskKind(args.task) },
         }),
       ),
   );

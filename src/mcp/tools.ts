@@ -3,6 +3,7 @@
  * for what goes in and out (the SDK turns them into JSON schemas and validates with them; the
  * remote proxy parses the App's answers with the same ones). Pure: no I/O.
  */
+import { TASK_KINDS } from '../core/task-kind.js';
 import { z } from 'zod';
 import { injectedInsightSchema, MAX_TASK_LENGTH, MAX_TOP_K } from '../core/recall-api.js';
 import { MEMORY_LEVELS } from '../core/types.js';
@@ -87,7 +88,12 @@ export const recalledInsightSchema = injectedInsightSchema.extend({
 });
 export type RecalledInsight = z.infer<typeof recalledInsightSchema>;
 
-export const recallOutput = { insights: z.array(recalledInsightSchema) };
+export const recallOutput = {
+  insights: z.array(recalledInsightSchema),
+  taskKind: z
+    .enum(TASK_KINDS)
+    .describe('what kind of task the text was read as: failure, feature, question, docs, chore or discussion'),
+};
 
 export const shownInsightSchema = z.object({
   id: z.string(),

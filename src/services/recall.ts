@@ -25,8 +25,8 @@ import {
 } from '../core/ranking.js';
 import { cueOutranksLesson, lessonOfTags, rankLessons, STRONG_CUE } from '../core/lessons.js';
 import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue, type RoutineKind } from '../core/routines.js';
-import { readTaskKind, type TaskKind } from '../core/task-kind.js';
-import { specificText, taskFocus } from '../core/task-focus.js';
+import { readTaskKindOf, type TaskKind, type TaskKindReading } from '../core/task-kind.js';
+import { specificText } from '../core/task-focus.js';
 import { termSet, terms } from '../core/text.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { DEFAULT_RECALL_STATUSES, maySee, mayServeLevel } from '../core/visibility.js';
@@ -60,7 +60,10 @@ export interface RecallOptions {
    * default false: validation routines are noise there, so recall stays silent
    */
   anyTask?: boolean;
-  /** the kinds of task answered (default: failures only) */
+  /**
+   * the kinds of task answered (default: failures only, as the App comments); an agent about to
+   * build a feature may be given routines too (AGENT_TASK_KINDS)
+   */
   taskKinds?: readonly TaskKind[];
 }
 
@@ -81,8 +84,7 @@ export async function recall(
   const k = options.k ?? 3;
   if (k <= 0 || task.trim() === '') return [];
   const reading = readTask(task);
-  const { focus } = reading;
-  if (!options.anyTask && !(options.taskKinds ?? ['failure']).includes(readTaskKind(task))) return [];
+  if (!options.anyTask && !(options.taskKinds ?? ['failure']).includes(reading.kind.kind)) return [];
   const level = options.level ?? 'insight';
   const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
   const fusion = options.fusion ?? 'weighted';
@@ -173,10 +175,12 @@ export async function recall(
   // transfer, whatever its generic words of failure match ("crash", "error")
   const relevant = ranked.filter((r) => r.fused >= minScore);
   // evidence of a routine: a lesson, or a cue among the task's specific words ("crash" alone is none)
+  // a feature request needs the sharper evidence: what it builds names a lesson or a routine
   const evidence =
     lessons.length > 0 ||
-    relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory, has) > 0) ||
-    detectRoutinesInText(specific).length > 0;
+    detectRoutinesInText(specific).length > 0 ||
+    (reading.kind.kind === 'failure' &&
+      relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory, has) > 0));
   if (!evidence && !options.anyTask) return [];
   const kept = diversify(sortRanked(relevant), k, (a, b) => nearDuplicateTerms(textOf(a.id), textOf(b.id)));
   return kept.map((r) => {
@@ -200,7 +204,8 @@ export async function recall(
 /** What recall reads in a task's text before any search (the same for every recall of that text). */
 interface TaskReading {
   task: string;
-  focus: ReturnType<typeof taskFocus>;
+  /** what kind of task it is: a failure, a feature request, a question… */
+  kind: TaskKindReading;
   /** read when the task is answered */
   words?: {
     /** the task without its generic words of failure */
@@ -220,9 +225,14 @@ let lastReading: { task: string; reading: TaskReading } | undefined;
 
 function readTask(task: string): TaskReading {
   if (lastReading?.task === task) return lastReading.reading;
-  const reading: TaskReading = { task, focus: taskFocus(task) };
+  const reading: TaskReading = { task, kind: readTaskKindOf(task) };
   lastReading = { task, reading };
   return reading;
+}
+
+/** What kind of task a text is (read once per text, shared with the recall of it). */
+export function taskKindOf(task: string): TaskKind {
+  return readTask(task).kind.kind;
 }
 
 /**
@@ -237,7 +247,7 @@ function routinesOfReading(reading: TaskReading): RoutineCue[] {
   const { lessons, named } = (reading.words ??= readWords(reading.task));
   const kinds = withLessonKinds(named, lessons);
   // a failure that names no routine is most often an edge input (the commonest class of bug): a weak prior
-  return kinds.length > 0 || !reading.focus.describesFailure ? kinds : [FALLBACK_ROUTINE];
+  return kinds.length > 0 || reading.kind.kind !== 'failure' ? kinds : [FALLBACK_ROUTINE];
 }
 
 function readWords(task: string): NonNullable<TaskReading['words']> {

@@ -54,13 +54,75 @@ describe('memory-transfer eval', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result).toMatchObject({ fixes: 4, repositories: 2, insights: 2, offtopic: { answered: 0 } });
+    expect(result).toMatchObject({ fixes: 4, repositories: 2, insights: 2 });
+    expect(result.tasks.subject.offtopic.answered).toEqual({ commit: 0 });
+    expect(result.tasks.issue).toBeUndefined();
     // the other repository's insight of the same lesson comes back first, plainly and leaving each repository out
-    for (const score of [result.precisionAt3.plain, result.precisionAt3.leaveOneRepositoryOut]) {
+    for (const score of [result.tasks.subject.plain, result.tasks.subject.leaveOneRepositoryOut]) {
       expect(score.strict).toBeCloseTo(1 / 3);
       expect(score.answered).toBe(1);
     }
     expect(result.sample).toHaveLength(2);
+  }, 60_000);
+
+  it('measures issue-phrased tasks beside the subjects when symptoms.jsonl is there, and off-topic issues by kind', async () => {
+    const fixes = [
+      fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
+      fix(
+        'acme/web',
+        'b',
+        'Fix crash when the form input is empty',
+        ['src/form.ts', 'test/form.test.ts'],
+        'edge-input',
+      ),
+    ];
+    await writeFile(join(tmp, 'fixes.jsonl'), fixes.join('\n'));
+    const symptom = (line: string, title: string, body: string) => {
+      const { repo, sha } = JSON.parse(line) as { repo: string; sha: string };
+      return JSON.stringify({ repo, sha, title, body });
+    };
+    await writeFile(
+      join(tmp, 'symptoms.jsonl'),
+      [
+        symptom(
+          fixes[0]!,
+          'POST with no body returns 500',
+          'Sending an empty body crashes the handler with a TypeError.',
+        ),
+        symptom(
+          fixes[1]!,
+          'Submitting the form with nothing typed throws',
+          'I expected a validation message, not a crash.',
+        ),
+      ].join('\n'),
+    );
+    await writeFile(
+      join(tmp, 'offtopic-issues.jsonl'),
+      [
+        {
+          repo: 'acme/api',
+          title: 'How do I send an empty body?',
+          body: 'Is there a recommended way?',
+          kind: 'question',
+        },
+        {
+          repo: 'acme/web',
+          title: 'Add a `required` option to form inputs',
+          body: 'It would be handy.',
+          kind: 'feature',
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const run = await cli('eval', 'fixes.jsonl', '--json');
+    expect(run.code).toBe(0);
+    const { tasks } = JSON.parse(run.stdout);
+    for (const score of [tasks.issue.plain, tasks.issue.leaveOneRepositoryOut]) {
+      expect(score.answered).toBe(1);
+      expect(score.busiest.share).toBeGreaterThan(0);
+    }
+    expect(tasks.issue.offtopic).toMatchObject({ tasks: 2, answered: { question: 0, feature: 0 }, featuresRead: 1 });
   }, 60_000);
 
   it('--diagnose says where precision is lost: the routine each task is read with, and each learned fix', async () => {

@@ -4,6 +4,7 @@
  * credential (oidc.ts), a per-repository rate limit (429 + Retry-After), a body size limit.
  * Mounted by server.ts with Probot's `server.addHandler(createApiHandler(deps, options))`.
  */
+import { AGENT_TASK_KINDS } from '../../core/task-kind.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWTVerifyGetKey } from 'jose';
 import { AuthError, InputError, NotFoundError, StoreError, UpstreamError, describeError } from '../../core/errors.js';
@@ -145,6 +146,8 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
       const options = {
         k,
         level,
+        // an agent is given routines for a feature it builds too
+        taskKinds: AGENT_TASK_KINDS,
         // only insights transfer; the concrete levels (raw PR text, diffs) stay in their own repository
         ...(level !== 'insight' ? { onlyRepo: requester.repo } : {}),
         ...(minScore !== undefined ? { minScore } : {}),

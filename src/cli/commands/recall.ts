@@ -11,8 +11,8 @@ import { InputError } from '../../core/errors.js';
 import { MAX_TASK_LENGTH } from '../../core/recall-limits.js';
 import { MEMORY_LEVELS, VISIBILITIES } from '../../core/types.js';
 import type { Requester } from '../../core/types.js';
-import { silenceReason } from '../../core/task-focus.js';
-import { recall, withCompleteProvenance } from '../../services/recall.js';
+import { AGENT_TASK_KINDS, silenceReason } from '../../core/task-kind.js';
+import { recall, taskKindOf, withCompleteProvenance } from '../../services/recall.js';
 import type { CliContext } from '../context.js';
 import { recallDeps } from '../engine.js';
 import { EXIT } from '../exit-codes.js';
@@ -90,6 +90,7 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
       await recall(await recallDeps(ctx, store), requester, opts.text, {
         k: opts.k,
         level: opts.level,
+        taskKinds: AGENT_TASK_KINDS,
         ...(opts.anyTask && { anyTask: true }),
       }),
     );
@@ -99,10 +100,11 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
         tenant,
         repo: opts.repo ?? null,
         level: opts.level,
+        taskKind: taskKindOf(opts.text),
         results: hits.map((h, i) => hitJson(h, i + 1)),
       });
     } else if (hits.length === 0) {
-      const silent = opts.anyTask ? undefined : silenceReason(opts.text);
+      const silent = opts.anyTask ? undefined : silenceReason(opts.text, AGENT_TASK_KINDS);
       ctx.io.err(
         silent
           ? `memory-transfer: nothing recalled: ${silent} (--any-task searches anyway)\n`

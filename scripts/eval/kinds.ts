@@ -1,0 +1,43 @@
+/**
+ * npm run eval:kinds [-- DIR ...]: how the task-kind reader reads each set's issue-phrased tasks
+ * (symptoms.jsonl: failures; offtopic-issues.jsonl: by kind) and commit subjects, per set.
+ * Answer keys are read here only.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { readTaskKindOf } from '../../src/core/task-kind.js';
+import { issueTask, readJsonl } from './data.js';
+
+const verbose = process.argv.includes('--verbose');
+const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+for (const dir of dirs) {
+  const rows: { task: string; kind: string; repo: string }[] = [];
+  const symptoms = join(dir, 'symptoms.jsonl');
+  if (existsSync(symptoms))
+    for (const s of readJsonl<{ title: string; body: string; repo: string }>(symptoms))
+      rows.push({ task: issueTask(s), kind: 'failure', repo: s.repo });
+  const off = join(dir, 'offtopic-issues.jsonl');
+  if (existsSync(off))
+    for (const s of readJsonl<{ title: string; body: string; kind: string; repo: string }>(off))
+      rows.push({ task: issueTask(s), kind: s.kind, repo: s.repo });
+  for (const s of readJsonl<{ subject: string; repo: string }>(join(dir, 'fixes.jsonl')))
+    rows.push({ task: s.subject, kind: 'subject-fix', repo: s.repo });
+  const table = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    const reading = readTaskKindOf(row.task);
+    const counts = table.get(row.kind) ?? new Map<string, number>();
+    counts.set(reading.kind, (counts.get(reading.kind) ?? 0) + 1);
+    table.set(row.kind, counts);
+    const right = row.kind === reading.kind || (row.kind === 'subject-fix' && reading.kind === 'failure');
+    const badly = row.kind === 'failure' ? reading.kind !== 'failure' : !right && reading.kind === 'failure';
+    if (verbose && badly)
+      console.log(
+        `  ${row.kind} read as ${reading.kind} (f ${reading.failure}, ${reading.other?.kind ?? '-'} ${reading.other?.score ?? 0}): ${row.task.replace(/\s+/g, ' ').slice(0, 150)}`,
+      );
+  }
+  console.log(dir);
+  for (const [kind, counts] of table) {
+    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+    console.log(`  ${kind.padEnd(12)} ${total}: ${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  }
+}

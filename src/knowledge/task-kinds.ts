@@ -1,0 +1,233 @@
+/**
+ * The cues that tell what kind of task a text is (core/task-kind.ts weighs them). General English
+ * and software vocabulary, written from how people phrase issues anywhere, never from a
+ * repository's words. Patterns read the lower-cased text unless `on: 'raw'` (exception names and
+ * error lines keep their case); `on: 'title'` reads the first line only.
+ */
+export interface KindCue {
+  pattern: RegExp;
+  weight: number;
+  on?: 'title' | 'raw';
+}
+
+const cue = (pattern: RegExp, weight: number, on?: KindCue['on']): KindCue => ({ pattern, weight, ...(on && { on }) });
+
+/** A one-line task that says it repairs something (a commit subject, a PR title). */
+export const REPAIR_SUBJECT =
+  /\b(fix(es|ed|ing)?|bug ?fix(es)?|hotfix|bugs?|regression|patch(es|ed)?|resolve[sd]?|repair(s|ed)?|correct(s|ed)?|prevent(s|ed)?|avoid(s|ed)?|handle[sd]?|guard against|crash(es|ed)?|leak(s|ed)?|race)\b/;
+
+/** Symptoms of a failure: what a reporter saw, not the word "bug". */
+export const FAILURE_CUES: readonly KindCue[] = [
+  // an exception, an error line, a panic, a stack frame, a compiler's error code
+  cue(/\b[A-Z][A-Za-z]*(Error|Exception)\b/, 1.1, 'raw'),
+  cue(/\b[A-Z][A-Za-z]*(Error|Exception|Warning)\s*:|^\s*(error|fatal|warning)(\[\w+\])?:/m, 1.1, 'raw'),
+  cue(
+    /\bpanic(:|ked\b|s\b)|\bruntime error\b|\bTraceback\b|\bSIGSEGV\b|\bsegmentation fault\b|\bDATA RACE\b|\bUncaught\b|\bUnhandled\b|\bunhandled rejection\b/i,
+    2,
+    'raw',
+  ),
+  cue(
+    /\bunexpected (token|end|character|eof|identifier|keyword)\b|\bsyntax ?error\b|\b(stops|halts|dies|bails out|aborts) (at|with|on|in)\b/,
+    1.4,
+  ),
+  cue(
+    /\b(throws?|raises?) (this|that|an?|the|it)\b|\b(can['’]t|cannot) be (used|passed|called|imported|set|combined|read|parsed)\b/,
+    1,
+  ),
+  cue(/\b(ERR|E)_[A-Z][A-Z_]{3,}\b|\bTS\d{4}\b|\berror\[E\d{4}\]/, 1.2, 'raw'),
+  cue(/^\s*at \S.*:\d+(:\d+)?\)?\s*$|^\s*File ".+", line \d+/m, 1.6, 'raw'),
+  cue(/\b\w+(Exceeded|Deprecation|Runtime|User)Warning\b|\bUnhandledPromiseRejection\w*\b/, 2, 'raw'),
+  // a wrong value
+  cue(/\binstead of\b/, 0.8),
+  cue(/\bi expected\b|\bexpected (it|the|a|an|that|to|them|this|something|output|result)\b|\bexpected:/, 1),
+  cue(
+    /\bbut (got|gets|get|it|the|instead|that|then|this)\b|\bbut (returns?|prints?|shows?|gives?|sends?|throws?|raises?|fails?|ends?|logs?)\b/,
+    0.9,
+  ),
+  cue(
+    /\b(a|one|an|two) (day|hour|month|year|minute|second)s? (off|early|late|behind|ahead|too (early|late))\b|\b(yesterday|tomorrow)['’]s\b|\boff by (one|an? \w+)\b/,
+    1.6,
+  ),
+  cue(
+    /\bwrong\b|\bincorrect(ly)?\b|\bgarbled\b|\bmangled\b|\bcorrupt\w*|\bmisformatted\b|\btruncated\b|\bduplicated?\b/,
+    1,
+  ),
+  cue(
+    /\bhas no effect\b|\b(is|are|gets?|got|was|were) (silently )?(ignored|dropped|lost|skipped|swallowed|overwritten|discarded)\b|\bignores\b|\bnot (applied|respected|honou?red|called|sent|emitted|fired|shown|found|saved|closed|removed|released|triggered|cleaned up|run)\b/,
+    1,
+  ),
+  cue(
+    /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not) (\w+ )?(reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es)\b/,
+    1.2,
+  ),
+  cue(
+    /\b(is|are|becomes?|comes? back( as)?|returns?|gives?|yields?|prints?|shows?|sends?) (always |still |now )?(`)?(undefined|null|none|nil|nan|empty|zero|0|false)\b|`(undefined|null|none|nil|nan)`/,
+    1,
+  ),
+  cue(
+    /\bonly (happens|fails|occurs|breaks)\b|\b(is|are) affected\b|\b(is|are|works?|worked) (\w+ ){0,2}fine\b|\bworks[;,.]|\b(receives?|returns?|prints?|gets?|sends?|outputs?) nothing\b|\b(works|worked) (fine|correctly|as expected|again)\b|\bthe same (code|call|command|request|query|config\w*) works\b|\b(is|are) fine\b/,
+    0.8,
+  ),
+  // a regression; a contradiction of what the docs or the spec say
+  cue(
+    /\b(in|with) (the )?(previous|last|prior|older|earlier) (release|version|major|minor)\b|\bit used to be\b|\bsince the (\w+ )?(bump|upgrade|update|release|switch)\b/,
+    1.2,
+  ),
+  cue(/\b(says?|said|claims?|states?|documents?|according to)\b.{0,80}, but\b|\baccording to\b/, 1),
+  cue(
+    /\bno longer\b|\bstopped working\b|\bused to (work|return|print|accept)\b|\bworked (in|with|before|on)\b|\bsince (upgrading|updating|bumping|the (latest|last|new|recent))\b|\bafter (upgrading|updating|bumping)\b|\bregress\w*|\bbroke(n)?\b|\bbreaks?\b/,
+    1.2,
+  ),
+  cue(
+    /\b(returns?|gives?|outputs?|prints?|writes?|produces?|shows?|sends?|yields?|becomes?|renders?|serializ\w+ (as|to)|evaluates to) (\w+ ){0,2}`[^`]+`/,
+    0.6,
+  ),
+  cue(
+    /\bstill (follows?|sends?|returns?|prints?|shows?|runs?|calls?|uses?|writes?|includes?|contains?|happens?|fails?|throws?|raises?|there)\b|\b(disappears?|vanish(es)?|goes missing|gets lost|are lost|is lost)\b|\bmangl\w+|\bunescaped\b|\bprinted raw\b/,
+    1,
+  ),
+  // a hang
+  cue(
+    /\bhang(s|ing)?\b|\bhung\b|\bfreez(e|es|ing)\b|\bfroze\b|\bstuck\b|\bdeadlock\w*|\bspins?\b|\b100 ?% cpu\b|\bnever (returns|ends|finishes|completes|resolves|exits|terminates)\b|\btimes out\b|\btimed out\b|\bblocks forever\b/,
+    1.6,
+  ),
+  // slowness with numbers, growth
+  cue(
+    /\btakes? (about |over |nearly |almost |around |more than )?\d[\d.,]* ?(ms|s|sec|secs|seconds?|minutes?|mins?|hours?)\b|\b\d+(\.\d+)? ?(x|times) slower\b|\bslow(er|ly|s|down)?\b.{0,60}\b\d/,
+    1.4,
+  ),
+  cue(/\bslow(er|ly|s|down)?\b/, 0.5),
+  cue(
+    /\boom\b|\boom-killed\b|\bout of memory\b|\bmemory (grows|keeps|climbs|usage (grows|climbs|keeps))|\bleak\w*|\bkeeps? (growing|increasing|climbing)\b|\bgrows? (with|on|after|for) (every|each)\b|\bpiles? up\b|\baccumulat\w+\b|\bheap\b|\btoo many open files\b|\bemfile\b|\btakes forever\b|\bexhaust\w* (all )?(the )?(memory|heap|file descriptors|sockets|connections)\b/,
+    1.6,
+  ),
+  // a crash, a warning printed, an error reported
+  cue(
+    /\bcrash(es|ed|ing)?\b|\bsegfault\w*|\bkills? the process\b|\bblows? up\b|\bpanics?\b|\baborted\b|\bexits? with (code|status) [1-9]/,
+    1.4,
+  ),
+  cue(
+    /\b(prints?|printed|emits?|emitted|shows?|logs?|logged|get|gets|getting|see|seeing|raises?) (a |this |the |an |these |dozens of |many |lots of )?([\w-]+ ){0,2}warnings?\b|\bwarning:/,
+    1.2,
+  ),
+  cue(/\berrors?\b/, 0.5),
+  cue(/\bfail(s|ed|ing)\b/, 1),
+  cue(/\bfailures?\b/, 0.5),
+  cue(
+    /\bflak(y|iness)\b|\bintermittent(ly)?\b|\brace condition\b|\bracy\b|\bsometimes (fails|hangs|crashes|returns|throws|loses|drops)\b/,
+    1.4,
+  ),
+  cue(/\bthrows?\b|\braises?\b|\bthrown\b|\braised\b|\brejects?( with)?\b/, 0.7),
+  cue(/\bexceptions?\b/, 0.4),
+  // a red CI step, a build that does not compile
+  cue(
+    /\b(ci|build|job|pipeline|workflow|tests?|npm test|go test|cargo test|checks?|lint|vet|release)\b.{0,40}\b(red|fail(s|ing|ed)?|broken|breaks)\b|\b(red|failing) on\b/,
+    1.2,
+  ),
+  cue(
+    /\b(doesn['’]t|does not|won['’]t|fails? to|no longer) (compile|build|type-?check|install|link)\b|\bcompil(e|er|ation) errors?\b|\btype errors?\b|\bnot assignable\b|\bcannot find (module|name|package)\b/,
+    1.6,
+  ),
+  // a wrong status, a hole in security
+  cue(
+    /\b(returns?|gets?|got|responds? with|answers? with|is|a) (an? )?(4\d\d|5\d\d)\b|\b(404|500|502|422|400)s?\b/,
+    0.8,
+  ),
+  cue(
+    /\bspoof\w*|\binjection\b|\binject(s|ed)?\b|\barbitrary (code|commands?|files?)\b|\btraversal\b|\bpwned\b|\bcan (read|write|access|overwrite) (any|other|arbitrary)\b|\bleaks? (the |a )?(token|secret|password|key)s?\b/,
+    1.6,
+  ),
+  // the words reporters use
+  cue(/\bbugs?\b|^bug:|\bdefect\b/, 1),
+  cue(/^\s*steps\b|\bto reproduce\b|\brepro(duction|duce)?\b|\bsteps to\b|\bminimal (example|reproduction)\b/, 1),
+  cue(/\b(doesn['’]t|does not|don['’]t|do not) work\b|\bnot working\b|\bunusable\b/, 1.2),
+];
+
+/** The shape of a task that reports no failure, by kind. */
+export const KIND_CUES = {
+  feature: [
+    cue(
+      /^(please )?(add|allow|support|expose|provide|enable|introduce|implement|accept|let|offer|make it possible|option to|ability to|new option|feature request|feat|feature:|request:)\b(?![_(.])/,
+      1.2,
+      'title',
+    ),
+    cue(
+      /^(print|show|log|emit|warn|display|generate|create|make|include|detect|infer|validate|group|export|read|load|parse|render)\b(?![_(.])[^.!?]*\b(when|if|for|by default|in|from|with|as)\b/,
+      0.8,
+      'title',
+    ),
+    cue(
+      /\b(could|should|might|can we) (offer|have|provide|accept|support|expose|gain|grow)\b|\bmode\b.{0,40}\b(that|which|so that)\b/,
+      0.7,
+    ),
+    cue(
+      /\bit would be (nice|great|good|convenient|handy|useful|helpful|awesome|cool)\b|\bwould be (nice|great|convenient|handy|useful|helpful) (to|if)\b/,
+      1,
+    ),
+    cue(
+      /\bi['’]?d (like|love)\b|\bi would (like|love)\b|\bwe would like\b|\bwe['’]d like\b|\bwould like to\b|\bwould love\b/,
+      0.8,
+    ),
+    cue(
+      /\bfeature request\b|\bcould (you|we) (add|support|expose|provide)\b|\bplease (add|support|consider)\b|\bnice to have\b|\bout of the box\b/,
+      1,
+    ),
+    cue(
+      /\bwould (save|make|help|let|allow|simplify|be a)\b|\bopt-in\b|\bas an alternative\b|\bsupport for\b|\bkeep (the )?current behaviou?r\b/,
+      0.7,
+    ),
+    cue(
+      /\b(a|an|new) (option|setting|flag|hook|api|method|parameter|field|config(uration)? option|context setting)\b/,
+      0.5,
+    ),
+  ],
+  question: [
+    cue(/^(how|what|which|where|when|why|is|are|can|could|should|does|do|will|would|any|has|have|who)\b/, 0.8, 'title'),
+    cue(/\?\s*$/, 0.8, 'title'),
+    cue(
+      /\bwhat['’]?s the difference\b|\bdifference between\b.{0,80}\?|\bhow (do|can|should|would|could) (i|we|you|one)\b|\bhow to\b|\bis there (a|an) (way|recommended|built-in|option|setting)\b|\bis it possible\b|\bwhat['’]?s? (is )?the (recommended|best|right|preferred|correct|intended|idiomatic) (way|approach|pattern)\b|\brecommended (way|approach|pattern)\b|\bbest practices?\b|\bany (advice|tips|pointers)\b|\bwhat is the recommended\b/,
+      1,
+    ),
+    cue(/\bofficially supported\b|\bbest effort\b|\bis .{1,40} supported\?/, 0.6),
+  ],
+  docs: [
+    cue(
+      /^(docs?|documentation|readme)\b|^(document|explain|clarify|describe|mention|list)\b|\b(migration|upgrade) guide\b|\b(in|to|from) the (docs|documentation|readme|guide)\s*$/,
+      1.4,
+      'title',
+    ),
+    cue(
+      /\b(in|to) the (docs|documentation|readme|guide|changelog)\b|\bmention (that|it|this)\b|\b(the )?docs (explain|describe|cover)\b/,
+      0.8,
+    ),
+    cue(
+      /\b(add|list) (our|my|\w+) (project|company|org\w*|logo) to\b|\blist of (users|organi[sz]ations|projects|companies|adopters)\b/,
+      1.5,
+    ),
+    cue(
+      /\b(the )?(docs|documentation|readme|guide|tutorial)\b.{0,60}\b(would help|should (say|mention|explain|list)|could (say|mention|explain|list|be added)|is (unclear|missing|outdated)|doesn['’]t (say|mention|explain))\b|\b(a )?(table|section|page|example|paragraph) (in|to|on) the (docs|documentation|readme|guide)\b/,
+      1,
+    ),
+    cue(/\bdocs?\b|\bdocumentation\b|\breadme\b|\btypos?\b|\bexamples?\b/, 0.3),
+  ],
+  chore: [
+    cue(
+      /^(silence|quiet|suppress|mute|drop|bump|upgrade|release|cut|tag|publish|move|migrate|rename|refactor|remove|replace|switch|pin|unpin|deprecate|clean ?up|chore|ci:|build:|enable dependabot|update (the )?(dependencies|deps|ci|workflows?))\b/,
+      1,
+      'title',
+    ),
+    cue(
+      /\b(ci|test) matrix\b|\bend[- ]of[- ]life\b|\beol\b|\bdependabot\b|\brenovate\b|\bclassifiers?\b|\b(cut|tag|publish) a (new )?(release|minor|major|patch|version)\b|\bnew (release|minor|major)\b|\bengines\b|\bspeed up (the )?ci\b/,
+      0.8,
+    ),
+    cue(/\bbump\w*\b|\bworkflows?\b|\bci\b|\bbenchmarks?\b|\bminimum (supported )?(node|python|go|rust)\b/, 0.4),
+  ],
+  discussion: [
+    cue(/^(should|shall|rfc|proposal|discussion|discuss|thoughts|idea|thank|thanks|kudos)\b/, 1.4, 'title'),
+    cue(/\bthank(s| you)\b|\bgreat work\b|\bkudos\b|\bappreciate\b/, 1),
+    cue(
+      /\bshould we\b|\bshall we\b|\bwhat do (you|people|others|maintainers) think\b|\bthoughts on\b|\bopinions?\b|\bgauge interest\b|\bbefore (anyone|i|we) (writes?|opens?|starts?)\b|\bhappy to (draft|open|send|write) a pr\b|\broadmap\b|\bis .{0,30} planned\b|\bcollect (feedback|opinions)\b|\btrade-?offs?\b/,
+      1,
+    ),
+  ],
+} as const satisfies Record<string, readonly KindCue[]>;
