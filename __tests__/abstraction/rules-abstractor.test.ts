@@ -124,12 +124,13 @@ describe('rules abstractor', () => {
     expect(new Set(titles.map((title) => insightOf(sampleFix({ title })).title)).size).toBe(3);
   });
 
-  it('keeps a fix the catalog does not name as its own lesson, titled by its condition', () => {
+  it('puts a fix the catalog does not name under its kind, its condition as an example, never in a glued title', () => {
     const insight = insightOf(
       sampleFix({ title: 'Fix query option re-applied on every followed redirect', files: ['src/a.ts', 'test/a.ts'] }),
     );
     expect(insight.tags.some((t) => t.startsWith('lesson:'))).toBe(false);
-    expect(insight.title).toMatch(/^Query option re-applied on every followed redirect: /);
+    expect(insight.title).not.toMatch(/redirect|:/i);
+    expect(insight.title).not.toMatch(/^(fix|update|add)\b/i);
     expect(insight.content).toMatch(/Seen in: query option re-applied on every followed redirect\.$/);
   });
 

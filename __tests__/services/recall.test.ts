@@ -262,3 +262,40 @@ describe('recall over a store that caches what it reads', () => {
     }
   });
 });
+
+describe('one lesson, one result', () => {
+  const leak = (id: string, repo: string, ref: string, title: string) =>
+    insightMemory(id, sampleFix({ repo, ref, title, visibility: 'public' }));
+  const ask = async (memories: Memory[], task: string) =>
+    recall({ store: new MemoryIndex(memories), logger: silentLogger, clock }, { tenant: 'acme' }, task, { k: 3 });
+
+  it('folds insights of the same lesson into the best one: one result, the sources of both', async () => {
+    const a = leak('mleak1', 'acme/web', 'w1', 'Socket listeners leak on every retry');
+    const b = leak('mleak2', 'acme/api', 'a1', 'Abort listeners pile up on a shared signal and leak');
+    expect(a.tags.find((t) => t.startsWith('lesson:'))).toBeDefined();
+    expect(a.tags.find((t) => t.startsWith('lesson:'))).toBe(b.tags.find((t) => t.startsWith('lesson:')));
+    const hits = await ask([a, b], 'Memory grows on every request: the listener count keeps growing');
+    const same = hits.filter((h) => h.memory.title === a.title);
+    expect(same).toHaveLength(1);
+    expect(same[0]!.memory.provenance.map((p) => p.repo).sort()).toEqual(['acme/api', 'acme/web']);
+  });
+
+  it('folds insights that share a title, whoever wrote them', async () => {
+    const a = leak('mt1', 'acme/web', 'w1', 'Socket listeners leak on every retry');
+    const b = { ...leak('mt2', 'acme/api', 'a1', 'Crash on an empty request body'), title: a.title.toUpperCase() };
+    const hits = await ask([a, b], 'Socket listeners leak: memory grows on every retry');
+    expect(hits.filter((h) => h.memory.title.toLowerCase() === a.title.toLowerCase())).toHaveLength(1);
+  });
+
+  it('ranks a lesson two repositories taught above a singleton of equal match', async () => {
+    const one = leak('msingle', 'acme/web', 'w1', 'Socket listeners leak on every retry');
+    const two = {
+      ...leak('mdouble', 'acme/api', 'a1', 'Socket listeners leak on every retry'),
+      id: 'mdouble',
+      title: 'Listeners must be removed when their work ends, taught twice',
+      provenance: [...one.provenance.map((p) => ({ ...p, repo: 'acme/api' })), ...one.provenance],
+    };
+    const hits = await ask([one, two], 'Socket listeners leak on every retry');
+    expect(hits[0]!.memory.id).toBe('mdouble');
+  });
+});

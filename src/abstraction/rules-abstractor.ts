@@ -6,7 +6,7 @@
  */
 import { withExamples } from '../core/insight-text.js';
 import { fixProse } from '../core/text.js';
-import { generalizeSubject, sentenceCase, type Vocabulary } from '../core/generalize.js';
+import { generalizeSubject, type Vocabulary } from '../core/generalize.js';
 import { cueOutranksLesson, detectLesson, lessonTag, type Lesson } from '../core/lessons.js';
 import { checkSpecificity } from './specificity.js';
 import { generalVocabulary } from './vocabulary.js';
@@ -113,26 +113,6 @@ function tagsOf(fix: Fix, choice: RoutineChoice, lesson: LessonChoice, ecosystem
   if (ecosystem.tool) tags.push(`tool:${ecosystem.tool}`);
   return tags;
 }
-
-/** A short imperative per kind, for the title of a lesson the catalog does not name. */
-const KIND_CHECK: Record<RoutineKind, string> = {
-  'edge-input': 'test the edge inputs',
-  'encoding-locale': 'test other encodings, locales and time zones',
-  'platform-compat': 'test on every supported platform',
-  'concurrency-async': 'test overlapping and cancelled operations',
-  'performance-resource': 'assert resources are released',
-  'error-handling': 'test the failure path',
-  'security-validation': 'test hostile input',
-  'api-compat': 'pin the public behaviour',
-  'dependency-compat': 'test the allowed dependency versions',
-  'type-check': 'check the published types',
-  'lint-format': 'keep the linter clean',
-  'build-packaging': 'build and install from a clean checkout',
-  'ci-config': 'test the CI change on a branch',
-  'config-env': 'test every source of the setting',
-  'data-migration': 'run the migrations on a fresh database',
-  'regression-test': 'pin it with a regression test',
-};
 
 /** Names of tests the change added, in general words ("empty pattern"). */
 export function addedTestNames(change: string, vocabulary: Vocabulary): string[] {
@@ -243,16 +223,13 @@ function insightOf(
       insight: { title, description, content: withExamples(check, example ? [example] : []) },
     };
   }
+  // a lesson the catalog does not name joins its kind's insight, its condition as an example: a
+  // commit's words with a check glued on ("<subject>: test the edge inputs") is no rule to act on
   const template = templateFor(lesson.kind, lesson.kind === choice.primary ? choice.facet : undefined);
-  // the condition names the lesson when it is mostly general words; a stand-in for a name makes a poor title
-  const title =
-    example && !/\b(an?|the) (function|name|component|type|file|special value|project)\b/i.test(example)
-      ? `${sentenceCase(lesson.condition)}: ${KIND_CHECK[lesson.kind]}`
-      : template.title;
   return {
     level: 'insight',
     insight: {
-      title,
+      title: template.title,
       description: template.description,
       content: withExamples(`${template.check} ${template.why}`, example ? [example] : []),
     },

@@ -19,6 +19,19 @@ export function withoutQualifiers(text: string): string {
   return text.replace(EXAMPLES, '').replace(CLAUSE, '').replace(RUN_HINT, '').trim();
 }
 
+/** A title as compared for sameness: case, punctuation and spacing aside. */
+export function titleKey(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+/** Two insights with this title teach one lesson: one title, one insight. */
+export function sameTitle(a: string, b: string): boolean {
+  return titleKey(a) === titleKey(b);
+}
+
 /** The examples an insight's content lists. */
 export function examplesOf(text: string): string[] {
   const found = EXAMPLES.exec(text);

@@ -134,12 +134,18 @@ export function sortRanked<T extends { score: number; id: string }>(items: T[]):
  * Keeps the best items in order, skipping any that is near-identical to one already kept
  * (the `similar` predicate decides), up to k.
  */
-export function diversify<T>(items: readonly T[], k: number, similar: (a: T, b: T) => boolean): T[] {
+export function diversify<T>(
+  items: readonly T[],
+  k: number,
+  similar: (a: T, b: T) => boolean,
+  fold?: (into: T, item: T) => void,
+): T[] {
   const kept: T[] = [];
   for (const item of items) {
-    if (kept.length >= k) break;
-    if (kept.some((other) => similar(item, other))) continue;
-    kept.push(item);
+    const twin = kept.find((other) => similar(item, other));
+    if (twin !== undefined) fold?.(twin, item);
+    else if (kept.length < k) kept.push(item);
+    else if (!fold) break;
   }
   return kept;
 }

@@ -12,7 +12,7 @@
  */
 import { memoryId } from '../core/ids.js';
 import { searchableText } from '../core/memory-index.js';
-import { examplesOf, mergeExamples } from '../core/insight-text.js';
+import { examplesOf, mergeExamples, sameTitle } from '../core/insight-text.js';
 import { lessonOfTags } from '../core/lessons.js';
 import { adviceTerms, NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_JACCARD } from '../core/ranking.js';
 import { facetOfTags, routinesOfTags } from '../core/routines.js';
@@ -355,6 +355,8 @@ const SAME_CONDITION_JACCARD = 0.5;
  * other words (their examples), or near-identical advice.
  */
 function sameLesson(a: AbstractedMemory | Memory, b: AbstractedMemory | Memory, rulesWritten: boolean): number {
+  // one title, one insight: whoever wrote them (the catalog, a kind's template, the model)
+  if (sameTitle(a.title, b.title)) return 1;
   const lessonA = lessonOfTags(a.tags);
   const lessonB = lessonOfTags(b.tags);
   if (lessonA !== undefined || lessonB !== undefined) return lessonA === lessonB ? 1 : 0;

@@ -28,7 +28,8 @@ import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue, type Routine
 import { readTaskKindOf, type TaskKind, type TaskKindReading } from '../core/task-kind.js';
 import { specificText } from '../core/task-focus.js';
 import { termSet, terms } from '../core/text.js';
-import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
+import type { Memory, MemoryLevel, Provenance, RecallHit, Requester } from '../core/types.js';
+import { sameTitle } from '../core/insight-text.js';
 import { DEFAULT_RECALL_STATUSES, maySee, mayServeLevel } from '../core/visibility.js';
 import type { Clock, Embedder, Logger, Redactor } from './ports.js';
 
@@ -69,6 +70,12 @@ export interface RecallOptions {
 
 /** The routine a failure task that names none most likely needs, as a weak cue. */
 export const FALLBACK_ROUTINE: Readonly<RoutineCue> = { kind: 'edge-input', weight: 0.3 };
+
+/** The share of the routine match a kind's checklist (an insight with no lesson of its own) gets. */
+const TEMPLATE_ROUTINE_SHARE = 0.5;
+
+/** The prior's bonus for an insight learned in two or more repositories. */
+const MULTI_REPO_PRIOR = 0.25;
 
 /** How many candidates each list fetches before policy filtering and ranking. */
 const CANDIDATES = 60;
@@ -156,7 +163,8 @@ export async function recall(
           lexical: lexicalPart(lexNorm.get(m.id) ?? 0, coverage(queryTerms, m, has)),
           vector: vecNorm.get(m.id) ?? 0,
           routine: routinePart(routines, m, expNorm.get(m.id) ?? 0, lessonWeights),
-          prior: qualityPrior(m, now),
+          // a lesson several repositories taught outranks a singleton of equal match
+          prior: Math.min(1, qualityPrior(m, now) + (repositories(m) >= 2 ? MULTI_REPO_PRIOR : 0)),
         },
         weights,
       ),
@@ -182,10 +190,17 @@ export async function recall(
     (reading.kind.kind === 'failure' &&
       relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory, has) > 0));
   if (!evidence && !options.anyTask) return [];
-  const kept = diversify(sortRanked(relevant), k, (a, b) => nearDuplicateTerms(textOf(a.id), textOf(b.id)));
+  // one lesson, one result: insights of the same lesson or title fold into the best one's sources
+  const folded = new Map<string, Memory[]>();
+  const kept = diversify(
+    sortRanked(relevant),
+    k,
+    (a, b) => sameTeaching(byId.get(a.id)!, byId.get(b.id)!) || nearDuplicateTerms(textOf(a.id), textOf(b.id)),
+    (into, item) => folded.set(into.id, [...(folded.get(into.id) ?? []), byId.get(item.id)!]),
+  );
   return kept.map((r) => {
     const cached = byId.get(r.id) as Memory;
-    const memory = shared ? structuredClone(cached) : cached;
+    const memory = withFolded(shared ? structuredClone(cached) : cached, folded.get(r.id));
     return {
       memory,
       score: round(r.score),
@@ -199,6 +214,38 @@ export async function recall(
       transferred: transferred(memory, requester),
     };
   });
+}
+
+/** Two insights that teach one lesson: the same catalog lesson, or the same title. */
+function sameTeaching(a: Memory, b: Memory): boolean {
+  if (sameTitle(a.title, b.title)) return true;
+  const lesson = lessonOfTags(a.tags);
+  return lesson !== undefined && lesson === lessonOfTags(b.tags);
+}
+
+/** The memory with the sources of the insights folded into it (each source once). */
+function withFolded(memory: Memory, folded: readonly Memory[] | undefined): Memory {
+  if (!folded || folded.length === 0) return memory;
+  return {
+    ...memory,
+    provenance: unionProvenance(
+      memory.provenance,
+      folded.flatMap((m) => m.provenance),
+    ),
+  };
+}
+
+function unionProvenance(a: readonly Provenance[], b: readonly Provenance[]): Provenance[] {
+  const seen = new Set(a.map((p) => `${p.repo.toLowerCase()}@${p.ref}`));
+  return [
+    ...a,
+    ...b.filter((p) => !seen.has(`${p.repo.toLowerCase()}@${p.ref}`) && seen.add(`${p.repo.toLowerCase()}@${p.ref}`)),
+  ];
+}
+
+/** Distinct repositories among a memory's (sampled) sources. */
+function repositories(memory: Memory): number {
+  return new Set(memory.provenance.map((p) => p.repo.toLowerCase())).size;
 }
 
 /** What recall reads in a task's text before any search (the same for every recall of that text). */
@@ -272,7 +319,12 @@ function routinePart(
   if (routines.length === 0) return 0;
   const lesson = lessonOfTags(memory.tags);
   const lessonMatch = lesson === undefined ? 0 : (lessons.get(lesson) ?? 0);
-  return 0.6 * routineMatch(routines, memory.tags) + 0.25 * lessonMatch + 0.15 * expandedScore;
+  // a guess (the fallback for a failure that names no routine) counts as what it weighs, not in full:
+  // else the kind's broadest insight wins every task that names nothing
+  const sure = routines.length === 1 && routines[0] === FALLBACK_ROUTINE ? FALLBACK_ROUTINE.weight : 1;
+  // a kind's checklist (no lesson of its own) matches the kind, not the task: half the share
+  const specific = lesson === undefined ? TEMPLATE_ROUTINE_SHARE : 1;
+  return sure * specific * (0.6 * routineMatch(routines, memory.tags) + 0.15 * expandedScore) + 0.25 * lessonMatch;
 }
 
 /** The routine kinds of the lessons a task names, added to the kinds its words point to. */
@@ -396,8 +448,9 @@ export async function withCompleteProvenance(
   return hits.map((hit) => {
     const memory = full.get(hit.memory.id);
     if (hit.memory.provenanceCount === undefined || !memory) return hit;
-    // only the provenance is taken from the second read: the rest is what recall ranked and filtered
+    // only the provenance is taken from the second read (with the sources folded into the hit):
+    // the rest is what recall ranked and filtered
     const { provenanceCount: _count, ...rest } = hit.memory;
-    return { ...hit, memory: { ...rest, provenance: memory.provenance } };
+    return { ...hit, memory: { ...rest, provenance: unionProvenance(memory.provenance, hit.memory.provenance) } };
   });
 }
