@@ -32,7 +32,7 @@ import { routinesOfTags } from '../src/core/routines.js';
 import type { Fix, Memory, RecallHit } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';
-import { silentLogger, systemClock } from '../src/services/ports.js';
+import { silentLogger, systemClock } from '../src/ports/index.js';
 import { FALLBACK_ROUTINE, recall, taskRoutines, withCompleteProvenance } from '../src/services/recall.js';
 import { readFixesFile } from '../src/sources/fixes-file.js';
 import { openStore } from '../src/store/open-store.js';

@@ -1,7 +1,7 @@
 /** Pool-file mode's ranking: the engine's recall over an in-memory index, no store, no LLM. */
 import { MemoryIndex } from '../core/memory-index.js';
 import { parsePoolEntries } from '../core/pool-file.js';
-import { silentLogger, systemClock } from '../services/ports.js';
+import { silentLogger, systemClock } from '../ports/index.js';
 import { recall } from '../services/recall.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
 

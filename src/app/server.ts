@@ -27,7 +27,7 @@ import {
   type Embedder,
   type Logger,
   type Redactor,
-} from '../services/ports.js';
+} from '../ports/index.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { AppDeps } from './deps.js';

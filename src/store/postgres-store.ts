@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { InputError, StoreError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
-import type { Logger } from '../services/ports.js';
-import { silentLogger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
+import { silentLogger } from '../ports/index.js';
 import { lexicalSearch, tsQuery } from './fts-query.js';
 import { assertKnownVersion, olderSchemaError, oldestReadableVersion, runMigrations } from './migrations.js';
 import {

@@ -10,8 +10,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
-import type { Logger } from '../services/ports.js';
-import { silentLogger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
+import { silentLogger } from '../ports/index.js';
 import { fts5Query, lexicalSearch } from './fts-query.js';
 import {
   isSampled,
