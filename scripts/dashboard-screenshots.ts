@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderSetupPage } from '../src/core/dashboard-pages.js';
 import { renderReportPage } from '../src/core/report-html.js';
-import { silentLogger, systemClock } from '../src/services/ports.js';
+import { silentLogger, systemClock } from '../src/ports/index.js';
 import { loadReport } from '../src/services/report.js';
 import { openStore } from '../src/store/open-store.js';
 import { seedReportPool } from '../__tests__/fixtures/report-pool.js';

@@ -30,7 +30,7 @@ import { readTaskKind } from '../src/core/task-kind.js';
 import type { Fix, Memory } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';
-import { silentLogger, systemClock } from '../src/services/ports.js';
+import { silentLogger, systemClock } from '../src/ports/index.js';
 import { recall } from '../src/services/recall.js';
 import { readFixesFile } from '../src/sources/fixes-file.js';
 import { openStore } from '../src/store/open-store.js';

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { createAbstractor } from '../../src/abstraction/create-abstractor.js';
 import { llmConfigFromEnv } from '../../src/config/llm.js';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 import { makeFix } from './llm-fixtures.js';
 
 describe('createAbstractor', () => {

@@ -1,6 +1,6 @@
 /** Fixes and memories shared by the LLM abstractor and specificity tests. */
 import type { Fix } from '../../src/core/types.js';
-import type { AbstractedMemory } from '../../src/services/ports.js';
+import type { AbstractedMemory } from '../../src/ports/index.js';
 
 export function makeFix(overrides: Partial<Fix> = {}): Fix {
   return {

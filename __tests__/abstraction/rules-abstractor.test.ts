@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { abstractWithRules, createRulesAbstractor, RULES_MODEL } from '../../src/abstraction/rules-abstractor.js';
 import { checkSpecificity, leaksSource } from '../../src/abstraction/specificity.js';
 import type { Fix } from '../../src/core/types.js';
-import type { AbstractedMemory } from '../../src/services/ports.js';
+import type { AbstractedMemory } from '../../src/ports/index.js';
 import { sampleFix } from '../helpers/sample-fix.js';
 
 function insightOf(fix: Fix): AbstractedMemory {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSpecificity, leaksSource } from '../../src/abstraction/specificity.js';
-import type { AbstractedMemory } from '../../src/services/ports.js';
+import type { AbstractedMemory } from '../../src/ports/index.js';
 import { makeFix, makeInsight } from './llm-fixtures.js';
 
 const fix = makeFix();

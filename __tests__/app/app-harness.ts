@@ -16,7 +16,7 @@ import type { AppDeps, AppSettings } from '../../src/app/deps.js';
 import { createWorker, type Worker, type WorkerOptions } from '../../src/app/worker.js';
 import { ConfigCache } from '../../src/app/interaction/config-cache.js';
 import { createRedactor } from '../../src/security/redact.js';
-import { silentLogger, type Clock, type Logger } from '../../src/services/ports.js';
+import { silentLogger, type Clock, type Logger } from '../../src/ports/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 

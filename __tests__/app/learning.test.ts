@@ -4,7 +4,7 @@ import { createAbstractor } from '../../src/abstraction/create-abstractor.js';
 import { readTokenTotals, renderMetrics } from '../../src/app/http/metrics.js';
 import { llmConfigFromEnv } from '../../src/config/llm.js';
 import { createTokenMeter } from '../../src/core/token-usage.js';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 import { goodAnswer } from '../abstraction/llm-fixtures.js';
 import { chatReply, errorReply, startFakeOpenAI, type FakeOpenAI } from '../helpers/openai-server.js';
 import { createHarness, github, loadEvent, noConfig, type Harness } from './app-harness.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorker, PermanentJobError } from '../../src/app/worker.js';
-import { silentLogger, type Clock } from '../../src/services/ports.js';
+import { silentLogger, type Clock } from '../../src/ports/index.js';
 import type { Store } from '../../src/store/store.js';
 import { tempPool } from './app-harness.js';
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { parsePool, parsePoolBytes, parsePoolEntries, PoolLineError, serializePool } from '../../src/core/pool-file.js';
 import type { Memory, Requester } from '../../src/core/types.js';
-import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { silentLogger, systemClock } from '../../src/ports/index.js';
 import { recall } from '../../src/services/recall.js';
 import { sampleMemory } from '../helpers/sample-memory.js';
 

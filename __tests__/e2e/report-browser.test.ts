@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 import { seedReportPool, type SeededPool } from '../fixtures/report-pool.js';
 import { launchBrowser, markTotal, marks, seriousViolations } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';

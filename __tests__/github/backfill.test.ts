@@ -6,7 +6,7 @@ import { backfillRepository, readBackfillCursor } from '../../src/github/backfil
 import { learnFix } from '../../src/services/learn.js';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
 import { createRedactor } from '../../src/security/redact.js';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 import type { Store } from '../../src/store/store.js';
 import { TestOctokit, tempPool } from '../app/app-harness.js';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/services/ports.js';
+import type { Logger } from '../../src/ports/index.js';
 
 /** A logger that keeps the warnings it is given (and drops the rest), for assertions. */
 export function warningLogger(): { logger: Logger; warnings: string[] } {

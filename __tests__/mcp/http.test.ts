@@ -12,7 +12,7 @@ import type { AppDeps } from '../../src/app/deps.js';
 import { createMcpHandler, type McpEndpointOptions } from '../../src/app/http/mcp-endpoint.js';
 import type { InstalledRepository } from '../../src/app/http/oidc.js';
 import { createRedactor } from '../../src/security/redact.js';
-import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { silentLogger, systemClock } from '../../src/ports/index.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { ACME_WEB, fakeDirectory, makeIssuer, type TestIssuer } from '../app/http/oidc-helpers.js';
 import { CANARY, PRIVATE_ID, PUBLIC_ID, TASK, poolInsights, stdioClient, textOf } from './mcp-harness.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/core/errors.js';
 import type { InsightSource } from '../../src/mcp/insight-source.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { silentLogger, type Logger } from '../../src/services/ports.js';
+import { silentLogger, type Logger } from '../../src/ports/index.js';
 import { textOf } from './mcp-harness.js';
 
 function failing(error: Error): InsightSource {

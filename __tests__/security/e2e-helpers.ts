@@ -7,7 +7,7 @@ import { createLlmAbstractor } from '../../src/abstraction/llm-abstractor.js';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
 import { createOpenAIClient, llmConfigFromEnv } from '../../src/config/llm.js';
 import type { Fix } from '../../src/core/types.js';
-import type { Abstractor, Logger } from '../../src/services/ports.js';
+import type { Abstractor, Logger } from '../../src/ports/index.js';
 
 export const LLM_BASE = 'https://llm.test';
 export const LLM_PATH = '/v1/chat/completions';

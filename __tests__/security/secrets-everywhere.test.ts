@@ -18,7 +18,7 @@ import { escapeMarkdown, markdownLink } from '../../src/security/markdown.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { learnFix } from '../../src/services/learn.js';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 import { readFixesFile } from '../../src/sources/fixes-file.js';
 import { harness } from '../action/harness.js';
 import { startApi } from '../app/http/api-harness.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentReportKey, recordAgentReport } from '../../src/services/agent-report.js';
-import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { silentLogger, systemClock } from '../../src/ports/index.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';

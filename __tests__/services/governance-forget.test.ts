@@ -9,7 +9,7 @@ import { serializePool } from '../../src/core/pool-file.js';
 import { MEMORY_STATUSES } from '../../src/core/types.js';
 import { forget, revokeSource } from '../../src/services/governance.js';
 import { recall } from '../../src/services/recall.js';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { sampleMemory } from '../helpers/sample-memory.js';
 import { tempDir } from '../security/e2e-helpers.js';

@@ -18,7 +18,7 @@ import type { Fix, Memory, Visibility } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { vote } from '../../src/services/governance.js';
 import { learnFix, type LearnDeps } from '../../src/services/learn.js';
-import { silentLogger, type Abstractor } from '../../src/services/ports.js';
+import { silentLogger, type Abstractor } from '../../src/ports/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 import type { Store } from '../../src/store/store.js';

@@ -6,8 +6,8 @@ import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js
 import type { Fix } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { learnFix, learnFixes, type LearnDeps } from '../../src/services/learn.js';
-import type { Abstractor, Embedder, Redactor } from '../../src/services/ports.js';
-import { silentLogger } from '../../src/services/ports.js';
+import type { Abstractor, Embedder, Redactor } from '../../src/ports/index.js';
+import { silentLogger } from '../../src/ports/index.js';
 import { recall, withCompleteProvenance } from '../../src/services/recall.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';

@@ -6,7 +6,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { GIN_CLEAN_WRITES, PostgresStore } from '../../src/store/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
 import { recall } from '../../src/services/recall.js';
-import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { silentLogger, systemClock } from '../../src/ports/index.js';
 import { expectMigratedWithoutLoss, readV3Rows, V3_POOL, writeV3Postgres } from '../helpers/v3-pool.js';
 import { makeMemory, runStoreContract } from './contract.js';
 

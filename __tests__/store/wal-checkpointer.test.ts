@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { WalCheckpointer } from '../../src/store/wal-checkpointer.js';
 import { makeMemory } from './contract.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startHttpChildren } from '../../src/app/cluster.js';
 import type { EnqueueBatch } from '../../src/app/intake.js';
 import { defaultProcesses } from '../../src/app/settings.js';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 
 /** HTTP processes the benches' clusters run: BENCH_PROCESSES, else what `serve` forks on this machine, at least 2. */
 export const BENCH_PROCESSES = Number(

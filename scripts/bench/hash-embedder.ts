@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { terms } from '../../src/core/text.js';
-import type { Embedder } from '../../src/services/ports.js';
+import type { Embedder } from '../../src/ports/index.js';
 
 export function createHashEmbedder(dimensions = 512): Embedder {
   const slot = new Map<string, [number, number]>();

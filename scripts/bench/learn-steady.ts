@@ -24,7 +24,7 @@ import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js
 import type { Fix, Visibility } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { learnFixes } from '../../src/services/learn.js';
-import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { silentLogger, systemClock } from '../../src/ports/index.js';
 import { mineGitFixes } from '../../src/sources/git.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';

@@ -23,7 +23,7 @@ import { MemoryIndex } from '../../src/core/memory-index.js';
 import { ROUTINE_KINDS, ROUTINE_VOCABULARY, routineTag } from '../../src/core/routines.js';
 import type { Memory } from '../../src/core/types.js';
 import { recall } from '../../src/services/recall.js';
-import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { silentLogger, systemClock } from '../../src/ports/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createHashEmbedder } from './hash-embedder.js';

@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import type { Memory } from '../../src/core/types.js';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { tagCharSql } from '../../src/store/vector-cache.js';

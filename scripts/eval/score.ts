@@ -3,7 +3,7 @@
  * lesson), the answered share, and how the top-3 slots spread over insights (a hub fills many).
  */
 import type { Fix, RecallHit } from '../../src/core/types.js';
-import { silentLogger, systemClock } from '../../src/services/ports.js';
+import { silentLogger, systemClock } from '../../src/ports/index.js';
 import { recall, withCompleteProvenance } from '../../src/services/recall.js';
 import type { Store } from '../../src/store/store.js';
 import { key, type Answer } from './data.js';

@@ -6,7 +6,7 @@
 import type { LlmConfig } from '../config/llm.js';
 import { createOpenAIClient, isOnline } from '../config/llm.js';
 import type { TokenMeter } from '../core/token-usage.js';
-import type { Abstractor, Logger } from '../services/ports.js';
+import type { Abstractor, Logger } from '../ports/index.js';
 import { createCircuitBreaker } from './circuit-breaker.js';
 import { createLlmAbstractor } from './llm-abstractor.js';
 import { createRulesAbstractor } from './rules-abstractor.js';

@@ -20,7 +20,7 @@ import { routineTag } from '../core/routines.js';
 import type { TokenMeter } from '../core/token-usage.js';
 import type { Fix } from '../core/types.js';
 import { screenInsightText } from '../security/screen.js';
-import type { AbstractedMemory, Abstraction, Abstractor, Logger } from '../services/ports.js';
+import type { AbstractedMemory, Abstraction, Abstractor, Logger } from '../ports/index.js';
 import { describeLlmFailure, type ReasoningEffort } from '../config/llm.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { AnswerSchema, SYSTEM_PROMPT, ValidAnswerSchema, buildUserPrompt, type ValidAnswer } from './prompts.js';

@@ -21,7 +21,7 @@ import {
   type RoutineKind,
 } from '../core/routines.js';
 import type { Fix } from '../core/types.js';
-import type { AbstractedMemory, Abstraction, Abstractor } from '../services/ports.js';
+import type { AbstractedMemory, Abstraction, Abstractor } from '../ports/index.js';
 import { templateFor, type RoutineTemplate } from './routine-templates.js';
 
 export const RULES_MODEL = 'rules@1';

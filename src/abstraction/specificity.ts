@@ -16,7 +16,7 @@
  */
 import type { Fix } from '../core/types.js';
 import { isTestPath } from '../core/test-paths.js';
-import type { AbstractedMemory } from '../services/ports.js';
+import type { AbstractedMemory } from '../ports/index.js';
 
 export interface SpecificityResult {
   ok: boolean;

@@ -2,7 +2,7 @@
 import { MemoryIndex } from '../core/memory-index.js';
 import { parsePoolEntries } from '../core/pool-file.js';
 import { AGENT_TASK_KINDS } from '../core/task-kind.js';
-import { silentLogger, systemClock } from '../services/ports.js';
+import { silentLogger, systemClock } from '../ports/index.js';
 import { recall } from '../services/recall.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
 

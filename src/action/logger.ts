@@ -1,5 +1,5 @@
 /** The Logger port over the runner's commands: lines in the job log, warnings and errors as annotations. */
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import type { WorkflowCommands } from './workflow-commands.js';
 
 function line(message: string, fields?: Record<string, unknown>): string {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { InputError, describeError } from '../core/errors.js';
 import { renderInjection, type InjectedInsight, type RenderedInjection } from '../core/render-injection.js';
 import type { MemoryLevel, Requester } from '../core/types.js';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import { taskFromEvent, type ChangedPathsFetcher } from './event-task.js';
 import { targetFor, type InjectionTarget } from './inject/index.js';
 import type { McpConfigResult, McpSource } from './mcp-config/index.js';

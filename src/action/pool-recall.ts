@@ -11,7 +11,7 @@ import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js
 import { mayServeLevel } from '../core/visibility.js';
 import type { WithheldInsights } from '../core/recall-api.js';
 import { DEFAULT_ALLOWED_HOSTS, screenMemory, type ScreenResult } from '../security/screen.js';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
 /**

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { InputError, describeError } from '../core/errors.js';
 import { MEMORY_LEVELS, VISIBILITIES, type Visibility } from '../core/types.js';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import type { ChangedPathsFetcher } from './event-task.js';
 import { workflowLogger } from './logger.js';
 import { main, type ActionInputs, type ActionResult, type RunContext } from './main.js';

@@ -18,7 +18,7 @@
  */
 import cluster, { type Worker as ClusterWorker } from 'node:cluster';
 import { describeError } from '../core/errors.js';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import type { EnqueueBatch, EnqueueRequest } from './intake.js';
 
 const LISTENING = 'memory-transfer:listening';

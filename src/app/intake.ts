@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { describeError } from '../core/errors.js';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 
 /** The job kind of a recorded webhook delivery. */
 export const WEBHOOK_JOB = 'webhook-delivery';

@@ -20,14 +20,7 @@ import { llmConfigFromEnv } from '../config/llm.js';
 import { createTokenMeter } from '../core/token-usage.js';
 import { createEmbedder } from '../embedding/openai-embedder.js';
 import { createRedactor } from '../security/redact.js';
-import {
-  systemClock,
-  type Abstractor,
-  type Clock,
-  type Embedder,
-  type Logger,
-  type Redactor,
-} from '../services/ports.js';
+import { systemClock, type Abstractor, type Clock, type Embedder, type Logger, type Redactor } from '../ports/index.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { AppDeps } from './deps.js';

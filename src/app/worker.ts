@@ -9,7 +9,7 @@
  */
 import { describeError, UpstreamError } from '../core/errors.js';
 import type { Job, NewJob, Store } from '../store/store.js';
-import type { Clock, Logger } from '../services/ports.js';
+import type { Clock, Logger } from '../ports/index.js';
 import type { JobHandler, JobQueue } from './deps.js';
 
 /**

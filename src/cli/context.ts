@@ -9,7 +9,7 @@ import { tenantOf } from '../core/ids.js';
 import { defaultTenant, parseTenant, setDefaultTenant, severalTenants } from './default-tenant.js';
 import { defaultPoolLocation, isPostgresLocation, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import type { CliIo } from './io.js';
 import { createCliLogger } from './logger.js';
 

@@ -8,8 +8,8 @@
 import { isOnline, llmConfigFromEnv } from '../config/llm-env.js';
 import { createTokenMeter, type TokenMeter } from '../core/token-usage.js';
 import type { LearnDeps } from '../services/learn.js';
-import { systemClock } from '../services/ports.js';
-import type { Abstractor, Embedder, Logger } from '../services/ports.js';
+import { systemClock } from '../ports/index.js';
+import type { Abstractor, Embedder, Logger } from '../ports/index.js';
 import type { RecallDeps } from '../services/recall.js';
 import type { Store } from '../store/store.js';
 import type { CliContext } from './context.js';

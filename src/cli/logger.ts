@@ -3,7 +3,7 @@
  * MEMORY_TRANSFER_DEBUG=1.
  */
 import { redactingLogger } from '../security/redact.js';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import type { CliIo } from './io.js';
 
 export function createCliLogger(io: CliIo): Logger {

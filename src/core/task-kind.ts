@@ -12,7 +12,7 @@
  *
  * The cue tables are in knowledge/task-kinds.ts; this module only weighs them. Pure: no I/O.
  */
-import { FAILURE_CUES, KIND_CUES, REPAIR_SUBJECT, type KindCue } from '../knowledge/task-kinds.js';
+import { FAILURE_CUES, KIND_CUES, REPAIR_SUBJECT, type KindCue } from './knowledge/task-kinds.js';
 import { taskFocus } from './task-focus.js';
 
 export const TASK_KINDS = ['failure', 'feature', 'question', 'docs', 'chore', 'discussion'] as const;

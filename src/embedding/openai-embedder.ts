@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { LlmAuthError, UpstreamError } from '../core/errors.js';
 import { createOpenAIClient, describeLlmFailure, isOnline, type LlmConfig } from '../config/llm.js';
 import type { TokenMeter } from '../core/token-usage.js';
-import type { Embedder } from '../services/ports.js';
+import type { Embedder } from '../ports/index.js';
 
 export const EMBED_BATCH_SIZE = 96;
 /** Longer texts are cut: well under the 8k-token input limit of the usual embedding models. */

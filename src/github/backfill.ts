@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Fix } from '../core/types.js';
 import type { Store } from '../store/store.js';
-import type { Clock, Logger } from '../services/ports.js';
+import type { Clock, Logger } from '../ports/index.js';
 import type { GitHubClient } from './client.js';
 import { MERGED_PULL_REQUESTS_QUERY, type MergedPullRequestNode, type MergedPullRequestsQuery } from './queries.js';
 import { decideFix, pullRequestBasics, textAuthors, toFix, type PullRequestContext } from './gather-fix.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Store } from '../store/store.js';
-import type { Clock, Logger } from '../services/ports.js';
+import type { Clock, Logger } from '../ports/index.js';
 import { describeError } from '../core/errors.js';
 import { httpStatus, type GitHubClient } from './client.js';
 

@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryTransferError, describeError } from '../core/errors.js';
 import { INJECTION_PREAMBLE, inlineText, renderInjection } from '../core/render-injection.js';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import type { InsightSource } from './insight-source.js';
 import {
   DESCRIPTIONS,

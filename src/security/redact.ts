@@ -10,7 +10,7 @@
  */
 import { MemoryTransferError } from '../core/errors.js';
 import type { Fix } from '../core/types.js';
-import type { Logger, Redactor } from '../services/ports.js';
+import type { Logger, Redactor } from '../ports/index.js';
 
 /** The prefix of every redaction marker: `[REDACTED:<rule>]`. */
 export const REDACTED = '[REDACTED]';

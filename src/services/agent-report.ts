@@ -10,7 +10,7 @@ import { maySee } from '../core/visibility.js';
 import { redactKnownPatterns } from '../security/redact.js';
 import type { Store } from '../store/store.js';
 import { FEEDBACK_ACTOR, recordOutcome } from './governance.js';
-import type { Clock, Logger } from './ports.js';
+import type { Clock, Logger } from '../ports/index.js';
 import { runRef } from './usage.js';
 
 export const AGENT_OUTCOMES = ['helped', 'not_relevant', 'wrong'] as const;

@@ -27,7 +27,7 @@ import { mapStrings, redactFix, redactKnownPatterns, redactRef } from '../securi
 import { stripHiddenText } from '../security/sanitize.js';
 import { screenInsightText } from '../security/screen.js';
 import type { Store } from '../store/store.js';
-import type { AbstractedMemory, Abstraction, Abstractor, Clock, Embedder, Logger, Redactor } from './ports.js';
+import type { AbstractedMemory, Abstraction, Abstractor, Clock, Embedder, Logger, Redactor } from '../ports/index.js';
 
 export interface LearnDeps {
   store: Store;

@@ -31,7 +31,7 @@ import { termSet, terms } from '../core/text.js';
 import type { Memory, MemoryLevel, Provenance, RecallHit, Requester } from '../core/types.js';
 import { sameTitle } from '../core/insight-text.js';
 import { DEFAULT_RECALL_STATUSES, maySee, mayServeLevel } from '../core/visibility.js';
-import type { Clock, Embedder, Logger, Redactor } from './ports.js';
+import type { Clock, Embedder, Logger, Redactor } from '../ports/index.js';
 
 export interface RecallDeps {
   /** a Store, or a MemoryIndex over a pool file: anything that can search and load memories */

@@ -6,7 +6,7 @@
  */
 import { searchableText } from '../core/memory-index.js';
 import type { Store } from '../store/store.js';
-import type { Embedder, Logger } from './ports.js';
+import type { Embedder, Logger } from '../ports/index.js';
 
 export interface ReembedDeps {
   store: Store;

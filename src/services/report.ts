@@ -7,7 +7,7 @@ import { buildReportModel, type ReportModel, type ReportVote } from '../core/rep
 import { MEMORY_STATUSES, type Memory } from '../core/types.js';
 import type { Viewer } from '../core/viewer.js';
 import type { Store } from '../store/store.js';
-import type { Clock } from './ports.js';
+import type { Clock } from '../ports/index.js';
 
 const PAGE = 500;
 /** the audit entries read for the figures over time and the audit trails (newest first) */

@@ -7,7 +7,7 @@ import type { Outcomes, Requester } from '../core/types.js';
 import { maySee } from '../core/visibility.js';
 import type { Store } from '../store/store.js';
 import { FEEDBACK_ACTOR, recordOutcome } from './governance.js';
-import type { Clock, Logger } from './ports.js';
+import type { Clock, Logger } from '../ports/index.js';
 
 export interface UsageDeps {
   store: Store;

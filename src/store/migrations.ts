@@ -5,7 +5,7 @@
  */
 import { StoreError } from '../core/errors.js';
 import { encodeVector } from '../core/vector-index.js';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import { bytesToVector } from './vector-cache.js';
 
 /** What a migration's data step may run (a SQLite connection). */

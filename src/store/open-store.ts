@@ -4,8 +4,8 @@
  * migrated before it is returned; read-only, nothing is created or migrated and the schema must
  * already be this version's.
  */
-import type { Logger } from '../services/ports.js';
-import { silentLogger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
+import { silentLogger } from '../ports/index.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 

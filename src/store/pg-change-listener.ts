@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 
 export const CHANGE_CHANNEL = 'memory_transfer_changes';
 

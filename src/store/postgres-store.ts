@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL Store, for teams that run the App at scale: same contract as the SQLite store.
- * Full text through a generated, weighted tsvector column (GIN index) ranked with ts_rank
- * (ts_rank_cd, cover density, ranked no better on the eval set and cost twice the time);
+ * Full text through a generated, weighted tsvector column (GIN index): ts_rank fetches the
+ * candidates (ts_rank_cd, cover density, cost twice the time), core/lexical-rank.ts orders them;
  * jobs claimed with FOR UPDATE SKIP LOCKED; vectors as bytea searched through the in-memory index
  * (pgvector is not required). Option `schema` isolates a pool inside a database (tests use it).
  */
@@ -10,8 +10,9 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { InputError, StoreError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
-import type { Logger } from '../services/ports.js';
-import { silentLogger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
+import { silentLogger } from '../ports/index.js';
+import { candidateFetch, rankLexically } from '../core/lexical-rank.js';
 import { lexicalSearch, tsQuery } from './fts-query.js';
 import { assertKnownVersion, olderSchemaError, oldestReadableVersion, runMigrations } from './migrations.js';
 import {
@@ -573,16 +574,19 @@ export class PostgresStore implements Store {
     if (!search) return [];
     const { tokens, levels, key } = search;
     // inside a transaction (a create-or-merge decision) the answer is read, never cached
-    if (this.client.getStore()) return this.searchTokens(tenant, tokens, levels, options);
-    return this.reads.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
+    if (this.client.getStore()) return this.searchTokens(tenant, query, tokens, levels, options);
+    return this.reads.search(tenant, key, () => this.searchTokens(tenant, query, tokens, levels, options));
   }
 
+  /** the tsvector index fetches the candidates (by ts_rank), the shared formula orders them (core/lexical-rank.ts) */
   private async searchTokens(
     tenant: string,
+    query: string,
     tokens: string[],
     levels: MemoryLevel[],
     options: SearchOptions,
   ): Promise<ScoredId[]> {
+    const fetch = candidateFetch(options.limit);
     const hits: ScoredId[] = [];
     for (const level of levels) {
       const expression = tsQuery(await this.termStats.selective(level, tokens));
@@ -594,13 +598,17 @@ export class PostgresStore implements Store {
         params.push(options.status);
         sql += ` AND m.status = ANY($${params.length}::text[])`;
       }
-      params.push(options.limit);
+      params.push(fetch);
       sql += ` ORDER BY score DESC, m.id LIMIT $${params.length}`;
       const rows = await this.query(sql, params);
       hits.push(...rows.map((r) => ({ id: String(r.id), score: Number(r.score) })));
     }
     if (levels.length > 1) hits.sort((a, b) => b.score - a.score);
-    return hits.slice(0, options.limit);
+    const candidates = await this.readMemories(
+      tenant,
+      hits.slice(0, fetch).map((hit) => hit.id),
+    );
+    return rankLexically(query, candidates, options.limit);
   }
 
   async putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {

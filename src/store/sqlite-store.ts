@@ -1,6 +1,6 @@
 /**
  * The default Store: one SQLite file (WAL, busy timeout, foreign keys), FTS5 full-text search
- * ranked by bm25, vectors as Float32 BLOBs searched through an in-memory index.
+ * (bm25 fetches the candidates, core/lexical-rank.ts orders them), vectors as Float32 BLOBs searched through an in-memory index.
  *
  * One connection per store. Writes are serialized in-process (a promise queue) so concurrent async
  * callers never interleave statements inside each other's transaction; reads are not queued.
@@ -10,9 +10,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../core/errors.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
-import type { Logger } from '../services/ports.js';
-import { silentLogger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
+import { silentLogger } from '../ports/index.js';
 import { fts5Query, lexicalSearch } from './fts-query.js';
+import { candidateFetch, rankLexically } from '../core/lexical-rank.js';
 import {
   isSampled,
   iso,
@@ -471,27 +472,33 @@ export class SqliteStore implements Store {
     if (!search) return [];
     const { tokens, levels, key } = search;
     // inside a transaction (a create-or-merge decision) the answer is read, never cached
-    if (this.inTransaction.getStore()) return this.searchTokens(tenant, tokens, levels, options);
+    if (this.inTransaction.getStore()) return this.searchTokens(tenant, query, tokens, levels, options);
     await this.syncWithOtherWriters();
-    return this.reads.search(tenant, key, () => this.searchTokens(tenant, tokens, levels, options));
+    return this.reads.search(tenant, key, () => this.searchTokens(tenant, query, tokens, levels, options));
   }
 
+  /** FTS5 fetches the candidates (by its bm25), the shared formula orders them (core/lexical-rank.ts) */
   private async searchTokens(
     tenant: string,
+    query: string,
     tokens: string[],
     levels: MemoryLevel[],
     options: SearchOptions,
   ): Promise<ScoredId[]> {
+    const fetch = { ...options, limit: candidateFetch(options.limit) };
     const hits: { id: string; rank: number }[] = [];
     const cached = !this.inTransaction.getStore();
     for (const level of levels) {
       const searched = await this.termStats.selective(level, tokens);
       const terms = cached ? await this.tokenTerms.terms(level, searched) : undefined;
-      if (terms) hits.push(...rankByTerms(terms, tenant, options.status, options.limit));
-      else hits.push(...(await this.searchFts(tenant, level, searched, options)));
+      if (terms) hits.push(...rankByTerms(terms, tenant, fetch.status, fetch.limit));
+      else hits.push(...(await this.searchFts(tenant, level, searched, fetch)));
     }
     if (levels.length > 1) hits.sort((a, b) => a.rank - b.rank);
-    return hits.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
+    const ids = hits.slice(0, fetch.limit).map((hit) => hit.id);
+    const read = (missing: string[]) => this.getMemories(tenant, missing, { provenance: 'sample' });
+    const candidates = cached ? await this.reads.memories(tenant, ids, read) : await read(ids);
+    return rankLexically(query, candidates, options.limit);
   }
 
   /** one level's full-text search, ranked by FTS5 */

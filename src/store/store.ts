@@ -19,7 +19,7 @@ export interface MemoryFilter {
 
 export interface ScoredId {
   id: string;
-  /** higher is better; lexical: -bm25 (positive), vector: cosine similarity */
+  /** higher is better; lexical: the BM25 of core/lexical-rank.ts (positive), vector: cosine similarity */
   score: number;
 }
 
@@ -147,7 +147,10 @@ export interface Store {
   purgeDeleted?(): Promise<void>;
 
   // retrieval
-  /** full-text search (FTS5 bm25 / tsvector rank); query is plain text, never store syntax */
+  /**
+   * full-text search: the engine (FTS5 / tsvector) fetches candidates, core/lexical-rank.ts orders
+   * them, the same in every store; query is plain text, never store syntax
+   */
   searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]>;
   putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void>;
   /** cosine similarity against stored vectors of the same model */

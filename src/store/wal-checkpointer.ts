@@ -13,7 +13,7 @@
  * RESTART_WAIT_MS) for the commit in progress, copies the few frames written since, and empties
  * the log; writers wait for it that long at most.
  */
-import type { Logger } from '../services/ports.js';
+import type { Logger } from '../ports/index.js';
 import { describeError } from '../core/errors.js';
 import { SqliteConnection } from './sqlite-connection.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createApiHandler, type ApiOptions } from '../../../src/app/http/api.js';
 import type { AppDeps } from '../../../src/app/deps.js';
 import { createRedactor } from '../../../src/security/redact.js';
-import { silentLogger, systemClock, type Clock } from '../../../src/services/ports.js';
+import { silentLogger, systemClock, type Clock } from '../../../src/ports/index.js';
 import { SqliteStore } from '../../../src/store/sqlite-store.js';
 
 export interface ApiHarness {

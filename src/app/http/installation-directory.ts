@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { UpstreamError } from '../../core/errors.js';
 import type { Visibility } from '../../core/types.js';
-import { systemClock, type Clock } from '../../services/ports.js';
+import { systemClock, type Clock } from '../../ports/index.js';
 import type { InstallationDirectory, InstalledRepository } from './oidc.js';
 
 /** The part of an Octokit this needs (Probot: `(id) => app.auth(id)`; no id = the App's JWT). */

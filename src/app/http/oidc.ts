@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { AuthError, UpstreamError } from '../../core/errors.js';
 import type { Visibility } from '../../core/types.js';
 import { flowsTo } from '../../core/visibility.js';
-import type { Clock } from '../../services/ports.js';
+import type { Clock } from '../../ports/index.js';
 
 export const GITHUB_OIDC_ISSUER = 'https://token.actions.githubusercontent.com';
 export const GITHUB_OIDC_JWKS_URL = `${GITHUB_OIDC_ISSUER}/.well-known/jwks`;

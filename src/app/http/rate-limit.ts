@@ -1,5 +1,5 @@
 /** A fixed-window request limit per key (a repository id), in memory. */
-import type { Clock } from '../../services/ports.js';
+import type { Clock } from '../../ports/index.js';
 
 export interface RateLimitDecision {
   allowed: boolean;

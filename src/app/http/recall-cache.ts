@@ -9,7 +9,7 @@
  * stale, and never shown to a requester other than the one it was computed for. Entries also
  * expire after `ttlMs` (the recency prior moves with the clock).
  */
-import type { Clock } from '../../services/ports.js';
+import type { Clock } from '../../ports/index.js';
 
 export interface RecallCacheOptions {
   /** entries kept (default 1,000) */

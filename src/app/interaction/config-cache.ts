@@ -7,7 +7,7 @@
  * back to it or extend it). Concurrent jobs share one read in flight; a failed read is not kept.
  */
 import type { ParsedRepoConfig } from '../../core/repo-config.js';
-import type { Clock } from '../../services/ports.js';
+import type { Clock } from '../../ports/index.js';
 
 /** How long a read configuration is used without reading it again (a push drops it sooner). */
 export const CONFIG_TTL_MS = 5 * 60_000;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { describeError } from '../../core/errors.js';
 import { tenantOf } from '../../core/ids.js';
 import { isNotFound } from '../../github/client.js';
-import type { Clock } from '../../services/ports.js';
+import type { Clock } from '../../ports/index.js';
 import type { JobQueue } from '../deps.js';
 import { splitRepo, type InstallationOctokit, type InteractionContext } from './context.js';
 import { vote, withdrawVote } from '../../services/governance.js';

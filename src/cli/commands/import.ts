@@ -13,7 +13,7 @@ import { searchableText } from '../../core/memory-index.js';
 import { decodePoolBytes, parsePool } from '../../core/pool-file.js';
 import type { Memory } from '../../core/types.js';
 import { screenMemory } from '../../security/screen.js';
-import type { Embedder } from '../../services/ports.js';
+import type { Embedder } from '../../ports/index.js';
 import type { Store } from '../../store/store.js';
 import type { CliContext } from '../context.js';
 import { defaultTenant } from '../default-tenant.js';

@@ -22,7 +22,7 @@ import { createRemoteSource } from '../../mcp/remote-source.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { workflowRunOf, type WorkflowRun } from '../../mcp/workflow-run.js';
 import { DEFAULT_ALLOWED_HOSTS, screenMemory } from '../../security/screen.js';
-import { systemClock } from '../../services/ports.js';
+import { systemClock } from '../../ports/index.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/store.js';
 import type { CliContext } from '../context.js';

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { renderReportPage } from '../../core/report-html.js';
-import { systemClock } from '../../services/ports.js';
+import { systemClock } from '../../ports/index.js';
 import { loadReport } from '../../services/report.js';
 import type { CliContext } from '../context.js';
 import { parseFlags } from '../flags.js';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { isHttpChild, serveHttpChild, startHttpChildren, type HttpChildren } from '../../app/cluster.js';
 import { startServer } from '../../app/server.js';
 import { readServeConfig, type ServeConfig } from '../../app/settings.js';
-import { silentLogger } from '../../services/ports.js';
+import { silentLogger } from '../../ports/index.js';
 import type { CliContext } from '../context.js';
 import { parseFlags } from '../flags.js';
 import type { CliCommand } from './command.js';

@@ -1,6 +1,7 @@
 /**
  * The ports services take as arguments. Adapters implement them: pino or @actions/core for the
- * logger, the OpenAI-compatible client or the rules for the abstractor, and so on.
+ * logger, the OpenAI-compatible client or the rules for the abstractor, and so on. They sit below
+ * every adapter and import only core, so no adapter imports up into services.
  */
 import type { Fix, Memory } from '../core/types.js';
 

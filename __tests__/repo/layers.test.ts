@@ -1,0 +1,83 @@
+// The folders of src/ import one way: core at the bottom, the ports above it, the adapters above
+// the ports, the services above the adapters and the edges on top (docs/architecture.md).
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const src = join(import.meta.dirname, '..', '..', 'src');
+
+/** The folders of src/ each folder may import from; an edge ('*') may import any of them. */
+const MAY_IMPORT: Record<string, readonly string[] | '*'> = {
+  core: [],
+  ports: ['core'],
+  config: ['core'],
+  security: ['core', 'ports'],
+  store: ['core', 'ports'],
+  sources: ['core', 'ports'],
+  embedding: ['core', 'ports', 'config'],
+  abstraction: ['core', 'ports', 'config', 'security'],
+  github: ['core', 'ports', 'store'],
+  services: ['core', 'ports', 'security', 'store', 'abstraction'],
+  mcp: '*',
+  action: '*',
+  app: '*',
+  cli: '*',
+};
+
+/** "src/store/x.ts imports ../services/y.js (store may import core, ports)" for each import against the table */
+function layerViolations(files: { path: string; text: string }[]): string[] {
+  return files.flatMap(({ path, text }) => {
+    const from = folderOf(path);
+    const allowed = MAY_IMPORT[from];
+    if (!allowed) return [`src/${from}/ is in no layer: add it to MAY_IMPORT in __tests__/repo/layers.test.ts`];
+    return ts
+      .preProcessFile(text, true, true)
+      .importedFiles.map((imported) => imported.fileName)
+      .filter((name) => name.startsWith('.'))
+      .flatMap((name) => {
+        const to = folderOf(resolve(dirname(path), name));
+        if (to === from || allowed === '*' || allowed.includes(to)) return [];
+        const may = allowed.length ? allowed.join(', ') : 'no other folder';
+        return [`src/${relative(src, path)} imports ${name} (${from} may import ${may})`];
+      });
+  });
+}
+
+/** the folder right under src/ that holds a path */
+function folderOf(path: string): string {
+  return relative(src, path).split(/[\\/]/)[0] ?? '';
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('the layers of src/', () => {
+  it('no module imports a folder above its own', () => {
+    const files = sourceFiles(src).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+    expect(files.length).toBeGreaterThan(100);
+    expect(layerViolations(files)).toEqual([]);
+  });
+
+  it('names an import against the layers, a type-only or dynamic one too, and a folder in no layer', () => {
+    const store = join(src, 'store', 'x.ts');
+    const core = join(src, 'core', 'sub', 'y.ts');
+    expect(
+      layerViolations([
+        { path: store, text: "import type { Logger } from '../services/z.js';\nimport { a } from './a.js';" },
+        { path: core, text: "const m = await import('../../store/b.js');\nimport { c } from '../c.js';" },
+        { path: join(src, 'cli', 'z.ts'), text: "import { d } from '../app/d.js';" },
+        { path: join(src, 'knowledge', 'k.ts'), text: '' },
+      ]),
+    ).toEqual([
+      'src/store/x.ts imports ../services/z.js (store may import core, ports)',
+      'src/core/sub/y.ts imports ../../store/b.js (core may import no other folder)',
+      'src/knowledge/ is in no layer: add it to MAY_IMPORT in __tests__/repo/layers.test.ts',
+    ]);
+  });
+});
