@@ -23,6 +23,7 @@ import { mostPrivate } from '../core/visibility.js';
 import { describeError } from '../core/errors.js';
 import { checkSpecificity } from '../abstraction/specificity.js';
 import { RULES_MODEL } from '../abstraction/rules-abstractor.js';
+import { asLearnedLesson } from './learned-lessons.js';
 import { mapStrings, redactFix, redactKnownPatterns, redactRef } from '../security/redact.js';
 import { stripHiddenText } from '../security/sanitize.js';
 import { screenInsightText } from '../security/screen.js';
@@ -82,6 +83,29 @@ export interface LearnSummary {
 /** Steps 1–2 of learning a fix (sanitize, redact, abstract): they may run ahead of the writes. */
 type Abstracted = { redacted: Fix; abstraction: Abstraction } | { failed: string };
 
+/** The fix's insight as a lesson learned from the organization, when it is one (and still passes the checks). */
+async function learnedLessonOf(
+  deps: LearnDeps,
+  fix: Fix,
+  accepted: AbstractedMemory[],
+): Promise<{ replaces: AbstractedMemory; memory: AbstractedMemory; sources: Provenance[] } | undefined> {
+  const insight = accepted.find((m) => m.level === 'insight');
+  if (!insight) return undefined;
+  const learned = await asLearnedLesson(deps.store, fix, insight);
+  if (!learned) return undefined;
+  const checked = vet(learned.memory, fix);
+  if ('reason' in checked) return undefined;
+  return { replaces: insight, memory: mapStrings(checked.memory, redactKnownPatterns), sources: learned.sources };
+}
+
+/** An insight with no lesson and no routine beyond "pin it with a regression test". */
+function onlyPinsATest(memory: AbstractedMemory): boolean {
+  return (
+    lessonOfTags(memory.tags) === undefined &&
+    (routinesOfTags(memory.tags)[0] ?? 'regression-test') === 'regression-test'
+  );
+}
+
 /** Evidence lines kept on one insight at most (merges append new ones). */
 const MAX_EVIDENCE = 12;
 /** Near-duplicate candidates examined per new insight. */
@@ -121,6 +145,17 @@ export async function learnFix(
         reason: checked.reason,
       });
     } else accepted.push(mapStrings(checked.memory, redactKnownPatterns));
+  }
+
+  // 2b. a lesson the catalog does not name, whose phrase the fixes of another repository name too,
+  //     becomes the lesson of that phrase, with their fixes among its sources
+  const learned = abstraction.model === RULES_MODEL ? await learnedLessonOf(deps, redacted, accepted) : undefined;
+  if (learned) accepted.splice(accepted.indexOf(learned.replaces), 1, learned.memory);
+  // "pin every fix with a test" teaches another repository nothing: a fix whose insight says only
+  // that, and whose phrase no other repository names, keeps its concrete levels alone
+  else if (abstraction.model === RULES_MODEL) {
+    const checklist = accepted.findIndex((m) => m.level === 'insight' && onlyPinsATest(m));
+    if (checklist >= 0) accepted.splice(checklist, 1);
   }
 
   // 3. embed the insights (a failure only costs the vectors)
@@ -180,11 +215,14 @@ export async function learnFix(
           body: memory.body,
           tags: memory.tags,
           evidence: memory.evidence.slice(0, MAX_EVIDENCE),
-          provenance: [provenance],
-          visibility: fix.visibility,
+          provenance: [provenance, ...(memory === learned?.memory ? learned.sources : [])],
+          visibility: mostPrivate([
+            fix.visibility,
+            ...(memory === learned?.memory ? learned.sources : []).map((p) => p.visibility),
+          ]),
           status,
           votes: { up: 0, down: 0 },
-          support: 1,
+          support: 1 + (memory === learned?.memory ? learned.sources.length : 0),
           uses: 0,
           outcomes: { success: 0, failure: 0 },
           model: abstraction.model,

@@ -30,6 +30,7 @@ import { specificText } from '../core/task-focus.js';
 import { termSet, terms } from '../core/text.js';
 import type { Memory, MemoryLevel, Provenance, RecallHit, Requester } from '../core/types.js';
 import { sameTitle } from '../core/insight-text.js';
+import { isLearnedLesson, namesPhrase, phraseOfLesson } from '../core/knowledge/learned-lessons.js';
 import { DEFAULT_RECALL_STATUSES, maySee, mayServeLevel } from '../core/visibility.js';
 import type { Clock, Embedder, Logger, Redactor } from '../ports/index.js';
 
@@ -162,7 +163,7 @@ export async function recall(
           id: m.id,
           lexical: lexicalPart(lexNorm.get(m.id) ?? 0, coverage(queryTerms, m, has)),
           vector: vecNorm.get(m.id) ?? 0,
-          routine: routinePart(routines, m, expNorm.get(m.id) ?? 0, lessonWeights),
+          routine: routinePart(routines, m, expNorm.get(m.id) ?? 0, lessonWeights, task),
           // a lesson several repositories taught outranks a singleton of equal match
           prior: Math.min(1, qualityPrior(m, now) + (repositories(m) >= 2 ? MULTI_REPO_PRIOR : 0)),
         },
@@ -186,6 +187,7 @@ export async function recall(
   // a feature request needs the sharper evidence: what it builds names a lesson or a routine
   const evidence =
     lessons.length > 0 ||
+    relevant.some((r) => isLearnedLesson(lessonOfTags(byId.get(r.id)!.tags)) && r.routine > 0) ||
     detectRoutinesInText(specific).length > 0 ||
     (reading.kind.kind === 'failure' &&
       relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory, has) > 0));
@@ -315,10 +317,13 @@ function routinePart(
   memory: Memory,
   expandedScore: number,
   lessons: ReadonlyMap<string, number>,
+  task: string,
 ): number {
-  if (routines.length === 0) return 0;
   const lesson = lessonOfTags(memory.tags);
-  const lessonMatch = lesson === undefined ? 0 : (lessons.get(lesson) ?? 0);
+  // a lesson learned from the organization is named by its phrase
+  const learned = isLearnedLesson(lesson) && namesPhrase(task, phraseOfLesson(lesson!)) ? 1 : 0;
+  if (routines.length === 0) return 0.25 * learned;
+  const lessonMatch = lesson === undefined ? 0 : (lessons.get(lesson) ?? learned);
   // a guess (the fallback for a failure that names no routine) counts as what it weighs, not in full:
   // else the kind's broadest insight wins every task that names nothing
   const sure = routines.length === 1 && routines[0] === FALLBACK_ROUTINE ? FALLBACK_ROUTINE.weight : 1;

@@ -1,0 +1,94 @@
+/**
+ * Lessons learned from the organization: when a fix the catalog does not name shares a technical
+ * phrase with the fixes of another repository of the same tenant (their trajectories: the title
+ * and problem each fix was learned with), its insight becomes the lesson of that phrase, with the
+ * other repositories' fixes among its sources. The catalog is the seed, not the ceiling.
+ */
+import { templateFor } from '../abstraction/routine-templates.js';
+import { generalVocabulary } from '../abstraction/vocabulary.js';
+import { generalizeSubject } from '../core/generalize.js';
+import { withExamples, examplesOf } from '../core/insight-text.js';
+import { learnedLesson, namesPhrase, phrasesOf } from '../core/knowledge/learned-lessons.js';
+import { lessonOfTags, lessonTag } from '../core/lessons.js';
+import { routinesOfTags } from '../core/routines.js';
+import { fixProse } from '../core/text.js';
+import type { Fix, Provenance } from '../core/types.js';
+import { MEMORY_STATUSES } from '../core/types.js';
+import type { AbstractedMemory } from '../ports/index.js';
+import type { Store } from '../store/store.js';
+
+/** Candidate phrases looked up per fix (each one search of the tenant's trajectories). */
+const CANDIDATES = 8;
+/** Trajectories fetched per phrase. */
+const SEARCHED = 30;
+/** A phrase named by more fixes than this is the organization's everyday vocabulary, not a lesson. */
+const MAX_FIXES = 12;
+
+export interface LearnedInsight {
+  memory: AbstractedMemory;
+  /** the other repositories' fixes that named the phrase first */
+  sources: Provenance[];
+}
+
+/** The lines of a trajectory that say what the fix was about (its title and problem, not its diff). */
+function aboutLines(trajectory: string): string {
+  return trajectory
+    .split('\n')
+    .filter((line) => line.startsWith('fix: ') || line.startsWith('problem: '))
+    .join('\n');
+}
+
+/**
+ * The insight of a fix as the lesson of a phrase it shares with another repository's fixes, or
+ * undefined when its insight is a catalog lesson, or no phrase of it recurs.
+ */
+export async function asLearnedLesson(
+  store: Pick<Store, 'searchLexical' | 'getMemories'>,
+  fix: Fix,
+  insight: AbstractedMemory,
+): Promise<LearnedInsight | undefined> {
+  if (insight.level !== 'insight' || lessonOfTags(insight.tags) !== undefined) return undefined;
+  const vocabulary = generalVocabulary();
+  const [owner = '', name = ''] = fix.repo.split('/');
+  const condition = generalizeSubject(fix.title, vocabulary, [owner, name, fix.repo]).text;
+  const candidates = phrasesOf(`${condition}\n${fixProse(fix.problem).slice(0, 600)}`, (w) => vocabulary.has(w))
+    .filter((p) => !p.split(' ').some((w) => owner.toLowerCase() === w || name.toLowerCase() === w))
+    .slice(0, CANDIDATES);
+  let best: { phrase: string; repos: number; fixes: number; sources: Provenance[] } | undefined;
+  for (const phrase of candidates) {
+    const ids = await store.searchLexical(fix.tenant, phrase, {
+      level: ['trajectory'],
+      status: [...MEMORY_STATUSES],
+      limit: SEARCHED,
+    });
+    if (ids.length === 0) continue;
+    const naming = (
+      await store.getMemories(
+        fix.tenant,
+        ids.map((h) => h.id),
+      )
+    ).filter((m) => m.level === 'trajectory' && namesPhrase(aboutLines(m.content), phrase));
+    const sources = naming
+      .map((m) => m.provenance[0])
+      .filter((p): p is Provenance => p !== undefined && p.repo.toLowerCase() !== fix.repo.toLowerCase());
+    const repos = new Set(sources.map((p) => p.repo.toLowerCase())).size;
+    if (repos === 0 || naming.length > MAX_FIXES) continue;
+    if (!best || repos > best.repos || (repos === best.repos && naming.length < best.fixes))
+      best = { phrase, repos, fixes: naming.length, sources };
+  }
+  if (!best) return undefined;
+  const kind = routinesOfTags(insight.tags)[0] ?? 'regression-test';
+  const lesson = learnedLesson(best.phrase, kind, templateFor(kind).check);
+  const content = withExamples(lesson.check, examplesOf(insight.content));
+  return {
+    memory: {
+      ...insight,
+      title: lesson.title,
+      description: lesson.description,
+      content,
+      body: { level: 'insight', insight: { title: lesson.title, description: lesson.description, content } },
+      tags: [...insight.tags, lessonTag(lesson.id)],
+    },
+    sources: best.sources,
+  };
+}
