@@ -63,6 +63,8 @@ describe('lessons learned from the organization', () => {
     expect(learned[0]!.title).not.toMatch(/^(fix|update|add)\b|:\s*(test|pin)\b/i);
     expect(new Set(learned[0]!.provenance.map((p) => p.repo))).toEqual(new Set(['acme/kitchen', 'acme/pantry']));
     expect(learned[0]!.support).toBe(2);
+    // the first fix's own checklist insight gave way to the lesson: one fix, one lesson
+    expect(insights.filter((m) => m.provenance.some((p) => p.ref === 'k1'))).toHaveLength(1);
   });
 
   it('recalls the learned lesson for a task in a third repository that names the phrase', async () => {

@@ -35,7 +35,14 @@ export type LocalRecall = (
   entries: readonly IndexEntry[],
   requester: Requester,
   task: string,
-  options: { k: number; level: MemoryLevel; minScore?: number; stats?: LexicalStats },
+  options: {
+    k: number;
+    level: MemoryLevel;
+    minScore?: number;
+    stats?: LexicalStats;
+    /** a memory recall may rank at all (the screen): one refused never folds into another */
+    admit?: (memory: Memory) => boolean;
+  },
 ) => Promise<RecallHit[]>;
 
 export interface PoolRecallOptions {
@@ -190,6 +197,7 @@ async function screenedRecall(
     const hits = await options.recallLocal(pool, requester, options.task, {
       k: options.k,
       level: options.level,
+      admit: passes,
       ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
       ...(stats && pool === entries ? { stats } : {}),
     });

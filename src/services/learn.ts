@@ -98,6 +98,18 @@ async function learnedLessonOf(
   return { replaces: insight, memory: mapStrings(checked.memory, redactKnownPatterns), sources: learned.sources };
 }
 
+/**
+ * The insight a source fix created on its own (its kind's checklist, backed by it alone), removed
+ * once a lesson learned from the organization names that fix: one fix, one lesson.
+ */
+async function retireSupersededChecklist(store: Store, source: Provenance): Promise<void> {
+  const id = memoryId(source.tenant, source.repo, source.ref, 'insight');
+  const own = await store.getMemory(source.tenant, id);
+  if (!own || own.support !== 1 || lessonOfTags(own.tags) !== undefined || own.votes.up > 0) return;
+  if (own.provenance.some((p) => p.repo !== source.repo || p.ref !== source.ref)) return;
+  await store.deleteMemory(source.tenant, id);
+}
+
 /** An insight with no lesson and no routine beyond "pin it with a regression test". */
 function onlyPinsATest(memory: AbstractedMemory): boolean {
   return (
@@ -147,17 +159,6 @@ export async function learnFix(
     } else accepted.push(mapStrings(checked.memory, redactKnownPatterns));
   }
 
-  // 2b. a lesson the catalog does not name, whose phrase the fixes of another repository name too,
-  //     becomes the lesson of that phrase, with their fixes among its sources
-  const learned = abstraction.model === RULES_MODEL ? await learnedLessonOf(deps, redacted, accepted) : undefined;
-  if (learned) accepted.splice(accepted.indexOf(learned.replaces), 1, learned.memory);
-  // "pin every fix with a test" teaches another repository nothing: a fix whose insight says only
-  // that, and whose phrase no other repository names, keeps its concrete levels alone
-  else if (abstraction.model === RULES_MODEL) {
-    const checklist = accepted.findIndex((m) => m.level === 'insight' && onlyPinsATest(m));
-    if (checklist >= 0) accepted.splice(checklist, 1);
-  }
-
   // 3. embed the insights (a failure only costs the vectors)
   const insights = accepted.filter((m) => m.level === 'insight');
   let vectors: Float32Array[] = [];
@@ -179,15 +180,30 @@ export async function learnFix(
   const now = deps.clock.now().toISOString();
   const status: MemoryStatus = !fix.trusted || options.requireReview ? 'proposed' : 'active';
   const provenance = provenanceOf(redacted);
+  let learned: Awaited<ReturnType<typeof learnedLessonOf>>;
   const decided = await store.tenantTransaction(fix.tenant, async () => {
     if ((await needsLearning(deps, fix, options)) === 'no') return undefined;
+    // 2b. a lesson the catalog does not name, whose phrase the fixes of another repository name too,
+    //     becomes the lesson of that phrase, with their fixes among its sources
+    learned = abstraction.model === RULES_MODEL ? await learnedLessonOf(deps, redacted, accepted) : undefined;
+    if (learned) accepted.splice(accepted.indexOf(learned.replaces), 1, learned.memory);
+    // "pin every fix with a test" teaches another repository nothing: a fix whose insight says only
+    // that, and whose phrase no other repository names, keeps its concrete levels alone
+    else if (abstraction.model === RULES_MODEL) {
+      const checklist = accepted.findIndex((m) => m.level === 'insight' && onlyPinsATest(m));
+      if (checklist >= 0) accepted.splice(checklist, 1);
+    }
+
     const created: string[] = [];
     const merged: string[] = [];
     // a merge appends one provenance entry (`source`) instead of rewriting the whole list
     const writes: { memory: Memory; vector?: Float32Array; source?: Provenance }[] = [];
     for (const memory of accepted) {
       const id = memoryId(fix.tenant, fix.repo, fix.ref, memory.level);
-      const vector = memory.level === 'insight' ? vectors[insights.indexOf(memory)] : undefined;
+      const vector =
+        memory.level === 'insight'
+          ? vectors[insights.indexOf(memory === learned?.memory ? learned.replaces : memory)]
+          : undefined;
       const existing = await store.getMemory(fix.tenant, id, { provenance: 'sample' });
       if (existing) {
         // relearning the same fix: refresh the text, keep the standing it earned
@@ -233,6 +249,8 @@ export async function learnFix(
       });
       created.push(id);
     }
+    // a source fix's own checklist insight, now taught by the learned lesson, gives way to it
+    for (const source of learned?.sources ?? []) await retireSupersededChecklist(store, source);
     // 5. store, then remember the fix (same transaction)
     for (const write of writes) {
       // the same fix already backs it (relearned): nothing changes

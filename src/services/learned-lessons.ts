@@ -8,7 +8,7 @@ import { templateFor } from '../abstraction/routine-templates.js';
 import { generalVocabulary } from '../abstraction/vocabulary.js';
 import { generalizeSubject } from '../core/generalize.js';
 import { withExamples, examplesOf } from '../core/insight-text.js';
-import { learnedLesson, namesPhrase, phrasesOf } from '../core/knowledge/learned-lessons.js';
+import { learnedLesson, learnedLessonId, namesPhrase, phrasesOf } from '../core/knowledge/learned-lessons.js';
 import { lessonOfTags, lessonTag } from '../core/lessons.js';
 import { routinesOfTags } from '../core/routines.js';
 import { fixProse } from '../core/text.js';
@@ -56,6 +56,8 @@ export async function asLearnedLesson(
     .slice(0, CANDIDATES);
   let best: { phrase: string; repos: number; fixes: number; sources: Provenance[] } | undefined;
   for (const phrase of candidates) {
+    // a phrase that is a lesson already: the fix joins it, however often the phrase recurs
+    if (await hasLearnedLesson(store, fix.tenant, phrase)) return learnedInsight(insight, phrase, []);
     const ids = await store.searchLexical(fix.tenant, phrase, {
       level: ['trajectory'],
       status: [...MEMORY_STATUSES],
@@ -76,9 +78,32 @@ export async function asLearnedLesson(
     if (!best || repos > best.repos || (repos === best.repos && naming.length < best.fixes))
       best = { phrase, repos, fixes: naming.length, sources };
   }
-  if (!best) return undefined;
+  return best ? learnedInsight(insight, best.phrase, best.sources) : undefined;
+}
+
+async function hasLearnedLesson(
+  store: Pick<Store, 'searchLexical' | 'getMemories'>,
+  tenant: string,
+  phrase: string,
+): Promise<boolean> {
+  const ids = await store.searchLexical(tenant, phrase, {
+    level: ['insight'],
+    status: [...MEMORY_STATUSES],
+    limit: 10,
+  });
+  if (ids.length === 0) return false;
+  const id = learnedLessonId(phrase);
+  return (
+    await store.getMemories(
+      tenant,
+      ids.map((h) => h.id),
+    )
+  ).some((m) => lessonOfTags(m.tags) === id);
+}
+
+function learnedInsight(insight: AbstractedMemory, phrase: string, sources: Provenance[]): LearnedInsight {
   const kind = routinesOfTags(insight.tags)[0] ?? 'regression-test';
-  const lesson = learnedLesson(best.phrase, kind, templateFor(kind).check);
+  const lesson = learnedLesson(phrase, kind, templateFor(kind).check);
   const content = withExamples(lesson.check, examplesOf(insight.content));
   return {
     memory: {
@@ -89,6 +114,6 @@ export async function asLearnedLesson(
       body: { level: 'insight', insight: { title: lesson.title, description: lesson.description, content } },
       tags: [...insight.tags, lessonTag(lesson.id)],
     },
-    sources: best.sources,
+    sources,
   };
 }

@@ -67,6 +67,11 @@ export interface RecallOptions {
    * build a feature may be given routines too (AGENT_TASK_KINDS)
    */
   taskKinds?: readonly TaskKind[];
+  /**
+   * a memory recall may rank at all (the Action's screen of a pool file): one refused is never
+   * ranked, so it never folds into, or stands for, another
+   */
+  admit?: (memory: Memory) => boolean;
 }
 
 /** The routine a failure task that names none most likely needs, as a weak cue. */
@@ -131,6 +136,7 @@ export async function recall(
     m.level === level &&
     maySee(m, requester) &&
     mayServeLevel(m, requester) &&
+    (options.admit === undefined || options.admit(m)) &&
     !onlyFrom(m, options.excludeRepo) &&
     (options.onlyRepo === undefined || onlyFrom(m, options.onlyRepo));
 

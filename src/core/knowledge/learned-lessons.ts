@@ -86,6 +86,11 @@ export function isLearnedLesson(id: string | undefined): boolean {
   return id !== undefined && id.startsWith(LEARNED_PREFIX);
 }
 
+/** The id of the lesson a phrase teaches ("serving size" → "learned-serving-size"). */
+export function learnedLessonId(phrase: string): string {
+  return `${LEARNED_PREFIX}${phrase.replace(/\s+/g, '-')}`;
+}
+
 /** The phrase a learned lesson's id names ("learned-serving-size" → "serving size"). */
 export function phraseOfLesson(id: string): string {
   return id.slice(LEARNED_PREFIX.length).replace(/-/g, ' ');
@@ -95,7 +100,7 @@ export function phraseOfLesson(id: string): string {
 export function learnedLesson(phrase: string, kind: RoutineKind, check: string): LearnedLesson {
   return {
     phrase,
-    id: `${LEARNED_PREFIX}${phrase.replace(/\s+/g, '-')}`,
+    id: learnedLessonId(phrase),
     title: RULES[kind].replace('{p}', phrase),
     description: `Fixes in several repositories of this organization broke on the ${phrase}.`,
     check,
