@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDeps } from '../../src/app/deps.js';
 import { createMcpHandler, type McpEndpointOptions } from '../../src/app/http/mcp-endpoint.js';
@@ -25,7 +26,7 @@ let store: SqliteStore;
 let issuer: TestIssuer;
 const servers: Server[] = [];
 
-async function startMcp(options: Partial<McpEndpointOptions> = {}): Promise<string> {
+async function startMcp(options: Partial<McpEndpointOptions> = {}, githubUrl = 'https://github.com'): Promise<string> {
   const deps: AppDeps = {
     store,
     abstractor: { abstract: async () => ({ memories: [], model: 'none' }) },
@@ -33,11 +34,12 @@ async function startMcp(options: Partial<McpEndpointOptions> = {}): Promise<stri
     logger: silentLogger,
     clock: systemClock,
     queue: { enqueue: async () => true, register: () => undefined },
-    settings: { appSlug: 'memory-transfer', githubUrl: 'https://github.com', installBackfillLimit: 0 },
+    settings: { appSlug: 'memory-transfer', githubUrl, installBackfillLimit: 0 },
   };
   const handler = createMcpHandler(deps, {
     directory: fakeDirectory([ACME_WEB, ACME_CORE], { '4242#8': 4242, '4242#9': 31337 }),
-    jwks: issuer.localJwks,
+    // on github.com a local key set stands in for GitHub's; elsewhere the server's own is fetched
+    ...(githubUrl === 'https://github.com' ? { jwks: issuer.localJwks } : {}),
     mayVote: async (_run, actor) => (actor && WRITERS.has(actor) ? undefined : `${actor} has no write access`),
     ...options,
   });
@@ -215,6 +217,37 @@ describe('POST /mcp', () => {
     expect(ok.status).toBe(200);
     const get = await fetch(`${url}/mcp`, { headers: { authorization: `Bearer ${token}` } });
     expect(get.status).toBe(405);
+  });
+});
+
+describe('POST /mcp on GitHub Enterprise Server (GHE_HOST)', () => {
+  it("accepts a run of the server's own issuer, its key set read from that server; refuses github.com's", async () => {
+    const ghe = await makeIssuer('ghes-key');
+    const gheUrl = await startMcp({}, 'https://ghes.acme.test');
+    // the key set is the server's, at its token service: no request reaches github.com
+    nock('https://ghes.acme.test').get('/_services/token/.well-known/jwks').reply(200, ghe.jwks);
+    const run = await connect(gheUrl, await ghe.sign({}, { issuer: 'https://ghes.acme.test/_services/token' }));
+    try {
+      const recalled = await run.callTool({ name: 'recall', arguments: { task: TASK, k: 5 } });
+      expect((recalled.structuredContent as { insights: { id: string }[] }).insights.map((i) => i.id)).toEqual([
+        PUBLIC_ID,
+      ]);
+    } finally {
+      await run.close();
+    }
+    // a github.com token signed by the same key is not one of this server's runs
+    const foreign = await ghe.sign({}, { issuer: 'https://token.actions.githubusercontent.com' });
+    const refused = await fetch(`${gheUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${foreign}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/"iss" claim/);
   });
 });
 

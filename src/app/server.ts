@@ -37,7 +37,7 @@ import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
 import { redactingLogger } from '../security/redact.js';
 import { ConfigCache } from './interaction/config-cache.js';
-import { createApiHandler, type ApiOptions } from './http/api.js';
+import { createApiHandler, createRunVerifier, type ApiOptions } from './http/api.js';
 import { createGitHubInstallationDirectory } from './http/installation-directory.js';
 import { createMcpHandler, type McpEndpointOptions, type VoteCheck } from './http/mcp-endpoint.js';
 import { hasWriteAccess } from '../github/trust.js';
@@ -322,7 +322,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const audience = env.MEMORY_TRANSFER_AUDIENCE?.trim();
   // one directory of installations (and its caches) for the recall API and /mcp
   const directory = options.api?.directory ?? createGitHubInstallationDirectory(auth, deps.clock);
-  const apiOptions = { auth, ...(audience ? { audience } : {}), ...options.api, directory };
+  const verifierOptions = { auth, ...(audience ? { audience } : {}), ...options.api, directory };
+  // one verifier (issuer, key set, audience, installations) for the recall API and /mcp
+  const apiOptions = { ...verifierOptions, verify: createRunVerifier(deps, verifierOptions) };
   const api = createApiHandler(deps, apiOptions);
   // an agent's report counts only from a run whose actor has write access to the repository
   const mayVote: VoteCheck = async (run, actor) => {

@@ -43,6 +43,8 @@ export interface ApiOptions {
   audience?: string;
   /** GitHub's key set (default: fetched from GitHub and cached); tests and the bench pass a local one */
   jwks?: JWTVerifyGetKey;
+  /** the run verifier to use (server.ts builds one for the recall API and /mcp); default: built from the options above */
+  verify?: OidcVerifier;
   /** requests per repository per minute (default 120) */
   rateLimitPerMinute?: number;
   /** largest accepted body (default 64 KiB) */
@@ -116,11 +118,16 @@ function requesterOf(run: VerifiedRun): Requester & { repo: string } {
   return { tenant: run.tenant, repo: run.repo.fullName, repoId: run.repo.repoId, visibility: run.visibility };
 }
 
-export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler {
+/**
+ * The one door of the App's HTTP endpoints (the recall API and /mcp): the verifier of a run's
+ * OIDC token, built once from the options (server.ts passes the same one to both endpoints).
+ */
+export function createRunVerifier(deps: AppDeps, options: ApiOptions): OidcVerifier {
+  if (options.verify) return options.verify;
   const directory =
     options.directory ?? (options.auth ? createGitHubInstallationDirectory(options.auth, deps.clock) : undefined);
-  if (!directory) throw new Error('createApiHandler needs a directory or the App auth to resolve installations');
-  const verify: OidcVerifier = createOidcVerifier({
+  if (!directory) throw new Error('the OIDC verifier needs a directory or the App auth to resolve installations');
+  return createOidcVerifier({
     audience: options.audience ?? DEFAULT_OIDC_AUDIENCE,
     directory,
     ...(options.jwks ? { jwks: options.jwks } : {}),
@@ -128,6 +135,10 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
     issuer: oidcIssuerFor(deps.settings.githubUrl),
     clock: deps.clock,
   });
+}
+
+export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler {
+  const verify = createRunVerifier(deps, options);
   const limit = createRateLimiter(options.rateLimitPerMinute ?? 120, 60_000, deps.clock);
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
   // identical recalls (same requester, task and options) under the same pool generation share one result

@@ -17,9 +17,17 @@ import { createPoolSource } from '../../mcp/pool-source.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { MCP_PATH } from '../../mcp/tools.js';
 import type { AppDeps } from '../deps.js';
-import { bearer, classify, HttpError, readJson, send, type ApiHandler, type ApiOptions } from './api.js';
-import { createGitHubInstallationDirectory } from './installation-directory.js';
-import { createOidcVerifier, DEFAULT_OIDC_AUDIENCE, type VerifiedRun } from './oidc.js';
+import {
+  bearer,
+  classify,
+  createRunVerifier,
+  HttpError,
+  readJson,
+  send,
+  type ApiHandler,
+  type ApiOptions,
+} from './api.js';
+import type { VerifiedRun } from './oidc.js';
 import { createRateLimiter } from './rate-limit.js';
 
 /** undefined when the run may vote; otherwise why not */
@@ -53,15 +61,8 @@ function actorOf(token: string): string | undefined {
 }
 
 export function createMcpHandler(deps: AppDeps, options: McpEndpointOptions): ApiHandler {
-  const directory =
-    options.directory ?? (options.auth ? createGitHubInstallationDirectory(options.auth, deps.clock) : undefined);
-  if (!directory) throw new Error('createMcpHandler needs a directory or the App auth to resolve installations');
-  const verify = createOidcVerifier({
-    audience: options.audience ?? DEFAULT_OIDC_AUDIENCE,
-    directory,
-    ...(options.jwks ? { jwks: options.jwks } : {}),
-    clock: deps.clock,
-  });
+  // the recall API's verifier: the same issuer (GHE_HOST's on Enterprise Server), audience and directory
+  const verify = createRunVerifier(deps, options);
   const limit = createRateLimiter(options.mcpRateLimitPerMinute ?? 120, 60_000, deps.clock);
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
   const mayVote = options.mayVote ?? refuseAll;
