@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { Probot, ProbotOctokit, Server, run } from 'probot';
+import { createEndpointBreaker } from '../abstraction/circuit-breaker.js';
 import { createAbstractor } from '../abstraction/create-abstractor.js';
 import { llmConfigFromEnv } from '../config/llm.js';
 import { createTokenMeter } from '../core/token-usage.js';
@@ -244,10 +245,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...workerOptions,
   });
   const meter = createTokenMeter();
-  const embedder = options.embedder ?? createEmbedder(llm, meter);
+  // one breaker for the model endpoint: a hanging one stops both the completions and the embeddings
+  const breaker = createEndpointBreaker(llm, logger);
+  const embedder = options.embedder ?? createEmbedder(llm, meter, breaker);
   const deps: AppDeps = {
     store,
-    abstractor: options.abstractor ?? createAbstractor(llm, logger, meter),
+    abstractor: options.abstractor ?? createAbstractor(llm, logger, meter, breaker),
     ...(embedder ? { embedder } : {}),
     redactor: options.redactor ?? createRedactor(),
     logger,
