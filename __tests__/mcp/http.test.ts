@@ -187,7 +187,7 @@ describe('POST /mcp', () => {
   });
 
   it('limits requests per token (429 with Retry-After), and other methods get 405', async () => {
-    const limited = await startMcp({ mcpRateLimitPerMinute: 1 });
+    const limited = await startMcp({ tokenRateLimitPerMinute: 1 });
     const token = await issuer.sign({ jti: 'token-limited' });
     const post = () =>
       fetch(`${limited}/mcp`, {
@@ -217,6 +217,52 @@ describe('POST /mcp', () => {
     expect(ok.status).toBe(200);
     const get = await fetch(`${url}/mcp`, { headers: { authorization: `Bearer ${token}` } });
     expect(get.status).toBe(405);
+  });
+});
+
+describe('POST /mcp budgets that a new token per call does not escape', () => {
+  const ping = (base: string, token: string) =>
+    fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+
+  it('125 calls of one repository with 125 tokens: 120 answered, then 429 naming the repository', async () => {
+    const fresh = await startMcp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 125; i += 1) statuses.push((await ping(fresh, await issuer.sign({ jti: `call-${i}` }))).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(120);
+    expect(statuses.slice(120)).toEqual([429, 429, 429, 429, 429]);
+    const refused = await ping(fresh, await issuer.sign({ jti: 'call-126' }));
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /^too many requests for acme\/web; retry in \d+ s$/,
+    );
+  });
+
+  it("an installation's budget holds across its repositories, whatever the tokens", async () => {
+    const limited = await startMcp({ installationRateLimitPerMinute: 3 });
+    const web = (i: number) => issuer.sign({ jti: `web-${i}` });
+    const core = (i: number) =>
+      issuer.sign({
+        jti: `core-${i}`,
+        repository: 'acme/core',
+        repository_id: '4343',
+        repository_visibility: 'private',
+      });
+    expect((await ping(limited, await web(1))).status).toBe(200);
+    expect((await ping(limited, await core(1))).status).toBe(200);
+    expect((await ping(limited, await web(2))).status).toBe(200);
+    const refused = await ping(limited, await core(2));
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /^too many requests for the installation of acme; retry in \d+ s$/,
+    );
   });
 });
 

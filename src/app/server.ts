@@ -38,7 +38,7 @@ import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
 import { redactingLogger } from '../security/redact.js';
 import { ConfigCache } from './interaction/config-cache.js';
-import { createApiHandler, createRunVerifier, type ApiOptions } from './http/api.js';
+import { createApiHandler, createEndpointLimiter, createRunVerifier, type ApiOptions } from './http/api.js';
 import { createGitHubInstallationDirectory } from './http/installation-directory.js';
 import { createMcpHandler, type McpEndpointOptions, type VoteCheck } from './http/mcp-endpoint.js';
 import { hasWriteAccess } from '../github/trust.js';
@@ -63,7 +63,7 @@ export interface StartServerOptions {
   /** Octokit class for Probot (tests turn Probot's retries off) */
   Octokit?: typeof ProbotOctokit;
   /** options of the recall API and of /mcp (tests pass a local key set) */
-  api?: Partial<ApiOptions> & Pick<McpEndpointOptions, 'mayVote' | 'mcpRateLimitPerMinute'>;
+  api?: Partial<ApiOptions> & Pick<McpEndpointOptions, 'mayVote'>;
   /** options of /dashboard (tests pass GitHub for the signed-in person); its OAuth settings come from `env` */
   dashboard?: Omit<DashboardOptions, 'env'>;
   /** start the job worker (default true); worker options override the settings */
@@ -326,8 +326,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // one directory of installations (and its caches) for the recall API and /mcp
   const directory = options.api?.directory ?? createGitHubInstallationDirectory(auth, deps.clock);
   const verifierOptions = { auth, ...(audience ? { audience } : {}), ...options.api, directory };
-  // one verifier (issuer, key set, audience, installations) for the recall API and /mcp
-  const apiOptions = { ...verifierOptions, verify: createRunVerifier(deps, verifierOptions) };
+  // one verifier (issuer, key set, audience, installations) and one set of budgets (per token,
+  // repository and installation) for the recall API and /mcp
+  const apiOptions = {
+    ...verifierOptions,
+    verify: createRunVerifier(deps, verifierOptions),
+    limiter: createEndpointLimiter(deps, verifierOptions),
+  };
   const api = createApiHandler(deps, apiOptions);
   // an agent's report counts only from a run whose actor has write access to the repository
   const mayVote: VoteCheck = async (run, actor) => {
