@@ -25,10 +25,10 @@ import { checkSpecificity } from '../abstraction/specificity.js';
 import { RULES_MODEL } from '../abstraction/rules-abstractor.js';
 import { mapStrings, redactFix, redactKnownPatterns, redactRef } from '../security/redact.js';
 import { stripHiddenText } from '../security/sanitize.js';
-import { reembedInsights } from './reembed.js';
 import { screenInsightText } from '../security/screen.js';
 import type { Store } from '../store/store.js';
 import type { AbstractedMemory, Abstraction, Abstractor, Clock, Embedder, Logger, Redactor } from './ports.js';
+import { reembedInsights } from './reembed.js';
 
 export interface LearnDeps {
   store: Store;
