@@ -59,4 +59,32 @@ describe('circuit breaker', () => {
     clock.t += 1;
     expect(breaker.tryAcquire()).toBe(true);
   });
+
+  it('counts each kind of call on its own: answered embeddings do not keep failing completions going', () => {
+    const opened: string[] = [];
+    const clock = { t: 0 };
+    const breaker = createCircuitBreaker({
+      failures: 2,
+      cooldownMs: 1_000,
+      now: () => clock.t,
+      onOpen: (why) => opened.push(why),
+    });
+    breaker.tryAcquire();
+    breaker.failed('gpt-5-mini', 'chat hangs');
+    breaker.tryAcquire();
+    breaker.succeeded('text-embedding-3-small');
+    breaker.tryAcquire();
+    breaker.failed('gpt-5-mini', 'chat hangs');
+    // open for every kind of call: the embeddings wait too
+    expect(breaker.state()).toBe('open');
+    expect(breaker.tryAcquire()).toBe(false);
+    // a call that was already out fails too: still one warning
+    breaker.failed('gpt-5-mini', 'chat hangs');
+    expect(opened).toEqual(['chat hangs']);
+    // the probe after the cool-down fails: open again, said again
+    clock.t += 1_000;
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.failed('text-embedding-3-small', 'embeddings hang');
+    expect(opened).toEqual(['chat hangs', 'embeddings hang']);
+  });
 });

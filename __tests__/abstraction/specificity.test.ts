@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkSpecificity, leaksSource } from '../../src/abstraction/specificity.js';
+import { checkSpecificity, concreteReason, leaksSource } from '../../src/abstraction/specificity.js';
+import { FACET_TEMPLATES, ROUTINE_TEMPLATES } from '../../src/abstraction/routine-templates.js';
+import { LESSONS } from '../../src/core/lessons.js';
 import type { AbstractedMemory } from '../../src/ports/index.js';
 import { makeFix, makeInsight } from './llm-fixtures.js';
 
@@ -128,7 +130,10 @@ describe('checkSpecificity', () => {
       'Touch `test/retry.ts` and `retryLimit`.',
       'Then `source/core/normalize-options.ts` and `defaults.retry`.',
     );
-    expect(checkSpecificity(insight, fix)).toEqual({ ok: false, reason: 'too specific: 5 mentions of its source' });
+    expect(checkSpecificity(insight, fix)).toEqual({
+      ok: false,
+      reason: 'too specific: 5 mentions of its source or of code',
+    });
   });
 
   it('checks workflow steps and summaries but never the trajectory', () => {
@@ -163,5 +168,71 @@ describe('checkSpecificity', () => {
       body: { level: 'trajectory', trajectory: { trace: 'changed source/core/normalize-options.ts' } },
     };
     expect(checkSpecificity(trajectory, fix)).toEqual({ ok: true });
+  });
+});
+
+describe('an insight names nothing concrete, whoever it belongs to', () => {
+  // none of these names anything of makeFix(): they are another project's
+  const insightWith = (content: string) =>
+    makeInsight('Check a parser on empty input', 'Use this when a parser reads user input.', content);
+
+  it.each([
+    ['Check parseInvoiceDate on an empty string.', 'names a code identifier (parseInvoiceDate)'],
+    ['Set MAX_RETRIES to zero in a test.', 'names a code identifier (MAX_RETRIES)'],
+    ['Call invoice.parseDate with an empty string.', 'names a code identifier (invoice.parseDate)'],
+  ])('refuses an identifier in prose: %j', (content, reason) => {
+    expect(checkSpecificity(insightWith(content), fix)).toEqual({ ok: false, reason });
+  });
+
+  it.each([
+    ['Edit src/invoiceDates.js line 12 and add a test.', 'Edit the affected module and add a test.'],
+    ['Open lib/dates/parse.py:40 and add a test.', 'Open the affected module and add a test.'],
+    ['Call `parseInvoiceDate()` with an empty string.', 'Call the affected code with an empty string.'],
+    [
+      'Assert the error reads "Invalid date format" for an empty string.',
+      'Assert the error reads a specific value for an empty string.',
+    ],
+    ['Add a case to test_dates.py for an empty string.', 'Add a case to the affected test file for an empty string.'],
+    ['Check the branch at L12-L20 with an empty string.', 'Check the branch with an empty string.'],
+  ])('generalizes a path, a call, a line or a quoted string in code form: %j', (content, rewritten) => {
+    expect(checkSpecificity(insightWith(content), fix).rewritten?.content).toBe(rewritten);
+  });
+
+  it.each([
+    'Run `npm ci` after editing package.json, and commit the lockfile.',
+    'Test with Node.js and PostgreSQL, on macOS and Windows, through GitHub Actions.',
+    'Use JSON.parse on the raw body, e.g. when it is empty, and a fake timer instead of setTimeout.',
+    'Cover the read/write path and the CI/CD job; keep Given/When/Then steps readable.',
+    'Check the "empty" case and the test(s) that cover it; don\'t assume the user\'s locale.',
+    'Test redirect targets such as //evil.example and paths with ../ in them.',
+    'A timeout of 30 s must fail the check.',
+  ])('accepts platform vocabulary and prose: %j', (content) => {
+    expect(checkSpecificity(insightWith(content), fix)).toEqual({ ok: true });
+    expect(concreteReason([content])).toBeUndefined();
+  });
+
+  it("names nothing concrete in any phrase of the rules' catalog (lessons and routine templates)", () => {
+    const strings = (value: unknown): string[] =>
+      typeof value === 'string'
+        ? [value]
+        : Array.isArray(value)
+          ? value.flatMap(strings)
+          : value && typeof value === 'object' && !(value instanceof RegExp)
+            ? Object.values(value).flatMap(strings)
+            : [];
+    const phrases = strings([LESSONS, ROUTINE_TEMPLATES, FACET_TEMPLATES]);
+    expect(phrases.length).toBeGreaterThan(300);
+    expect(phrases.filter((phrase) => concreteReason([phrase]) !== undefined)).toEqual([]);
+  });
+
+  it('checks only the insight level: a workflow keeps its concrete steps of another project', () => {
+    const workflow: AbstractedMemory = { ...insightWith('Edit src/invoiceDates.js line 12.'), level: 'workflow' };
+    expect(checkSpecificity(workflow, fix)).toEqual({ ok: true });
+  });
+
+  it('concreteReason (pool files) refuses rather than rewrites, naming what it found', () => {
+    expect(concreteReason(['Edit `src/invoiceDates.js` at line 12.'])).toBe(
+      'names a file path (`src/invoiceDates.js`, at line 12)',
+    );
   });
 });

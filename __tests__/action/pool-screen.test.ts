@@ -48,6 +48,22 @@ describe('pool-file mode screens what it injects', () => {
     expect(warnings).toMatch(/memory mhostile0002 in the pool file fails the insight screen \(prompt-injection: /);
   });
 
+  it('an insight naming a file, a symbol or a line of any project is dropped with a warning; a clean one takes its place', async () => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'agents-md' } });
+    await poolWith(h.workspace, (smoke) => [
+      hostileTwin(smoke[0]!, 'mconcrete001', 'Check migrateInvoiceDates in src/migrations/invoiceDates.js line 12.'),
+    ]);
+    await h.run();
+    expect(h.failures).toEqual([]);
+    const everything = JSON.stringify(h.outputs) + h.summaries.join('') + (await h.read('AGENTS.md'));
+    expect(everything).not.toContain('mconcrete001');
+    expect(everything).not.toContain('invoiceDates');
+    expect(h.outputs.ids?.split(',')).toContain('m0a00000001');
+    expect(h.warnings.join('\n')).toMatch(
+      /memory mconcrete001 in the pool file fails the insight screen \(specific: names a code identifier \(migrateInvoiceDates/,
+    );
+  });
+
   it('a pool full of hostile relevant memories injects none of them', async () => {
     const h = await harness({
       inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target: 'none', 'top-k': '3', 'min-score': '0' },

@@ -375,6 +375,42 @@ describe('run() refuses to write through a symlink leaving the workspace', () =>
   });
 });
 
+describe('run() never writes in a version-control folder', () => {
+  const HOOK = '#!/bin/sh\nnpm test\n';
+
+  it('target: file:.git/hooks/pre-commit (any spelling) fails naming the folder; the hook is untouched', async () => {
+    for (const target of ['file:.git/hooks/pre-commit', 'file:./.GIT/hooks/../hooks/pre-commit/']) {
+      const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, target } });
+      await mkdir(path.join(h.workspace, '.git', 'hooks'), { recursive: true });
+      await writeFile(path.join(h.workspace, '.git', 'hooks', 'pre-commit'), HOOK, { mode: 0o755 });
+      await h.run();
+      expect(h.failures[0]).toMatch(/target: ".*" is in a version-control folder \(\.git\)/i);
+      expect(await h.read('.git/hooks/pre-commit')).toBe(HOOK);
+    }
+  });
+
+  it('AGENTS.md linked to a hook not yet there (a hostile checkout) is refused; no hook is created', async () => {
+    const { symlink } = await import('node:fs/promises');
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, mcp: 'true' } });
+    await mkdir(path.join(h.workspace, '.git', 'hooks'), { recursive: true });
+    await symlink('.git/hooks/pre-commit', path.join(h.workspace, 'AGENTS.md'));
+    await h.run();
+    expect(h.failures[0]).toMatch(/target: "AGENTS\.md" goes through a symbolic link that leads nowhere/);
+    expect(existsSync(path.join(h.workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+
+  it('mcp: true never writes .mcp.json through a link into .git', async () => {
+    const { symlink } = await import('node:fs/promises');
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK, mcp: 'true' } });
+    await mkdir(path.join(h.workspace, '.git', 'hooks'), { recursive: true });
+    await writeFile(path.join(h.workspace, '.git', 'hooks', 'pre-push'), HOOK, { mode: 0o755 });
+    await symlink('.git/hooks/pre-push', path.join(h.workspace, '.mcp.json'));
+    await h.run();
+    expect(h.failures[0]).toMatch(/mcp: "\.mcp\.json" is in a version-control folder \(\.git\)/);
+    expect(await h.read('.git/hooks/pre-push')).toBe(HOOK);
+  });
+});
+
 describe('run() with nothing to inject', () => {
   it.each(['copilot', 'openhands', 'agents-md'])('%s: creates no file', async (target) => {
     const h = await harness({ inputs: { pool: 'pool.jsonl', task: 'quantum chromodynamics lattice gauge', target } });

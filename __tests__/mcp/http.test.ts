@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDeps } from '../../src/app/deps.js';
 import { createMcpHandler, type McpEndpointOptions } from '../../src/app/http/mcp-endpoint.js';
@@ -25,7 +26,7 @@ let store: SqliteStore;
 let issuer: TestIssuer;
 const servers: Server[] = [];
 
-async function startMcp(options: Partial<McpEndpointOptions> = {}): Promise<string> {
+async function startMcp(options: Partial<McpEndpointOptions> = {}, githubUrl = 'https://github.com'): Promise<string> {
   const deps: AppDeps = {
     store,
     abstractor: { abstract: async () => ({ memories: [], model: 'none' }) },
@@ -33,11 +34,12 @@ async function startMcp(options: Partial<McpEndpointOptions> = {}): Promise<stri
     logger: silentLogger,
     clock: systemClock,
     queue: { enqueue: async () => true, register: () => undefined },
-    settings: { appSlug: 'memory-transfer', githubUrl: 'https://github.com', installBackfillLimit: 0 },
+    settings: { appSlug: 'memory-transfer', githubUrl, installBackfillLimit: 0 },
   };
   const handler = createMcpHandler(deps, {
     directory: fakeDirectory([ACME_WEB, ACME_CORE], { '4242#8': 4242, '4242#9': 31337 }),
-    jwks: issuer.localJwks,
+    // on github.com a local key set stands in for GitHub's; elsewhere the server's own is fetched
+    ...(githubUrl === 'https://github.com' ? { jwks: issuer.localJwks } : {}),
     mayVote: async (_run, actor) => (actor && WRITERS.has(actor) ? undefined : `${actor} has no write access`),
     ...options,
   });
@@ -185,7 +187,7 @@ describe('POST /mcp', () => {
   });
 
   it('limits requests per token (429 with Retry-After), and other methods get 405', async () => {
-    const limited = await startMcp({ mcpRateLimitPerMinute: 1 });
+    const limited = await startMcp({ tokenRateLimitPerMinute: 1 });
     const token = await issuer.sign({ jti: 'token-limited' });
     const post = () =>
       fetch(`${limited}/mcp`, {
@@ -215,6 +217,83 @@ describe('POST /mcp', () => {
     expect(ok.status).toBe(200);
     const get = await fetch(`${url}/mcp`, { headers: { authorization: `Bearer ${token}` } });
     expect(get.status).toBe(405);
+  });
+});
+
+describe('POST /mcp budgets that a new token per call does not escape', () => {
+  const ping = (base: string, token: string) =>
+    fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+
+  it('125 calls of one repository with 125 tokens: 120 answered, then 429 naming the repository', async () => {
+    const fresh = await startMcp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 125; i += 1) statuses.push((await ping(fresh, await issuer.sign({ jti: `call-${i}` }))).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(120);
+    expect(statuses.slice(120)).toEqual([429, 429, 429, 429, 429]);
+    const refused = await ping(fresh, await issuer.sign({ jti: 'call-126' }));
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /^too many requests for acme\/web; retry in \d+ s$/,
+    );
+  });
+
+  it("an installation's budget holds across its repositories, whatever the tokens", async () => {
+    const limited = await startMcp({ installationRateLimitPerMinute: 3 });
+    const web = (i: number) => issuer.sign({ jti: `web-${i}` });
+    const core = (i: number) =>
+      issuer.sign({
+        jti: `core-${i}`,
+        repository: 'acme/core',
+        repository_id: '4343',
+        repository_visibility: 'private',
+      });
+    expect((await ping(limited, await web(1))).status).toBe(200);
+    expect((await ping(limited, await core(1))).status).toBe(200);
+    expect((await ping(limited, await web(2))).status).toBe(200);
+    const refused = await ping(limited, await core(2));
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /^too many requests for the installation of acme; retry in \d+ s$/,
+    );
+  });
+});
+
+describe('POST /mcp on GitHub Enterprise Server (GHE_HOST)', () => {
+  it("accepts a run of the server's own issuer, its key set read from that server; refuses github.com's", async () => {
+    const ghe = await makeIssuer('ghes-key');
+    const gheUrl = await startMcp({}, 'https://ghes.acme.test');
+    // the key set is the server's, at its token service: no request reaches github.com
+    nock('https://ghes.acme.test').get('/_services/token/.well-known/jwks').reply(200, ghe.jwks);
+    const run = await connect(gheUrl, await ghe.sign({}, { issuer: 'https://ghes.acme.test/_services/token' }));
+    try {
+      const recalled = await run.callTool({ name: 'recall', arguments: { task: TASK, k: 5 } });
+      expect((recalled.structuredContent as { insights: { id: string }[] }).insights.map((i) => i.id)).toEqual([
+        PUBLIC_ID,
+      ]);
+    } finally {
+      await run.close();
+    }
+    // a github.com token signed by the same key is not one of this server's runs
+    const foreign = await ghe.sign({}, { issuer: 'https://token.actions.githubusercontent.com' });
+    const refused = await fetch(`${gheUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${foreign}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/"iss" claim/);
   });
 });
 

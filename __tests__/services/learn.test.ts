@@ -314,6 +314,8 @@ describe('learnFixes', () => {
       fallbacks: 0,
       fallbackReasons: {},
       retried: 0,
+      withoutVectors: 0,
+      vectorsFilled: 0,
     });
     expect(progress).toEqual([
       [1, 3],

@@ -61,3 +61,24 @@ describe('WAL checkpoints', () => {
     }
   });
 });
+
+describe('a cleared delivery in the log', () => {
+  it('truncateSoon(): the next checkpoint empties the log however small it is, once', async () => {
+    const { store, path } = await grownPool('cleared');
+    const checkpointer = new WalCheckpointer(path, silentLogger, 3_600_000, Infinity);
+    try {
+      await checkpointer.checkpoint();
+      expect(walSize(path)).toBeGreaterThan(0);
+      checkpointer.truncateSoon();
+      await checkpointer.checkpoint();
+      expect(walSize(path)).toBe(0);
+      // asked once: later checkpoints are passive again
+      await store.putMemory(makeMemory({ id: 'later' }));
+      await checkpointer.checkpoint();
+      expect(walSize(path)).toBeGreaterThan(0);
+    } finally {
+      await checkpointer.close();
+      await store.close();
+    }
+  });
+});

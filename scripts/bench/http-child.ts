@@ -61,6 +61,8 @@ await serveHttpChild(async (recordJobs) => {
           }
         : {}),
       rateLimitPerMinute: 1_000_000,
+      tokenRateLimitPerMinute: 1_000_000,
+      installationRateLimitPerMinute: 1_000_000,
     },
   });
   timeRequests(server.http, times);

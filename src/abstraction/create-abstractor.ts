@@ -1,17 +1,23 @@
 /**
- * The abstractor for a configuration: the LLM abstractor (with the rules as its fallback, a
- * circuit breaker and the configured concurrency) when an API key is configured, else the
- * offline rule-based abstractor.
+ * The abstractor for a configuration: the LLM abstractor (with the rules as its fallback, the
+ * circuit breaker of its endpoint and the configured concurrency) when an API key is configured,
+ * else the offline rule-based abstractor.
  */
 import type { LlmConfig } from '../config/llm.js';
 import { createOpenAIClient, isOnline } from '../config/llm.js';
 import type { TokenMeter } from '../core/token-usage.js';
 import type { Abstractor, Logger } from '../ports/index.js';
-import { createCircuitBreaker } from './circuit-breaker.js';
+import { createEndpointBreaker, type CircuitBreaker } from './circuit-breaker.js';
 import { createLlmAbstractor } from './llm-abstractor.js';
 import { createRulesAbstractor } from './rules-abstractor.js';
 
-export function createAbstractor(config: LlmConfig, logger: Logger, meter?: TokenMeter): Abstractor {
+/** `breaker`: the endpoint's, shared with the embedder (default: one of its own) */
+export function createAbstractor(
+  config: LlmConfig,
+  logger: Logger,
+  meter?: TokenMeter,
+  breaker: CircuitBreaker = createEndpointBreaker(config, logger),
+): Abstractor {
   const rules = createRulesAbstractor();
   if (!isOnline(config)) return rules;
   return createLlmAbstractor({
@@ -22,11 +28,7 @@ export function createAbstractor(config: LlmConfig, logger: Logger, meter?: Toke
     concurrency: config.concurrency,
     ...(config.reasoningEffort ? { reasoningEffort: config.reasoningEffort } : {}),
     ...(config.maxOutputTokens ? { maxOutputTokens: config.maxOutputTokens } : {}),
-    breaker: createCircuitBreaker({
-      failures: config.breakerFailures,
-      cooldownMs: config.breakerCooldownMs,
-      now: () => Date.now(),
-    }),
+    breaker,
     ...(meter ? { meter } : {}),
   });
 }

@@ -7,7 +7,8 @@
  * schema mismatch, an insight that names its source or that the screen refuses) falls back to the
  * rules for that fix: one warn line, and `fallback: { reason }` on the Abstraction, so the fix is
  * recorded as learned by fallback and abstracted again by a later run. After a few consecutive
- * failed calls a circuit breaker stops calling the model for a cool-down (reason "circuit open").
+ * failed calls the endpoint's circuit breaker (shared with the embedder) stops calling the model
+ * for a cool-down (reason "circuit open").
  * An endpoint that refuses the API key (401/403) throws LlmAuthError: the run stops.
  * Token use read from each answer goes to the meter.
  */
@@ -21,7 +22,7 @@ import type { TokenMeter } from '../core/token-usage.js';
 import type { Fix } from '../core/types.js';
 import { screenInsightText } from '../security/screen.js';
 import type { AbstractedMemory, Abstraction, Abstractor, Logger } from '../ports/index.js';
-import { describeLlmFailure, type ReasoningEffort } from '../config/llm.js';
+import { describeLlmFailure, isKeyRefused, throughBreaker, type ReasoningEffort } from '../config/llm.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { AnswerSchema, SYSTEM_PROMPT, ValidAnswerSchema, buildUserPrompt, type ValidAnswer } from './prompts.js';
 import { checkSpecificity } from './specificity.js';
@@ -39,7 +40,7 @@ export interface LlmAbstractorOptions {
   maxOutputTokens?: number;
   /** abstractions a learn run may keep in flight (default 1) */
   concurrency?: number;
-  /** stops calling a failing model for a while (absent: every fix calls the model) */
+  /** the endpoint's breaker: stops calling a failing model for a while (absent: every fix calls the model) */
   breaker?: CircuitBreaker;
   /** receives the token use each answer reports */
   meter?: TokenMeter;
@@ -54,32 +55,22 @@ export function createLlmAbstractor(options: LlmAbstractorOptions): Abstractor {
   const { client, model, rules, logger, breaker, meter } = options;
 
   async function call(fix: Fix): Promise<OpenAI.Chat.Completions.ChatCompletion> {
-    if (breaker && !breaker.tryAcquire()) throw new AnswerRejected('circuit open');
     try {
-      const completion = await client.chat.completions.create({
-        model,
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: buildUserPrompt(fix) },
-        ],
-        response_format: RESPONSE_FORMAT,
-        ...(options.reasoningEffort ? { reasoning_effort: options.reasoningEffort } : {}),
-        ...(options.maxOutputTokens ? { max_completion_tokens: options.maxOutputTokens } : {}),
-      });
-      breaker?.succeeded();
-      return completion;
+      return await throughBreaker(breaker, model, () =>
+        client.chat.completions.create({
+          model,
+          messages: [
+            { role: 'system', content: SYSTEM_PROMPT },
+            { role: 'user', content: buildUserPrompt(fix) },
+          ],
+          response_format: RESPONSE_FORMAT,
+          ...(options.reasoningEffort ? { reasoning_effort: options.reasoningEffort } : {}),
+          ...(options.maxOutputTokens ? { max_completion_tokens: options.maxOutputTokens } : {}),
+        }),
+      );
     } catch (error) {
-      if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
-        breaker?.succeeded(); // the endpoint answered; the run stops on this error anyway
-        throw new LlmAuthError(error.status);
-      }
-      breaker?.failed();
-      if (breaker?.state() === 'open')
-        logger.warn(
-          `calls to ${model} keep failing (${describeLlmFailure(error).reason}): circuit breaker open, ` +
-            'the rules learn the next fixes until a probe call succeeds',
-          { model },
-        );
+      // the run stops on a refused key: every later call would be refused too
+      if (isKeyRefused(error)) throw new LlmAuthError(error.status);
       throw error;
     }
   }

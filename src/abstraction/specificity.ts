@@ -13,6 +13,14 @@
  *   Common words ("index", "test", "null") never count.
  * Mentions in code form (backticks, quotes, paths, file names, calls) are rewritten to generic
  * words; a distinctive name left in plain prose, or too many mentions, rejects the memory.
+ *
+ * An insight is abstract by definition, so at that level anything concrete counts, whoever it
+ * belongs to (a model's answer may name files and symbols of another project): a file path or
+ * file name, a code identifier (camelCase, snake_case, a dotted member, a call), a line number or
+ * a quoted string of several words (findConcrete). Platform vocabulary does not count: products
+ * ("Node.js", "PostgreSQL"), standard library names (`JSON.parse`), a project's manifests
+ * (`package.json`, `go.mod`) and plain commands in backticks (`npm ci`). Pool files are checked the
+ * same way where they are read (checkAbstract: refused, not rewritten).
  */
 import type { Fix } from '../core/types.js';
 import { isTestPath } from '../core/test-paths.js';
@@ -52,13 +60,33 @@ const GENERIC_WORDS = new Set(
   ).split(' '),
 );
 
-/** Names with inner capitals that are products or platforms, not the source's symbols. */
+/** Names with inner capitals (or dots) that are products or platforms, not anyone's symbols. */
 const TECH_NAMES = new Set(
   (
     'javascript typescript github gitlab bitbucket powershell websocket websockets macos ios ipados nodejs ' +
     'postgresql mysql mongodb sqlite graphql openai pypi npmjs dockerfile kubernetes webpack esbuild eslint ' +
-    'vscode intellij pycharm'
+    'vscode intellij pycharm devops semver youtube junit xunit nunit testng dynamodb bigquery mariadb fastapi ' +
+    'nestjs nextjs vuejs reactjs rxjs swiftui appkit coredata postcss tailwindcss latex webassembly webgl ' +
+    'webrtc webkit openssl openssh freebsd netbsd openbsd iphone ipad watchos tvos chromeos circleci travisci ' +
+    'teamcity appveyor dockerhub stackoverflow jetbrains cocoapods sqlalchemy mypy pyright asp.net node.js ' +
+    'vue.js next.js nuxt.js express.js d3.js chart.js three.js'
   ).split(' '),
+);
+
+/** Files every project of an ecosystem has: its vocabulary, not a file of anyone's. */
+const ECOSYSTEM_FILES = new Set(
+  (
+    'package.json package-lock.json npm-shrinkwrap.json yarn.lock pnpm-lock.yaml tsconfig.json jsconfig.json ' +
+    '.npmrc .nvmrc cargo.toml cargo.lock go.mod go.sum pyproject.toml requirements.txt setup.py setup.cfg ' +
+    'tox.ini pytest.ini conftest.py pipfile pipfile.lock poetry.lock gemfile gemfile.lock pom.xml build.gradle ' +
+    'settings.gradle composer.json composer.lock dockerfile makefile .gitignore .gitattributes .editorconfig ' +
+    '.dockerignore readme.md changelog.md contributing.md license.md codeowners .env'
+  ).split(' '),
+);
+
+/** Folders that make a slash-separated word a path ("src/x"), not "and/or" or "CI/CD". */
+const SOURCE_DIRS = new Set(
+  'src lib libs test tests spec specs app apps pkg cmd internal source sources scripts bin packages .github'.split(' '),
 );
 
 /** Standard library names and conventions any repository may use: never the source's own symbols. */
@@ -82,7 +110,7 @@ const BUILTINS = new Set(
 const FILE_EXTENSIONS =
   /\.(js|mjs|cjs|jsx|ts|mts|cts|tsx|py|pyi|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|json|ya?ml|toml|md|txt|lock|sh|ps1|bat|cfg|ini|xml|html?|css|scss|vue|svelte)$/i;
 
-const HOST_NAME = /\.(com|org|net|io|dev|app|co|edu|gov)$/i;
+const HOST_NAME = /\.(com|org|net|io|dev|app|co|edu|gov|example|test|invalid|localhost|local)$/i;
 
 interface SourceTerms {
   /** lower-case names that leak wherever they appear as a word */
@@ -97,7 +125,7 @@ interface SourceTerms {
   fileNames: Set<string>;
 }
 
-type LeakKind = 'path' | 'test' | 'symbol' | 'string';
+type LeakKind = 'path' | 'test' | 'symbol' | 'string' | 'line';
 
 interface Mention {
   start: number;
@@ -107,6 +135,8 @@ interface Mention {
   kind: LeakKind;
   /** in code form: can be replaced by a generic word */
   removable: boolean;
+  /** concrete whoever it belongs to (findConcrete), rather than a name of the source fix */
+  concrete?: true;
 }
 
 const termCache = new WeakMap<Fix, SourceTerms>();
@@ -118,22 +148,62 @@ export function leaksSource(text: string, fix: Fix): string[] {
   return [...seen];
 }
 
-/** Checks a memory of the fix; rewrites removable mentions or rejects it, naming what leaks. */
+/**
+ * Checks a memory of the fix; rewrites removable mentions or rejects it, naming what leaks. An
+ * insight is also checked for anything concrete, whoever it belongs to (findConcrete).
+ */
 export function checkSpecificity(memory: AbstractedMemory, fix: Fix): SpecificityResult {
   if (memory.level === 'trajectory') return { ok: true };
   const terms = sourceTerms(fix);
+  const find =
+    memory.level === 'insight'
+      ? (text: string) => withoutOverlaps([...findMentions(text, terms), ...findConcrete(text)])
+      : (text: string) => findMentions(text, terms);
+  return checkWith(memory, find);
+}
+
+/**
+ * What an insight read from a pool file names concretely (a file path, a code identifier, a line
+ * number, a quoted string), whoever it belongs to: undefined when nothing, else the reason it is
+ * refused. Readers of pool files (import, the Action, `mcp --pool`) refuse such an insight.
+ */
+export function concreteReason(texts: string[]): string | undefined {
+  const mentions = texts.flatMap((text) => findConcrete(text));
+  if (mentions.length === 0) return undefined;
+  return describeConcrete(mentions);
+}
+
+function describeConcrete(mentions: Mention[]): string {
+  const what: Record<LeakKind, string> = {
+    path: 'a file path',
+    test: 'a file path',
+    symbol: 'a code identifier',
+    string: 'a quoted string',
+    line: 'a line number',
+  };
+  const first = mentions[0]!;
+  const terms = [...new Set(mentions.map((m) => m.term))].slice(0, 3).join(', ');
+  return `names ${what[first.kind]} (${terms})`;
+}
+
+function checkWith(memory: AbstractedMemory, find: (text: string) => Mention[]): SpecificityResult {
   const rewrites = new Set<string>();
   const leftovers = new Set<string>();
+  const concreteLeftovers: Mention[] = [];
   const seen = new Map<string, Mention[]>();
   const mentionsOf = (text: string): Mention[] => {
     let found = seen.get(text);
-    if (!found) seen.set(text, (found = findMentions(text, terms)));
+    if (!found) seen.set(text, (found = find(text)));
     return found;
   };
   const rewrite = (text: string): string => {
     const mentions = mentionsOf(text);
     if (mentions.length === 0) return text;
-    for (const m of mentions) if (!m.removable) leftovers.add(m.term);
+    for (const m of mentions) {
+      if (m.removable) continue;
+      if (m.concrete) concreteLeftovers.push(m);
+      else leftovers.add(m.term);
+    }
     const removable = mentions.filter((m) => m.removable);
     for (const m of removable) rewrites.add(m.term);
     return removable.length === 0 ? text : replaceMentions(text, removable);
@@ -142,14 +212,23 @@ export function checkSpecificity(memory: AbstractedMemory, fix: Fix): Specificit
   if (leftovers.size > 0) {
     return { ok: false, reason: `names its source: ${[...leftovers].slice(0, 3).join(', ')}` };
   }
+  if (concreteLeftovers.length > 0) return { ok: false, reason: describeConcrete(concreteLeftovers) };
   if (rewrites.size > MAX_REWRITES) {
-    return { ok: false, reason: `too specific: ${rewrites.size} mentions of its source` };
+    return { ok: false, reason: `too specific: ${rewrites.size} mentions of its source or of code` };
   }
   if (rewrites.size === 0) return { ok: true };
   // a rewrite that still leaks (a mention hidden inside another) is a reject, never a half-clean memory
-  const still = [...new Set(allTexts(rewritten).flatMap((t) => findMentions(t, terms).map((m) => m.term)))];
+  const still = [...new Set(allTexts(rewritten).flatMap((t) => find(t).map((m) => m.term)))];
   if (still.length > 0) return { ok: false, reason: `names its source: ${still.slice(0, 3).join(', ')}` };
   return { ok: true, rewritten };
+}
+
+/** Mentions in order of appearance, a mention inside an earlier (or longer) one dropped. */
+function withoutOverlaps(mentions: Mention[]): Mention[] {
+  const sorted = [...mentions].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Mention[] = [];
+  for (const m of sorted) if (out.every((o) => m.end <= o.start || m.start >= o.end)) out.push(m);
+  return out;
 }
 
 // ---------------------------------------------------------------- the memory's text fields
@@ -450,6 +529,117 @@ function pathLeak(token: string, terms: SourceTerms): { term: string; kind: Leak
   return undefined;
 }
 
+// ---------------------------------------------------------------- concrete, whoever it belongs to
+
+const LINE_NUMBER =
+  /(?:\b(?:at|on|in|near|around)\s+)?(?:\b(?:lines?|ln\.?)\s*#?\d+(?:\s*(?:-|–|to|and)\s*\d+)?\b|\bL\d+(?:-L?\d+)?\b)/gi;
+const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi;
+
+/** Platform vocabulary: a product, a standard library name, a generic word. */
+function isVocabulary(name: string): boolean {
+  const lower = name.replace(/\(\)$/, '').toLowerCase();
+  return GENERIC_WORDS.has(lower) || TECH_NAMES.has(lower) || BUILTINS.has(lower);
+}
+
+/** A code identifier whoever it belongs to: camelCase, PascalCase, snake_case, a dotted member. */
+function isIdentifier(token: string): boolean {
+  if (isVocabulary(token) || ECOSYSTEM_FILES.has(token.toLowerCase())) return false;
+  // abbreviations of prose ("e.g", "i.e", "a.k.a") are not members
+  if (token.includes('.') && token.split('.').some((part) => part.length < 2)) return false;
+  return isCompound(token, false);
+}
+
+/** A file path or file name whoever it belongs to (not a URL, "and/or", a product or a manifest). */
+function isFilePath(token: string): boolean {
+  const bare = token.replace(/[.,;:]+$/, '');
+  const segments = bare.split('/').filter(Boolean);
+  const last = segments[segments.length - 1] ?? '';
+  const lower = last.toLowerCase();
+  const ext = lower.includes('.') && FILE_EXTENSIONS.test(lower.slice(lower.lastIndexOf('.')));
+  if (segments.length <= 1 && !/^(\.{0,2}\/|~\/)/.test(bare)) {
+    // a file name: `invoiceDates.js`, but not "Node.js", `package.json` or "v1.2"
+    if (!ext || ECOSYSTEM_FILES.has(lower) || TECH_NAMES.has(lower)) return false;
+    return !/^[A-Z][a-z0-9]*\.js$/.test(last);
+  }
+  // one segment after "/", "./" or "~/" is a path only as a file ("/etc" no, "./run.sh" yes)
+  if (segments.length < 2) return ext;
+  if (ext || /^(\.{0,2}\/|~\/)/.test(bare)) return true;
+  if (segments.some((segment) => SOURCE_DIRS.has(segment.toLowerCase()))) return true;
+  // a segment in code form ("lib/invoiceDates", "pkg_utils/x"), not words ("read/write", "CI/CD")
+  return segments.some((segment) => /[._\d]|[a-z][A-Z]/.test(segment));
+}
+
+/** What a span in backticks names: a path, a line, an identifier or a call; plain commands do not count. */
+function concreteInCode(inner: string): LeakKind | undefined {
+  const span = inner.trim();
+  if (new RegExp(LINE_NUMBER.source, 'i').test(span)) return 'line';
+  for (const match of span.matchAll(/[\w@./~-]+/g)) if (/[./]/.test(match[0]) && isFilePath(match[0])) return 'path';
+  for (const match of span.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    const token = match[0];
+    const called = span[(match.index ?? 0) + token.length] === '(';
+    if (isIdentifier(token) || (called && !isVocabulary(token))) return 'symbol';
+  }
+  return undefined;
+}
+
+/** Everything concrete in a text, whoever it belongs to (see the header). */
+function findConcrete(text: string): Mention[] {
+  if (!text) return [];
+  const mentions: Mention[] = [];
+  const taken: [number, number][] = [];
+  const add = (start: number, end: number, term: string, kind: LeakKind, removable: boolean) => {
+    if (!taken.every(([s, e]) => end <= s || start >= e)) return;
+    taken.push([start, end]);
+    if (term !== '') mentions.push({ start, end, term, kind, removable, concrete: true });
+  };
+  // URLs are the screen's business (its allow-list); nothing inside one counts here
+  for (const match of text.matchAll(URL)) add(match.index ?? 0, (match.index ?? 0) + match[0].length, '', 'path', true);
+  // 1. code spans and quotes: removable as a whole
+  for (const match of text.matchAll(/`([^`\n]+)`|"([^"\n]+)"|“([^”\n]+)”|(?<![\w'])'([^'\n]+)'(?![\w'])/g)) {
+    const start = match.index ?? 0;
+    const inner = match[1] ?? match[2] ?? match[3] ?? match[4] ?? '';
+    const kind =
+      match[1] !== undefined
+        ? concreteInCode(inner)
+        : // a quoted string of several words, or of code; one plain word in quotes is prose
+          /\s/.test(inner.trim()) || /[^A-Za-z' -]/.test(inner)
+          ? 'string'
+          : isIdentifier(inner)
+            ? 'symbol'
+            : undefined;
+    if (kind) add(start, start + match[0].length, match[0], kind, true);
+  }
+  // 2. line numbers ("line 12", "at lines 10-20", "L12"), a path's ":12" with its path below
+  for (const match of text.matchAll(LINE_NUMBER)) {
+    add(match.index ?? 0, (match.index ?? 0) + match[0].length, match[0].trim(), 'line', true);
+  }
+  // 3. paths and file names (with a ":12" line suffix)
+  for (const match of text.matchAll(/[\w@./~-]+(?::\d+(?::\d+)?)?/g)) {
+    const token = match[0].replace(/[.]+$/, '');
+    const path = token.replace(/:\d+(?::\d+)?$/, '');
+    if (!/[./]/.test(path) || !isFilePath(path)) continue;
+    add(
+      match.index ?? 0,
+      (match.index ?? 0) + token.length,
+      path,
+      isTestPath(path.toLowerCase()) ? 'test' : 'path',
+      true,
+    );
+  }
+  // 4. calls: `parse(`, `retry()` (not "test(s)")
+  for (const match of text.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((?!s\))\)?/g)) {
+    const name = match[1] ?? '';
+    if (/[A-Za-z]{2}/.test(name) && !isVocabulary(name))
+      add(match.index ?? 0, (match.index ?? 0) + match[0].length, name, 'symbol', true);
+  }
+  // 5. identifiers in plain prose: not removable
+  for (const match of text.matchAll(/(?<![\w$])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    const token = match[0];
+    if (isIdentifier(token)) add(match.index ?? 0, (match.index ?? 0) + token.length, token, 'symbol', false);
+  }
+  return mentions.sort((a, b) => a.start - b.start);
+}
+
 // ---------------------------------------------------------------- rewriting
 
 const GENERIC: Record<LeakKind, string> = {
@@ -457,6 +647,7 @@ const GENERIC: Record<LeakKind, string> = {
   test: 'the affected test file',
   symbol: 'the affected code',
   string: 'a specific value',
+  line: '',
 };
 
 function replaceMentions(text: string, mentions: Mention[]): string {
@@ -478,7 +669,7 @@ function replaceMentions(text: string, mentions: Mention[]): string {
 /** Collapses the seams a rewrite leaves: repeated phrases, "module module", doubled spaces. */
 function tidy(text: string): string {
   let out = text;
-  for (const phrase of Object.values(GENERIC)) {
+  for (const phrase of Object.values(GENERIC).filter(Boolean)) {
     const p = phrase.replace(/ /g, '\\s+');
     out = out.replace(
       new RegExp(`(${p})(?:(?:\\s*,\\s*|\\s+(?:and|or)\\s+|\\s*,\\s*(?:and|or)\\s+)${p})+`, 'gi'),

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { Probot, ProbotOctokit, Server, run } from 'probot';
+import { createEndpointBreaker } from '../abstraction/circuit-breaker.js';
 import { createAbstractor } from '../abstraction/create-abstractor.js';
 import { llmConfigFromEnv } from '../config/llm.js';
 import { createTokenMeter } from '../core/token-usage.js';
@@ -30,7 +31,7 @@ import type { ServeConfig } from './settings.js';
 import { createWorker, type Worker, type WorkerOptions } from './worker.js';
 import { redactingLogger } from '../security/redact.js';
 import { ConfigCache } from './interaction/config-cache.js';
-import { createApiHandler, type ApiOptions } from './http/api.js';
+import { createApiHandler, createEndpointLimiter, createRunVerifier, type ApiOptions } from './http/api.js';
 import { createGitHubInstallationDirectory } from './http/installation-directory.js';
 import { createMcpHandler, type McpEndpointOptions, type VoteCheck } from './http/mcp-endpoint.js';
 import { hasWriteAccess } from '../github/trust.js';
@@ -55,7 +56,7 @@ export interface StartServerOptions {
   /** Octokit class for Probot (tests turn Probot's retries off) */
   Octokit?: typeof ProbotOctokit;
   /** options of the recall API and of /mcp (tests pass a local key set) */
-  api?: Partial<ApiOptions> & Pick<McpEndpointOptions, 'mayVote' | 'mcpRateLimitPerMinute'>;
+  api?: Partial<ApiOptions> & Pick<McpEndpointOptions, 'mayVote'>;
   /** options of /dashboard (tests pass GitHub for the signed-in person); its OAuth settings come from `env` */
   dashboard?: Omit<DashboardOptions, 'env'>;
   /** start the job worker (default true); worker options override the settings */
@@ -237,10 +238,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...workerOptions,
   });
   const meter = createTokenMeter();
-  const embedder = options.embedder ?? createEmbedder(llm, meter);
+  // one breaker for the model endpoint: a hanging one stops both the completions and the embeddings
+  const breaker = createEndpointBreaker(llm, logger);
+  const embedder = options.embedder ?? createEmbedder(llm, meter, breaker);
   const deps: AppDeps = {
     store,
-    abstractor: options.abstractor ?? createAbstractor(llm, logger, meter),
+    abstractor: options.abstractor ?? createAbstractor(llm, logger, meter, breaker),
     ...(embedder ? { embedder } : {}),
     redactor: options.redactor ?? createRedactor(),
     logger,
@@ -315,7 +318,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const audience = env.MEMORY_TRANSFER_AUDIENCE?.trim();
   // one directory of installations (and its caches) for the recall API and /mcp
   const directory = options.api?.directory ?? createGitHubInstallationDirectory(auth, deps.clock);
-  const apiOptions = { auth, ...(audience ? { audience } : {}), ...options.api, directory };
+  const verifierOptions = { auth, ...(audience ? { audience } : {}), ...options.api, directory };
+  // one verifier (issuer, key set, audience, installations) and one set of budgets (per token,
+  // repository and installation) for the recall API and /mcp
+  const apiOptions = {
+    ...verifierOptions,
+    verify: createRunVerifier(deps, verifierOptions),
+    limiter: createEndpointLimiter(deps, verifierOptions),
+  };
   const api = createApiHandler(deps, apiOptions);
   // an agent's report counts only from a run whose actor has write access to the repository
   const mayVote: VoteCheck = async (run, actor) => {

@@ -10,6 +10,7 @@ import { createTokenMeter, type TokenMeter } from '../core/token-usage.js';
 import type { LearnDeps } from '../services/learn.js';
 import { systemClock } from '../ports/index.js';
 import type { Abstractor, Embedder, Logger } from '../ports/index.js';
+import type { CircuitBreaker } from '../abstraction/circuit-breaker.js';
 import type { RecallDeps } from '../services/recall.js';
 import type { Store } from '../store/store.js';
 import type { CliContext } from './context.js';
@@ -17,27 +18,40 @@ import type { LlmConfig } from '../config/llm-env.js';
 
 export type EngineDeps = LearnDeps & RecallDeps & { meter: TokenMeter };
 
-async function embedderFor(config: LlmConfig, meter: TokenMeter): Promise<Embedder | undefined> {
+async function embedderFor(
+  config: LlmConfig,
+  meter: TokenMeter,
+  breaker?: CircuitBreaker,
+): Promise<Embedder | undefined> {
   if (!isOnline(config)) return undefined;
   const { createEmbedder } = await import('../embedding/openai-embedder.js');
-  return createEmbedder(config, meter);
+  return createEmbedder(config, meter, breaker);
 }
 
-async function abstractorFor(config: LlmConfig, logger: Logger, meter: TokenMeter): Promise<Abstractor> {
+async function abstractorFor(
+  config: LlmConfig,
+  logger: Logger,
+  meter: TokenMeter,
+  breaker?: CircuitBreaker,
+): Promise<Abstractor> {
   if (!isOnline(config)) return (await import('../abstraction/rules-abstractor.js')).createRulesAbstractor();
   const { createAbstractor } = await import('../abstraction/create-abstractor.js');
-  return createAbstractor(config, logger, meter);
+  return createAbstractor(config, logger, meter, breaker);
 }
 
 /** everything learn, reembed, backfill, import and mcp use */
 export async function engineDeps(ctx: CliContext, store: Store): Promise<EngineDeps> {
   const config = llmConfigFromEnv(ctx.io.env);
   const meter = createTokenMeter();
-  const embedder = await embedderFor(config, meter);
+  // one breaker for the endpoint: a hanging one stops both the completions and the embeddings
+  const breaker = isOnline(config)
+    ? (await import('../abstraction/circuit-breaker.js')).createEndpointBreaker(config, ctx.logger)
+    : undefined;
+  const embedder = await embedderFor(config, meter, breaker);
   const { createRedactor } = await import('../security/redact.js');
   return {
     store,
-    abstractor: await abstractorFor(config, ctx.logger, meter),
+    abstractor: await abstractorFor(config, ctx.logger, meter, breaker),
     ...(embedder ? { embedder } : {}),
     redactor: createRedactor(),
     logger: ctx.logger,

@@ -3,6 +3,7 @@
  * The settings themselves are read by ./llm-env.ts (re-exported here), which loads no client.
  */
 import OpenAI from 'openai';
+import type { CircuitBreaker } from '../abstraction/circuit-breaker.js';
 import { DEFAULT_BASE_URL, type LlmConfig } from './llm-env.js';
 
 export * from './llm-env.js';
@@ -23,8 +24,43 @@ export function createOpenAIClient(config: LlmConfig): OpenAI {
   });
 }
 
+/** A call not made: the endpoint's circuit breaker is open. */
+export class CircuitOpenError extends Error {
+  constructor() {
+    super('circuit open');
+  }
+}
+
+/** The endpoint refused the API key: it answered (every later call would be refused too). */
+export function isKeyRefused(error: unknown): error is InstanceType<typeof OpenAI.APIError> & { status: 401 | 403 } {
+  return error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError;
+}
+
+/**
+ * One call to the model endpoint through its circuit breaker (chat completions and embeddings
+ * alike): CircuitOpenError when it is open; a failure counts against `model`'s calls, unless the
+ * endpoint answered by refusing the key.
+ */
+export async function throughBreaker<T>(
+  breaker: CircuitBreaker | undefined,
+  model: string,
+  call: () => Promise<T>,
+): Promise<T> {
+  if (breaker && !breaker.tryAcquire()) throw new CircuitOpenError();
+  try {
+    const result = await call();
+    breaker?.succeeded(model);
+    return result;
+  } catch (error) {
+    if (isKeyRefused(error)) breaker?.succeeded(model);
+    else breaker?.failed(model, `calls to ${model} keep failing (${describeLlmFailure(error).reason})`);
+    throw error;
+  }
+}
+
 /** One short reason for a failed LLM request, and whether trying later may help. */
 export function describeLlmFailure(error: unknown): { reason: string; retryable: boolean } {
+  if (error instanceof CircuitOpenError) return { reason: 'circuit open', retryable: true };
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { reason: 'timeout', retryable: true };
   if (error instanceof OpenAI.APIConnectionError)
     return { reason: `network error: ${firstLine(error)}`, retryable: true };

@@ -3,12 +3,22 @@
  * request, the configured `dimensions`, the client's timeout and retries (429, 5xx, network).
  * The answer is checked with zod: one vector per text, each of the configured length. A failure
  * is an UpstreamError (retryable when trying later may help; LlmAuthError when the key is
- * refused); callers decide whether to go on without vectors. Token use goes to the meter.
+ * refused); callers decide whether to go on without vectors. Calls go through the endpoint's
+ * circuit breaker, shared with the abstractor: while it is open, none goes out (an UpstreamError
+ * "circuit open" at once). Token use goes to the meter.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { z } from 'zod';
+import type { CircuitBreaker } from '../abstraction/circuit-breaker.js';
 import { LlmAuthError, UpstreamError } from '../core/errors.js';
-import { createOpenAIClient, describeLlmFailure, isOnline, type LlmConfig } from '../config/llm.js';
+import {
+  createOpenAIClient,
+  describeLlmFailure,
+  isKeyRefused,
+  isOnline,
+  throughBreaker,
+  type LlmConfig,
+} from '../config/llm.js';
 import type { TokenMeter } from '../core/token-usage.js';
 import type { Embedder } from '../ports/index.js';
 
@@ -22,6 +32,8 @@ export interface OpenAIEmbedderOptions {
   dimensions: number;
   /** receives the token use each answer reports */
   meter?: TokenMeter;
+  /** the endpoint's circuit breaker (shared with the abstractor) */
+  breaker?: CircuitBreaker;
 }
 
 const ResponseSchema = z.object({
@@ -30,21 +42,22 @@ const ResponseSchema = z.object({
 });
 
 export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
-  const { client, model, dimensions, meter } = options;
+  const { client, model, dimensions, meter, breaker } = options;
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
     let raw: unknown;
     try {
-      raw = await client.embeddings.create({
-        model,
-        input: texts.map((t) => (t.trim() === '' ? ' ' : t.slice(0, EMBED_MAX_CHARS))),
-        dimensions,
-        // plain floats: not every OpenAI-compatible server speaks the client's default base64
-        encoding_format: 'float',
-      });
+      raw = await throughBreaker(breaker, model, () =>
+        client.embeddings.create({
+          model,
+          input: texts.map((t) => (t.trim() === '' ? ' ' : t.slice(0, EMBED_MAX_CHARS))),
+          dimensions,
+          // plain floats: not every OpenAI-compatible server speaks the client's default base64
+          encoding_format: 'float',
+        }),
+      );
     } catch (error) {
-      if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError)
-        throw new LlmAuthError(error.status);
+      if (isKeyRefused(error)) throw new LlmAuthError(error.status);
       const { reason, retryable } = describeLlmFailure(error);
       throw new UpstreamError(`embedding with ${model} failed: ${reason}`, retryable);
     }
@@ -84,13 +97,17 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
   };
 }
 
-/** The embedder for a configuration; undefined when offline (no API key): retrieval stays lexical. */
-export function createEmbedder(config: LlmConfig, meter?: TokenMeter): Embedder | undefined {
+/**
+ * The embedder for a configuration; undefined when offline (no API key): retrieval stays lexical.
+ * `breaker`: the endpoint's, shared with the abstractor (createEndpointBreaker).
+ */
+export function createEmbedder(config: LlmConfig, meter?: TokenMeter, breaker?: CircuitBreaker): Embedder | undefined {
   if (!isOnline(config)) return undefined;
   return createOpenAIEmbedder({
     client: createOpenAIClient(config),
     model: config.embedModel,
     dimensions: config.embedDimensions,
     ...(meter ? { meter } : {}),
+    ...(breaker ? { breaker } : {}),
   });
 }

@@ -29,6 +29,7 @@ import { stripHiddenText } from '../security/sanitize.js';
 import { screenInsightText } from '../security/screen.js';
 import type { Store } from '../store/store.js';
 import type { AbstractedMemory, Abstraction, Abstractor, Clock, Embedder, Logger, Redactor } from '../ports/index.js';
+import { reembedInsights } from './reembed.js';
 
 export interface LearnDeps {
   store: Store;
@@ -62,6 +63,8 @@ export interface LearnResult {
   fallback?: string;
   /** set when this fix had been learned by fallback before and was abstracted again */
   retried?: true;
+  /** insights written without a vector although an embedder is configured (it failed, or its circuit was open) */
+  withoutVectors?: number;
 }
 
 export interface LearnSummary {
@@ -78,6 +81,13 @@ export interface LearnSummary {
   fallbackReasons: Record<string, number>;
   /** fixes learned by fallback before, abstracted again in this run */
   retried: number;
+  /**
+   * insights stored without a vector because the embedder failed or its endpoint's circuit was
+   * open; `reembed`, or the end of the next run whose embeddings all succeed, fills them in
+   */
+  withoutVectors: number;
+  /** vectors filled in at the end of this run for insights stored without one before */
+  vectorsFilled: number;
 }
 
 /** Steps 1–2 of learning a fix (sanitize, redact, abstract): they may run ahead of the writes. */
@@ -252,20 +262,23 @@ export async function learnFix(
     // a source fix's own checklist insight, now taught by the learned lesson, gives way to it
     for (const source of learned?.sources ?? []) await retireSupersededChecklist(store, source);
     // 5. store, then remember the fix (same transaction)
+    let withoutVectors = 0;
     for (const write of writes) {
       // the same fix already backs it (relearned): nothing changes
       if (write.source && !(await store.appendProvenance(fix.tenant, write.memory.id, write.source))) continue;
       await store.putMemory(write.memory);
       if (write.vector && deps.embedder)
         await store.putVector(fix.tenant, write.memory.id, write.vector, deps.embedder.model);
+      else if (deps.embedder && !write.source && write.memory.level === 'insight') withoutVectors += 1;
     }
     await store.markFixLearned(fix.tenant, fix.repo, fix.ref, result.fallback ? { fallback: result.fallback } : {});
-    return { created, merged };
+    return { created, merged, withoutVectors };
   });
   // learned by another writer meanwhile: nothing was written
   if (!decided) return { ...result, skipped: 'already-learned' };
   result.created.push(...decided.created);
   result.merged.push(...decided.merged);
+  if (decided.withoutVectors > 0) result.withoutVectors = decided.withoutVectors;
   logger.debug('learn: fix learned', {
     repo: fix.repo,
     ref: fix.ref,
@@ -290,7 +303,10 @@ export async function learnFixes(
     fallbacks: 0,
     fallbackReasons: {},
     retried: 0,
+    withoutVectors: 0,
+    vectorsFilled: 0,
   };
+  const tenants = new Set<string>();
   const total = Array.isArray(fixes) ? fixes.length : undefined;
   // abstractions run ahead (at most `width` at once); writes happen one by one, in input order
   const width = Math.max(1, deps.abstractor.concurrency ?? 1);
@@ -310,6 +326,8 @@ export async function learnFixes(
     summary.created += result.created.length;
     summary.merged += result.merged.length;
     summary.rejected += result.rejected.length;
+    summary.withoutVectors += result.withoutVectors ?? 0;
+    tenants.add(next.fix.tenant);
     options.onProgress?.(summary.fixes, total);
   };
   for await (const fix of fixes) {
@@ -320,7 +338,25 @@ export async function learnFixes(
     if (pending.length >= width) await writeNext();
   }
   while (pending.length > 0) await writeNext();
+  // the embeddings answered all run long: fill in the vectors earlier runs could not get
+  if (deps.embedder && summary.withoutVectors === 0) {
+    for (const tenant of tenants)
+      summary.vectorsFilled += await fillMissingVectors({ ...deps, embedder: deps.embedder }, tenant);
+  }
   return summary;
+}
+
+/** Vectors for the tenant's insights that lack one; a failure is logged and leaves them for later. */
+async function fillMissingVectors(deps: LearnDeps & { embedder: Embedder }, tenant: string): Promise<number> {
+  try {
+    return (await reembedInsights(deps, tenant)).embedded;
+  } catch (error) {
+    deps.logger.warn('learn: the vectors missing from earlier runs could not be filled in', {
+      tenant,
+      error: describeError(error),
+    });
+    return 0;
+  }
 }
 
 // ---------------------------------------------------------------- steps

@@ -784,6 +784,8 @@ export class SqliteStore implements Store {
         [new Date().toISOString(), id, claim ?? null, claim ?? null],
       ),
     );
+    // the WAL still holds the frames of the delivery as it was received (docs/security.md, threat 18)
+    if (result.changes > 0) this.checkpointer?.truncateSoon();
     return result.changes > 0;
   }
 

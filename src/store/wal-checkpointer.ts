@@ -12,6 +12,12 @@
  * frames, the checkpoint that follows the PASSIVE one is a TRUNCATE: it waits (at most
  * RESTART_WAIT_MS) for the commit in progress, copies the few frames written since, and empties
  * the log; writers wait for it that long at most.
+ *
+ * A done job's raw delivery is cleared from its row (it may hold a secret: a token in a branch
+ * name), but the log keeps the frames it was written in until they are overwritten, maybe dozens
+ * of deliveries later. `truncateSoon()` (the store calls it when a job is done) makes the next
+ * checkpoint a TRUNCATE as well, tried again on every tick until it succeeds: the log is emptied
+ * within about one tick of the job's end, and the database file holds only the cleared row.
  */
 import type { Logger } from '../ports/index.js';
 import { describeError } from '../core/errors.js';
@@ -29,6 +35,8 @@ export class WalCheckpointer {
   private running: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
+  /** a job's cleared delivery may still be in the log: empty it at the next checkpoint */
+  private truncateDue = false;
 
   constructor(
     private readonly path: string,
@@ -40,20 +48,32 @@ export class WalCheckpointer {
     this.timer.unref();
   }
 
+  /** the log holds text that was cleared from the database: the next checkpoint empties it */
+  truncateSoon(): void {
+    this.truncateDue = true;
+  }
+
   /**
-   * one PASSIVE checkpoint, then a TRUNCATE one when the log has grown past `restartFrames`
-   * (skipped while the previous one still runs); errors are logged, never thrown
+   * one PASSIVE checkpoint, then a TRUNCATE one when the log has grown past `restartFrames` or
+   * holds cleared text (skipped while the previous one still runs); errors are logged, never thrown
    */
   checkpoint(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.running ??= this.open()
       .then(async (db) => {
         const passive = await db.get<{ log: number }>('PRAGMA wal_checkpoint(PASSIVE)');
-        if ((passive?.log ?? 0) < this.restartFrames) return;
+        if ((passive?.log ?? 0) < this.restartFrames && !this.truncateDue) return;
+        // a job done from now on may have written after this checkpoint: it asks again
+        const due = this.truncateDue;
+        this.truncateDue = false;
         db.setBusyTimeout(RESTART_WAIT_MS);
         try {
           // busy (a long reader, another process's writer): not an error, tried again next time
-          await db.get('PRAGMA wal_checkpoint(TRUNCATE)');
+          const truncated = await db.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)');
+          if (truncated?.busy !== 0) this.truncateDue ||= due;
+        } catch (error) {
+          this.truncateDue ||= due;
+          throw error;
         } finally {
           db.setBusyTimeout(BUSY_MS);
         }

@@ -241,6 +241,44 @@ describe('rate limit', () => {
   });
 });
 
+describe('budgets per token and per installation', () => {
+  it('a token has its own budget; the installation has one across its repositories, whatever the tokens', async () => {
+    const limited = await startApi({
+      directory: fakeDirectory([ACME_WEB, ACME_CORE, OTHER_ORG]),
+      jwks: issuer.localJwks,
+      tokenRateLimitPerMinute: 1,
+      installationRateLimitPerMinute: 3,
+    });
+    try {
+      const once = await acmeWebToken({ jti: 'once' });
+      expect((await limited.post('/api/v1/recall', { task: TASK }, { token: once })).status).toBe(200);
+      const again = await limited.post('/api/v1/recall', { task: TASK }, { token: once });
+      expect(again.status).toBe(429);
+      expect(again.json.error.message).toMatch(/^too many requests for this token; retry in \d+ s$/);
+      // new tokens, two repositories of one installation: its third request is its last
+      expect(
+        (await limited.post('/api/v1/recall', { task: TASK }, { token: await acmeCoreToken({ jti: 'c1' }) })).status,
+      ).toBe(200);
+      const spent = await limited.post('/api/v1/recall', { task: TASK }, { token: await acmeWebToken({ jti: 'w2' }) });
+      expect(spent.status).toBe(429);
+      expect(spent.json.error.message).toMatch(/^too many requests for the installation of acme; retry in \d+ s$/);
+      expect(Number(spent.headers.get('retry-after'))).toBeGreaterThan(0);
+      // another installation is unaffected
+      expect(
+        (
+          await limited.post(
+            '/api/v1/recall',
+            { task: TASK },
+            { token: await issuer.sign({ jti: 'g1', repository_owner_id: '200', repository_id: '5151' }) },
+          )
+        ).status,
+      ).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('POST /api/v1/usage and outcomes', () => {
   it('records usage once per run, then the run conclusion becomes an outcome, once', async () => {
     const token = await acmeWebToken({ run_id: '9001' });

@@ -5,6 +5,8 @@
  * and missing vectors are filled in.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -150,7 +152,8 @@ describe('memory-transfer learn with a model', () => {
   it('stops calling a hanging provider after the breaker opens, and says why each fix went to the rules', async () => {
     const file = await fixesFile(4);
     server.reply('chat', { hang: true }, { hang: true });
-    server.reply('embeddings', ...Array.from({ length: 4 }, () => embeddingsReply(1, 8)));
+    // the first fix's embedding answers; once the breaker is open, no embedding is asked for either
+    server.reply('embeddings', embeddingsReply(1, 8));
     const run = await cli(
       ['learn', '--fixes', file, '--json'],
       online({
@@ -166,6 +169,7 @@ describe('memory-transfer learn with a model', () => {
       fallbackReasons: { timeout: 2, 'circuit open': 2 },
     });
     expect(server.requests.filter((r) => r.endpoint === 'chat')).toHaveLength(2);
+    expect(server.requests.filter((r) => r.endpoint === 'embeddings')).toHaveLength(1);
   });
 
   it('keeps several calls in flight, learns every fix, and reports the tokens used', async () => {
@@ -193,6 +197,104 @@ describe('memory-transfer learn with a model', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('tokens: 1,234 prompt + 56 completion tokens in 1 call; 7 embedding tokens');
     expect(run.stdout).not.toContain('learned by rules');
+  });
+});
+
+/** An endpoint that accepts every connection and request and never answers; counts the requests. */
+async function startSilentEndpoint(): Promise<{ baseURL: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const sockets = new Set<Socket>();
+  const silent = createServer((req) => void requests.push(req.url ?? ''));
+  silent.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  return {
+    baseURL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`,
+    requests,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    },
+  };
+}
+
+describe('learn against an endpoint that accepts connections and never answers', () => {
+  it('one breaker for completions and embeddings: 20 fixes pay the first few timeouts, then the rules learn them without vectors; reembed fills them in', async () => {
+    const silent = await startSilentEndpoint();
+    const file = await fixesFile(20);
+    let run: CliRun;
+    try {
+      run = await cli(
+        ['learn', '--fixes', file, '--json'],
+        online({
+          OPENAI_BASE_URL: silent.baseURL,
+          MEMORY_TRANSFER_LLM_TIMEOUT_MS: '250',
+          MEMORY_TRANSFER_LLM_RETRIES: '1',
+          MEMORY_TRANSFER_LLM_CONCURRENCY: '4',
+          MEMORY_TRANSFER_LLM_BREAKER_FAILURES: '3',
+        }),
+      );
+    } finally {
+      await silent.close();
+    }
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ fixes: 20, fallbacks: 20, failed: 0 });
+    // the calls in flight when the endpoint stopped answering time out; every later fix goes
+    // to the rules at once, its embedding not even asked for
+    expect(summary.fallbackReasons['circuit open']).toBeGreaterThanOrEqual(16);
+    const chat = silent.requests.filter((url) => url.endsWith('/chat/completions'));
+    const embeddings = silent.requests.filter((url) => url.endsWith('/embeddings'));
+    // at most the 4 calls in flight, each tried twice (one retry); at most one embedding call
+    expect(chat.length).toBeLessThanOrEqual(4 * 2);
+    expect(embeddings.length).toBeLessThanOrEqual(1 * 2);
+    // the breaker opened once, and said so
+    expect(run.stderr.match(/circuit breaker open/g)).toHaveLength(1);
+    // every insight was stored, none with a vector, and the summary counts them
+    const store = await openStore(db);
+    let missing: string[];
+    try {
+      missing = await store.listIdsWithoutVector('acme', 'text-embedding-3-small', ['insight']);
+    } finally {
+      await store.close();
+    }
+    expect(missing.length).toBeGreaterThan(0);
+    expect(summary.withoutVectors).toBe(missing.length);
+
+    // the endpoint answers again: reembed fills the vectors in
+    server.reply('embeddings', embeddingsReply(missing.length, 8));
+    const reembed = await cli(['reembed', '--json'], online());
+    expect(JSON.parse(reembed.stdout)).toMatchObject({ insights: missing.length, embedded: missing.length });
+  });
+
+  it('prints how many insights were stored without vectors and what fills them in', async () => {
+    const file = await fixesFile(1);
+    server.reply('chat', answerFor(1));
+    server.reply('embeddings', errorReply(500, 'down'));
+    const run = await cli(['learn', '--fixes', file], online());
+    expect(run.stdout).toMatch(
+      /^1 insight stored without vectors \(the embedding endpoint failed or its circuit breaker was open\); `memory-transfer reembed`, or the next learn run whose embeddings succeed, fills them in$/m,
+    );
+  });
+
+  it('the next learn run whose embeddings succeed fills in the vectors an earlier run could not get', async () => {
+    server.reply('chat', answerFor(1), answerFor(2));
+    server.reply('embeddings', errorReply(500, 'down'), errorReply(500, 'down'));
+    const first = await cli(['learn', '--fixes', await fixesFile(2), '--json'], online());
+    expect(JSON.parse(first.stdout)).toMatchObject({ fixes: 2, withoutVectors: 2, vectorsFilled: 0 });
+    // a third fix: its own embedding, then the two missing ones in one request
+    server.reply('chat', answerFor(3));
+    server.reply('embeddings', embeddingsReply(1, 8), embeddingsReply(2, 8));
+    const second = await cli(['learn', '--fixes', await fixesFile(3), '--json'], online());
+    expect(JSON.parse(second.stdout)).toMatchObject({ withoutVectors: 0, vectorsFilled: 2 });
+    const store = await openStore(db);
+    try {
+      expect(await store.listIdsWithoutVector('acme', 'text-embedding-3-small', ['insight'])).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });
 

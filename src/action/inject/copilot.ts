@@ -2,7 +2,7 @@
  * copilot: `.github/instructions/memory-transfer.instructions.md`, a file the action owns, read by
  * the Copilot coding agent and by Copilot code review (which reads only the first 4,000 characters).
  */
-import { resolveInWorkspace } from '../workspace-path.js';
+import { resolveWritableInWorkspace } from '../workspace-path.js';
 import { writeOwnedFile, type InjectionTarget } from './target.js';
 
 export const COPILOT_FILE = '.github/instructions/memory-transfer.instructions.md';
@@ -13,7 +13,7 @@ export const copilotTarget: InjectionTarget = {
   name: 'copilot',
   maxChars: COPILOT_LIMIT - FRONT_MATTER.length,
   async inject(rendered, env) {
-    const file = resolveInWorkspace(env.workspace, COPILOT_FILE, 'target');
+    const file = resolveWritableInWorkspace(env.workspace, COPILOT_FILE, 'target');
     return { files: [await writeOwnedFile(file, FRONT_MATTER, rendered.markdown, env.dryRun)] };
   },
 };

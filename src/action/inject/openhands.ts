@@ -1,5 +1,5 @@
 /** openhands: an always-loaded repository microagent, `.openhands/microagents/memory-transfer.md`. */
-import { resolveInWorkspace } from '../workspace-path.js';
+import { resolveWritableInWorkspace } from '../workspace-path.js';
 import { writeOwnedFile, type InjectionTarget } from './target.js';
 
 export const OPENHANDS_FILE = '.openhands/microagents/memory-transfer.md';
@@ -9,7 +9,7 @@ export const openhandsTarget: InjectionTarget = {
   name: 'openhands',
   maxChars: 8_000,
   async inject(rendered, env) {
-    const file = resolveInWorkspace(env.workspace, OPENHANDS_FILE, 'target');
+    const file = resolveWritableInWorkspace(env.workspace, OPENHANDS_FILE, 'target');
     return { files: [await writeOwnedFile(file, FRONT_MATTER, rendered.markdown, env.dryRun)] };
   },
 };

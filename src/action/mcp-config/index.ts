@@ -13,6 +13,7 @@ import path from 'node:path';
 import { upsertCodexServer } from './codex-toml.js';
 import { upsertJsonServer, type McpFileChange } from './json-servers.js';
 import { CLAUDE_TOOL_NAMES, type McpServerSpec } from './server-spec.js';
+import { resolveWritableInWorkspace } from '../workspace-path.js';
 
 export const MCP_CONFIG_FILE_NAME = 'memory-transfer-mcp.json';
 
@@ -41,9 +42,23 @@ export async function writeMcpConfig(target: string, spec: McpServerSpec, env: M
   const config = path.join(env.tempDir, MCP_CONFIG_FILE_NAME);
   const files: McpFileChange[] = [await upsertJsonServer(config, spec, 'mcpServers', env.dryRun)];
   if (target === 'agents-md') {
-    files.push(await upsertJsonServer(path.join(env.workspace, '.mcp.json'), spec, 'mcpServers', env.dryRun));
+    files.push(
+      await upsertJsonServer(
+        resolveWritableInWorkspace(env.workspace, '.mcp.json', 'mcp'),
+        spec,
+        'mcpServers',
+        env.dryRun,
+      ),
+    );
   } else if (target === 'copilot') {
-    files.push(await upsertJsonServer(path.join(env.workspace, '.vscode', 'mcp.json'), spec, 'vscode', env.dryRun));
+    files.push(
+      await upsertJsonServer(
+        resolveWritableInWorkspace(env.workspace, '.vscode/mcp.json', 'mcp'),
+        spec,
+        'vscode',
+        env.dryRun,
+      ),
+    );
   } else if (target === 'codex') {
     files.push(await upsertCodexServer(path.join(env.codexHome, 'config.toml'), spec, env.dryRun));
   }

@@ -1,7 +1,8 @@
 /**
  * The App's HTTP API for the Action: POST /api/v1/recall and POST /api/v1/usage. JSON in and
  * out, bodies validated with zod (400 naming the field), the run's GitHub OIDC token as the only
- * credential (oidc.ts), a per-repository rate limit (429 + Retry-After), a body size limit.
+ * credential (oidc.ts), rate limits per token, repository and installation (429 + Retry-After),
+ * a body size limit.
  * Mounted by server.ts with Probot's `server.addHandler(createApiHandler(deps, options))`.
  */
 import { AGENT_TASK_KINDS } from '../../core/task-kind.js';
@@ -32,7 +33,7 @@ import {
   type VerifiedRun,
 } from './oidc.js';
 import { createGitHubInstallationDirectory, type GitHubAuth } from './installation-directory.js';
-import { createRateLimiter } from './rate-limit.js';
+import { createRunLimiter, DEFAULT_RUN_LIMITS, type RunLimiter } from './rate-limit.js';
 import { createRecallCache, recallCacheKey } from './recall-cache.js';
 
 export interface ApiOptions {
@@ -44,8 +45,16 @@ export interface ApiOptions {
   audience?: string;
   /** GitHub's key set (default: fetched from GitHub and cached); tests and the bench pass a local one */
   jwks?: JWTVerifyGetKey;
+  /** the run verifier to use (server.ts builds one for the recall API and /mcp); default: built from the options above */
+  verify?: OidcVerifier;
   /** requests per repository per minute (default 120) */
   rateLimitPerMinute?: number;
+  /** requests per token per minute (default 120) */
+  tokenRateLimitPerMinute?: number;
+  /** requests per installation of the App (an organization) per minute (default 600) */
+  installationRateLimitPerMinute?: number;
+  /** the budgets to count against (server.ts builds one for the recall API and /mcp); default: from the limits above */
+  limiter?: RunLimiter;
   /** largest accepted body (default 64 KiB) */
   maxBodyBytes?: number;
   /** recent recall results kept (default 1,000; 0 turns the cache and the sharing of identical requests off) */
@@ -117,11 +126,16 @@ function requesterOf(run: VerifiedRun): Requester & { repo: string } {
   return { tenant: run.tenant, repo: run.repo.fullName, repoId: run.repo.repoId, visibility: run.visibility };
 }
 
-export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler {
+/**
+ * The one door of the App's HTTP endpoints (the recall API and /mcp): the verifier of a run's
+ * OIDC token, built once from the options (server.ts passes the same one to both endpoints).
+ */
+export function createRunVerifier(deps: AppDeps, options: ApiOptions): OidcVerifier {
+  if (options.verify) return options.verify;
   const directory =
     options.directory ?? (options.auth ? createGitHubInstallationDirectory(options.auth, deps.clock) : undefined);
-  if (!directory) throw new Error('createApiHandler needs a directory or the App auth to resolve installations');
-  const verify: OidcVerifier = createOidcVerifier({
+  if (!directory) throw new Error('the OIDC verifier needs a directory or the App auth to resolve installations');
+  return createOidcVerifier({
     audience: options.audience ?? DEFAULT_OIDC_AUDIENCE,
     directory,
     ...(options.jwks ? { jwks: options.jwks } : {}),
@@ -129,7 +143,41 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
     issuer: oidcIssuerFor(deps.settings.githubUrl),
     clock: deps.clock,
   });
-  const limit = createRateLimiter(options.rateLimitPerMinute ?? 120, 60_000, deps.clock);
+}
+
+/** The request budgets of the App's HTTP endpoints, per token, repository and installation (rate-limit.ts). */
+export function createEndpointLimiter(deps: AppDeps, options: ApiOptions): RunLimiter {
+  return (
+    options.limiter ??
+    createRunLimiter(
+      {
+        perToken: options.tokenRateLimitPerMinute ?? DEFAULT_RUN_LIMITS.perToken,
+        perRepository: options.rateLimitPerMinute ?? DEFAULT_RUN_LIMITS.perRepository,
+        perInstallation: options.installationRateLimitPerMinute ?? DEFAULT_RUN_LIMITS.perInstallation,
+      },
+      deps.clock,
+    )
+  );
+}
+
+/** Counts the run's request against its budgets: 429 with Retry-After, naming the budget, when one is spent. */
+export function enforceLimits(limit: RunLimiter, run: VerifiedRun, token: string): void {
+  const decision = limit(run, token);
+  if (decision.allowed) return;
+  const whose =
+    decision.scope === 'token'
+      ? 'this token'
+      : decision.scope === 'installation'
+        ? `the installation of ${run.repo.ownerLogin}`
+        : run.repo.fullName;
+  throw new HttpError(429, 'rate-limited', `too many requests for ${whose}; retry in ${decision.retryAfterSeconds} s`, {
+    'retry-after': String(decision.retryAfterSeconds),
+  });
+}
+
+export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler {
+  const verify = createRunVerifier(deps, options);
+  const limit = createEndpointLimiter(deps, options);
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
   // identical recalls (same requester, task and options) under the same pool generation share one result
   const cacheSize = options.recallCacheSize ?? 1_000;
@@ -207,18 +255,9 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
       const route = url.pathname === RECALL_PATH ? recallRoute : url.pathname === USAGE_PATH ? usageRoute : undefined;
       if (!route) throw new HttpError(404, 'not-found', `no such endpoint: ${url.pathname}`);
       if (req.method !== 'POST') throw new HttpError(405, 'method-not-allowed', 'use POST', { allow: 'POST' });
-      const run = await verify(bearer(req));
-      const decision = limit(String(run.repo.repoId));
-      if (!decision.allowed) {
-        throw new HttpError(
-          429,
-          'rate-limited',
-          `too many requests for ${run.repo.fullName}; retry in ${decision.retryAfterSeconds} s`,
-          {
-            'retry-after': String(decision.retryAfterSeconds),
-          },
-        );
-      }
+      const token = bearer(req);
+      const run = await verify(token);
+      enforceLimits(limit, run, token);
       const body = await readJson(req, maxBody);
       send(res, 200, await route(run, body));
     } catch (error) {

@@ -3,12 +3,11 @@
  * Action's process and for `memory-transfer mcp --server` in a workflow. The same door as the
  * recall API: the run's GitHub OIDC token verified by the same verifier (oidc.ts: issuer,
  * audience, installed repository by id, no fork runs), the same visibility rules (the run's
- * repository reads with its visibility), a rate limit per token (429 + Retry-After), a body size
- * limit. Stateless: each request gets its own server and transport (no session to steal).
+ * repository reads with its visibility), the same budgets per token, repository and installation
+ * (429 + Retry-After), a body size limit. Stateless: each request gets its own server and transport (no session to steal).
  * Votes (report_outcome) count once per run per insight, and only from runs whose actor has write
  * access to the repository: an outsider's run reads but does not vote.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { decodeJwt } from 'jose';
@@ -17,10 +16,19 @@ import { createPoolSource } from '../../mcp/pool-source.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { MCP_PATH } from '../../mcp/tools.js';
 import type { AppDeps } from '../deps.js';
-import { bearer, classify, HttpError, readJson, send, type ApiHandler, type ApiOptions } from './api.js';
-import { createGitHubInstallationDirectory } from './installation-directory.js';
-import { createOidcVerifier, DEFAULT_OIDC_AUDIENCE, type VerifiedRun } from './oidc.js';
-import { createRateLimiter } from './rate-limit.js';
+import {
+  bearer,
+  classify,
+  createEndpointLimiter,
+  createRunVerifier,
+  enforceLimits,
+  HttpError,
+  readJson,
+  send,
+  type ApiHandler,
+  type ApiOptions,
+} from './api.js';
+import type { VerifiedRun } from './oidc.js';
 
 /** undefined when the run may vote; otherwise why not */
 export type VoteCheck = (run: VerifiedRun, actor: string | undefined) => Promise<string | undefined>;
@@ -31,17 +39,11 @@ export interface McpEndpointOptions extends ApiOptions {
    * repository (src/github/trust.ts). Without it, no run votes.
    */
   mayVote?: VoteCheck;
-  /** requests per token per minute (default 120) */
-  mcpRateLimitPerMinute?: number;
   /** the server's version, reported to clients */
   version?: string;
 }
 
 const refuseAll: VoteCheck = async () => 'the App cannot check who triggered the run';
-
-function tokenKey(run: VerifiedRun, token: string): string {
-  return run.tokenId ? `jti:${run.tokenId}` : `sha:${createHash('sha256').update(token).digest('hex')}`;
-}
 
 function actorOf(token: string): string | undefined {
   try {
@@ -53,16 +55,9 @@ function actorOf(token: string): string | undefined {
 }
 
 export function createMcpHandler(deps: AppDeps, options: McpEndpointOptions): ApiHandler {
-  const directory =
-    options.directory ?? (options.auth ? createGitHubInstallationDirectory(options.auth, deps.clock) : undefined);
-  if (!directory) throw new Error('createMcpHandler needs a directory or the App auth to resolve installations');
-  const verify = createOidcVerifier({
-    audience: options.audience ?? DEFAULT_OIDC_AUDIENCE,
-    directory,
-    ...(options.jwks ? { jwks: options.jwks } : {}),
-    clock: deps.clock,
-  });
-  const limit = createRateLimiter(options.mcpRateLimitPerMinute ?? 120, 60_000, deps.clock);
+  // the recall API's verifier: the same issuer (GHE_HOST's on Enterprise Server), audience and directory
+  const verify = createRunVerifier(deps, options);
+  const limit = createEndpointLimiter(deps, options);
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
   const mayVote = options.mayVote ?? refuseAll;
 
@@ -74,17 +69,7 @@ export function createMcpHandler(deps: AppDeps, options: McpEndpointOptions): Ap
     }
     const token = bearer(req);
     const run = await verify(token);
-    const decision = limit(tokenKey(run, token));
-    if (!decision.allowed) {
-      throw new HttpError(
-        429,
-        'rate-limited',
-        `too many requests for this token; retry in ${decision.retryAfterSeconds} s`,
-        {
-          'retry-after': String(decision.retryAfterSeconds),
-        },
-      );
-    }
+    enforceLimits(limit, run, token);
     const body = await readJson(req, maxBody);
     const actor = actorOf(token);
     const source = createPoolSource({

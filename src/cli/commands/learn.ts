@@ -129,6 +129,18 @@ async function learn(ctx: CliContext, raw: Record<string, unknown>): Promise<voi
   );
   if (summary.retried > 0) ctx.print(`${summary.retried} learned by rules before, abstracted again by the model`);
   if (summary.fallbacks > 0) ctx.print(describeFallbacks(summary));
+  if (summary.withoutVectors > 0) {
+    ctx.print(
+      `${summary.withoutVectors} insight${summary.withoutVectors === 1 ? '' : 's'} stored without vectors ` +
+        '(the embedding endpoint failed or its circuit breaker was open); `memory-transfer reembed`, or the next ' +
+        'learn run whose embeddings succeed, fills them in',
+    );
+  }
+  if (summary.vectorsFilled > 0) {
+    ctx.print(
+      `${summary.vectorsFilled} vector${summary.vectorsFilled === 1 ? '' : 's'} missing from earlier runs filled in`,
+    );
+  }
   const used = describeTokenTotals(tokens);
   if (used) ctx.print(`tokens: ${used}`);
 }

@@ -1,3 +1,0 @@
-import { createRequire as __mtCreateRequire } from 'node:module';
-const require = __mtCreateRequire(import.meta.url);
-import{mkdir as a,readFile as o,writeFile as c}from"node:fs/promises";import d from"node:path";async function i(e){try{return await o(e,"utf8")}catch(n){if(n.code==="ENOENT")return;throw n}}async function s(e,n,r){let t=await i(e);return t===n?{path:e,change:"unchanged"}:(r||(await a(d.dirname(e),{recursive:!0}),await c(e,n,"utf8")),{path:e,change:t===void 0?"created":"updated"})}async function h(e,n,r,t){return r===""&&await i(e)===void 0?{path:e,change:"unchanged"}:s(e,`${n}${r}`,t)}export{i as a,s as b,h as c};
