@@ -66,3 +66,44 @@ export async function markTotal(page: Page, chart: string): Promise<number> {
     .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
   return values.reduce((a, b) => a + b, 0);
 }
+
+/**
+ * The chart texts (labels, legends, titles) drawn partly outside their SVG's viewport, where the
+ * browser cuts them off: "<figure id>: <text>" for each. Each box is measured as drawn (rotation
+ * included) against the SVG's own box.
+ */
+export function clippedChartTexts(page: Page): Promise<string[]> {
+  return page.locator('svg.chart-svg text').evaluateAll((texts) =>
+    texts.flatMap((text) => {
+      const svg = text.closest('svg');
+      if (!svg) return [];
+      const box = svg.getBoundingClientRect();
+      const r = text.getBoundingClientRect();
+      const inside =
+        r.left >= box.left - 0.5 &&
+        r.right <= box.right + 0.5 &&
+        r.top >= box.top - 0.5 &&
+        r.bottom <= box.bottom + 0.5;
+      return inside ? [] : [`${svg.closest('figure')?.id ?? '?'}: ${text.textContent ?? ''}`];
+    }),
+  );
+}
+
+/** The legend entries (key or name) of a chart that overlap another legend entry. */
+export function overlappingLegendEntries(page: Page): Promise<string[]> {
+  return page.locator('svg.chart-svg').evaluateAll((svgs) =>
+    svgs.flatMap((svg) => {
+      const entries = [...svg.querySelectorAll('.legend-key, .legend-label')];
+      const boxes = entries.map((e) => e.getBoundingClientRect());
+      return entries.flatMap((entry, i) => {
+        const a = boxes[i];
+        const overlaps = boxes.some(
+          (b, j) => a && j !== i && b.left < a.right && a.left < b.right && b.top < a.bottom && a.top < b.bottom,
+        );
+        return overlaps && entry.classList.contains('legend-label')
+          ? [`${svg.closest('figure')?.id ?? '?'}: ${entry.textContent ?? ''}`]
+          : [];
+      });
+    }),
+  );
+}
