@@ -1,16 +1,40 @@
 /**
- * Headless Chromium for the end-to-end page tests: Debian's `chromium` driven by playwright-core
- * (.ci/run installs it when missing), and an accessibility check with axe-core run inside the page.
+ * Headless Chromium for the end-to-end page tests: the machine's Chromium (or Chrome) driven by
+ * playwright-core, and an accessibility check with axe-core run inside the page. `npm run
+ * test:setup` (scripts/test-setup.sh) finds or installs it the same way this file looks for it.
  */
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const NAMES = ['chromium', 'chromium-browser', 'google-chrome'];
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CHROMIUM_PATH, else the first of chromium, chromium-browser, google-chrome on the PATH. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CHROMIUM_PATH) {
+    if (executable(env.CHROMIUM_PATH)) return env.CHROMIUM_PATH;
+    throw new Error(`CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file`);
+  }
+  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const name of NAMES) for (const dir of dirs) if (executable(join(dir, name))) return join(dir, name);
+  throw new Error(
+    `no Chromium for the page tests (CHROMIUM_PATH, or ${NAMES.join(', ')} on the PATH): run \`npm run test:setup\``,
+  );
+}
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: findChromium(),
     headless: true,
     args: [
       '--no-sandbox',
