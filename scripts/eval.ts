@@ -1,7 +1,9 @@
 /**
  * npm run eval [-- path/to/fixes.jsonl] [--offtopic FILE] [--json] [--verbose] [--diagnose] [--samples N]
  *
- * The protocol of ../shared/eval-dev/README.md, offline (rule-based abstraction, lexical recall):
+ * The protocol of docs/quality.md, offline (rule-based abstraction, lexical recall). Without a
+ * fixes file it measures ../shared/eval-dev when that is beside the checkout, else the
+ * repository's eval/sets/g (./eval-set.ts), and says which:
  * 1. plain: learn every fix of the set into one fresh temporary SQLite pool (tenant "eval"); for
  *    each fix, recall top 3 insights with its subject as the task, excluding insights whose every
  *    source is in the query's repository;
@@ -37,11 +39,12 @@ import { FALLBACK_ROUTINE, recall, taskRoutines, withCompleteProvenance } from '
 import { readFixesFile } from '../src/sources/fixes-file.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
+import { defaultEvalSet, evalDevFolder } from './eval-set.js';
 
 const TENANT = 'eval';
 const K = 3;
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const EVAL_DEV = join(REPO_ROOT, '..', 'shared', 'eval-dev');
+const EVAL_DEV = evalDevFolder(REPO_ROOT);
 
 interface Answer {
   primary: string;
@@ -408,13 +411,21 @@ function baselines(path: string): { bm25?: [number, number]; random?: [number, n
   return { ...(bm25 && { bm25 }), ...(random && { random }), ...(ceiling && { ceiling }) };
 }
 
-/** Off-topic tasks: `{ subject }` JSON Lines (or plain lines), from --offtopic, eval-dev, or the project's own set. */
-function readOfftopic(explicit: string | undefined): { path: string; tasks: string[] } | undefined {
+/**
+ * Off-topic tasks: `{ subject }` JSON Lines (or plain lines), from --offtopic, the offtopic.jsonl
+ * beside the fixes file, eval-dev, or the project's own list.
+ */
+function readOfftopic(explicit: string | undefined, fixesPath: string): { path: string; tasks: string[] } | undefined {
   if (explicit !== undefined && !existsSync(explicit)) {
     console.error(`eval: no off-topic file at ${explicit} (--offtopic takes a JSON Lines file of { "subject" })`);
     process.exit(2);
   }
-  const candidates = [explicit, join(EVAL_DEV, 'offtopic.jsonl'), join(REPO_ROOT, 'scripts', 'eval-offtopic.jsonl')];
+  const candidates = [
+    explicit,
+    join(dirname(fixesPath), 'offtopic.jsonl'),
+    join(EVAL_DEV, 'offtopic.jsonl'),
+    join(REPO_ROOT, 'scripts', 'eval-offtopic.jsonl'),
+  ];
   const path = candidates.find((p): p is string => p !== undefined && existsSync(p));
   if (!path) return undefined;
   const tasks = readFileSync(path, 'utf8')
@@ -448,7 +459,13 @@ async function main(): Promise<void> {
   const diagnose = args.includes('--diagnose');
   const valued = new Set(['--offtopic', '--samples']);
   const pathArg = args.find((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
-  const path = resolve(pathArg ?? join(EVAL_DEV, 'fixes.jsonl'));
+  let path: string;
+  if (pathArg) path = resolve(pathArg);
+  else {
+    const chosen = defaultEvalSet(REPO_ROOT);
+    console.error(chosen.note);
+    path = chosen.fixes;
+  }
   if (!existsSync(path)) {
     console.error(`eval: no fixes file at ${path} (pass its path: npm run eval -- path/to/fixes.jsonl)`);
     process.exit(2);
@@ -458,7 +475,7 @@ async function main(): Promise<void> {
   const fixes = await readFixesFile(path, { tenant: TENANT, visibility: 'public' });
   const answers = readAnswers(path);
   const withLessons = [...answers.values()].some((a) => a.keys.length > 0);
-  const offtopic = readOfftopic(flag(args, '--offtopic'));
+  const offtopic = readOfftopic(flag(args, '--offtopic'), path);
 
   // 1. plain: one pool of every fix
   const pool = await learnPool(fixes);
