@@ -40,7 +40,7 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
         `repos     ${stats.repos}`,
         `fixes     ${stats.fixes} learned, ${fixesBehindInsights} behind an insight` +
           (stats.fixesByFallback > 0
-            ? ` (${stats.fixesByFallback} learned by rules because the model failed: the next learn with a model retries them)`
+            ? `; ${stats.fixesByFallback} learned by rules because the model failed: the next learn with a model retries them`
             : ''),
       ].join('\n'),
     );
