@@ -1,7 +1,7 @@
 /**
  * The screenshots of docs/dashboard.md: the seeded pool of the report and dashboard tests
  * (__tests__/fixtures/report-pool.ts) drawn by the same code the tests drive, photographed in
- * headless Chromium (CHROMIUM_PATH, default /usr/bin/chromium). Run: npm run screenshots
+ * headless Chromium (as the page tests find it: CHROMIUM_PATH, else chromium on the PATH). Run: npm run screenshots
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

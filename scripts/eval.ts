@@ -44,12 +44,13 @@ import {
   type Answer,
   type OfftopicTask,
 } from './eval/data.js';
+import { defaultEvalSet, evalDevFolder } from './eval-set.js';
 import { diagnoseLearning, diagnoseTasks, emptyDiagnosis, printDiagnosis, summarize } from './eval/diagnose.js';
 import { countLeaks, defectiveTitles, sample, sharedTitles, sourceDistribution } from './eval/pool-shape.js';
 import { addSums, emptySums, K, scoreQueries, TENANT, toScore, type Query, type Score } from './eval/score.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const EVAL_DEV = join(REPO_ROOT, '..', 'shared', 'eval-dev');
+const EVAL_DEV = evalDevFolder(REPO_ROOT);
 
 type Mode = 'subject' | 'issue';
 
@@ -91,13 +92,18 @@ function baselines(path: string): { bm25?: [number, number]; random?: [number, n
   return { ...(bm25 && { bm25 }), ...(random && { random }), ...(ceiling && { ceiling }) };
 }
 
-/** Off-topic commit subjects: --offtopic, eval-dev's, or the project's own set. */
-function offtopicSubjectsFile(explicit: string | undefined): string | undefined {
+/** Off-topic commit subjects: --offtopic, the set's own offtopic.jsonl, eval-dev's, or the project's own set. */
+function offtopicSubjectsFile(explicit: string | undefined, fixesPath: string): string | undefined {
   if (explicit !== undefined && !existsSync(explicit)) {
     console.error(`eval: no off-topic file at ${explicit} (--offtopic takes a JSON Lines file of { "subject" })`);
     process.exit(2);
   }
-  const candidates = [explicit, join(EVAL_DEV, 'offtopic.jsonl'), join(REPO_ROOT, 'scripts', 'eval-offtopic.jsonl')];
+  const candidates = [
+    explicit,
+    join(dirname(fixesPath), 'offtopic.jsonl'),
+    join(EVAL_DEV, 'offtopic.jsonl'),
+    join(REPO_ROOT, 'scripts', 'eval-offtopic.jsonl'),
+  ];
   return candidates.find((p): p is string => p !== undefined && existsSync(p));
 }
 
@@ -166,7 +172,13 @@ async function main(): Promise<void> {
   const diagnose = args.includes('--diagnose');
   const valued = new Set(['--offtopic', '--samples']);
   const pathArg = args.find((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
-  const path = resolve(pathArg ?? join(EVAL_DEV, 'fixes.jsonl'));
+  let path: string;
+  if (pathArg !== undefined) path = resolve(pathArg);
+  else {
+    const chosen = defaultEvalSet(REPO_ROOT);
+    console.error(chosen.note);
+    path = chosen.fixes;
+  }
   if (!existsSync(path)) {
     console.error(`eval: no fixes file at ${path} (pass its path: npm run eval -- path/to/fixes.jsonl)`);
     process.exit(2);
@@ -176,7 +188,7 @@ async function main(): Promise<void> {
   const fixes = await readFixesFile(path, { tenant: TENANT, visibility: 'public' });
   const answers: Map<string, Answer> = readAnswers(path);
   const withLessons = [...answers.values()].some((a) => a.keys.length > 0);
-  const subjectsFile = offtopicSubjectsFile(flag(args, '--offtopic'));
+  const subjectsFile = offtopicSubjectsFile(flag(args, '--offtopic'), path);
   const offtopicSubjects = subjectsFile ? readOfftopicSubjects(subjectsFile) : undefined;
   const symptoms = readSymptoms(path, fixes);
   const offtopicIssues = readOfftopicIssues(path);

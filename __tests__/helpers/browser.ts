@@ -1,16 +1,40 @@
 /**
- * Headless Chromium for the end-to-end page tests: Debian's `chromium` driven by playwright-core
- * (.ci/run installs it when missing), and an accessibility check with axe-core run inside the page.
+ * Headless Chromium for the end-to-end page tests: the machine's Chromium (or Chrome) driven by
+ * playwright-core, and an accessibility check with axe-core run inside the page. `npm run
+ * test:setup` (scripts/test-setup.sh) finds or installs it the same way this file looks for it.
  */
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const NAMES = ['chromium', 'chromium-browser', 'google-chrome'];
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CHROMIUM_PATH, else the first of chromium, chromium-browser, google-chrome on the PATH. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CHROMIUM_PATH) {
+    if (executable(env.CHROMIUM_PATH)) return env.CHROMIUM_PATH;
+    throw new Error(`CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file`);
+  }
+  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const name of NAMES) for (const dir of dirs) if (executable(join(dir, name))) return join(dir, name);
+  throw new Error(
+    `no Chromium for the page tests (CHROMIUM_PATH, or ${NAMES.join(', ')} on the PATH): run \`npm run test:setup\``,
+  );
+}
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: findChromium(),
     headless: true,
     args: [
       '--no-sandbox',
@@ -65,4 +89,45 @@ export async function markTotal(page: Page, chart: string): Promise<number> {
     .locator(`#fig-${chart} svg .mark`)
     .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
   return values.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * The chart texts (labels, legends, titles) drawn partly outside their SVG's viewport, where the
+ * browser cuts them off: "<figure id>: <text>" for each. Each box is measured as drawn (rotation
+ * included) against the SVG's own box.
+ */
+export function clippedChartTexts(page: Page): Promise<string[]> {
+  return page.locator('svg.chart-svg text').evaluateAll((texts) =>
+    texts.flatMap((text) => {
+      const svg = text.closest('svg');
+      if (!svg) return [];
+      const box = svg.getBoundingClientRect();
+      const r = text.getBoundingClientRect();
+      const inside =
+        r.left >= box.left - 0.5 &&
+        r.right <= box.right + 0.5 &&
+        r.top >= box.top - 0.5 &&
+        r.bottom <= box.bottom + 0.5;
+      return inside ? [] : [`${svg.closest('figure')?.id ?? '?'}: ${text.textContent ?? ''}`];
+    }),
+  );
+}
+
+/** The legend entries (key or name) of a chart that overlap another legend entry. */
+export function overlappingLegendEntries(page: Page): Promise<string[]> {
+  return page.locator('svg.chart-svg').evaluateAll((svgs) =>
+    svgs.flatMap((svg) => {
+      const entries = [...svg.querySelectorAll('.legend-key, .legend-label')];
+      const boxes = entries.map((e) => e.getBoundingClientRect());
+      return entries.flatMap((entry, i) => {
+        const a = boxes[i];
+        const overlaps = boxes.some(
+          (b, j) => a && j !== i && b.left < a.right && a.left < b.right && b.top < a.bottom && a.top < b.bottom,
+        );
+        return overlaps && entry.classList.contains('legend-label')
+          ? [`${svg.closest('figure')?.id ?? '?'}: ${entry.textContent ?? ''}`]
+          : [];
+      });
+    }),
+  );
 }

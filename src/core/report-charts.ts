@@ -67,6 +67,22 @@ function svgOpen(text: ChartText, width: number, height: number): string {
   );
 }
 
+/**
+ * The width a chart text takes, at most: 11 px text averages about 6 px a character in common
+ * sans-serif fonts, and no character of them is wider than 7.2 (digits of DejaVu Sans: 7.0). The
+ * charts leave this much room for every label, so none is cut off by the SVG's edge.
+ */
+export function textWidth(text: string): number {
+  return Math.ceil(text.length * 7.2);
+}
+
+/** The height of a line of chart text. */
+const LINE = 14;
+
+const COS45 = Math.SQRT1_2;
+const COS40 = Math.cos((40 * Math.PI) / 180);
+const SIN40 = Math.sin((40 * Math.PI) / 180);
+
 function clip(label: string, max = 28): string {
   return label.length > max ? `${label.slice(0, max - 1)}…` : label;
 }
@@ -111,16 +127,19 @@ export function heatMap(
   if (cells.length === 0) return empty(text, emptyMessage, data);
   const cw = 56;
   const ch = 30;
-  // room for the longest row label, and for the longest column label written at 40°
-  const left = 16 + Math.max(...rows.map((r) => clip(r).length)) * 6.5;
-  const top = 24 + Math.max(...columns.map((c) => clip(c, 24).length)) * 4.2;
-  const width = Math.max(left + columns.length * cw + 20, 340);
+  const axisTitle = 'rows: source repository · columns: receiving repository';
+  // room for the longest row label, and for each column label written at 40° (it rises to the right)
+  const left = 16 + Math.max(...rows.map((r) => textWidth(clip(r))));
+  const columnWidths = columns.map((c) => textWidth(clip(c, 24)));
+  const top = 2 * LINE + 8 + Math.ceil(Math.max(...columnWidths) * SIN40 + LINE);
+  const reach = Math.max(
+    ...columnWidths.map((w, i) => left + i * cw + cw / 2 + w * COS40 + LINE),
+    left + columns.length * cw,
+  );
+  const width = Math.ceil(Math.max(reach + 12, 8 + textWidth(axisTitle), 340));
   const height = top + rows.length * ch + 20;
   const max = Math.max(1, ...cells.map((c) => c.value));
-  const parts = [
-    svgOpen(text, width, height),
-    `<text class="axis-title" x="4" y="14">rows: source repository · columns: receiving repository</text>`,
-  ];
+  const parts = [svgOpen(text, width, height), `<text class="axis-title" x="4" y="14">${axisTitle}</text>`];
   columns.forEach((column, i) => {
     const x = left + i * cw + cw / 2;
     parts.push(
@@ -155,6 +174,33 @@ export function heatMap(
   return figure(text, parts.join(''), data);
 }
 
+/**
+ * The legend's entries left to right from `left`, a new row when the next would pass `width`; an
+ * entry is a 12 px key, a gap, its name and 20 px before the next. `width` grows if one entry alone
+ * is wider.
+ */
+function legendLayout(
+  names: string[],
+  left: number,
+  width: number,
+): { places: { x: number; row: number }[]; rows: number; width: number } {
+  const places: { x: number; row: number }[] = [];
+  let x = left;
+  let row = 0;
+  let widest = width;
+  for (const name of names) {
+    const entry = 18 + textWidth(name);
+    if (x > left && x + entry > width - 8) {
+      row += 1;
+      x = left;
+    }
+    places.push({ x, row });
+    widest = Math.max(widest, x + entry + 8);
+    x += entry + 20;
+  }
+  return { places, rows: names.length === 0 ? 0 : row + 1, width: widest };
+}
+
 export interface BarSeries {
   name: string;
   values: number[];
@@ -173,16 +219,26 @@ export function barChart(
 ): string {
   const total = series.reduce((n, s) => n + s.values.reduce((a, b) => a + b, 0), 0);
   if (categories.length === 0 || total === 0) return empty(text, options.emptyMessage, options.data);
-  const left = 48;
   const top = 16;
   const plotHeight = 200;
   const band = Math.max(28, Math.min(72, Math.floor(640 / categories.length)));
-  const legendRows = Math.ceil(series.length / 4);
-  const rotate = categories.some((c) => c.length * 6 > band);
-  const bottom = (rotate ? 90 : 30) + legendRows * 20 + 10;
-  const width = left + categories.length * band + 20;
-  const chartWidth = Math.max(width, 560);
-  const height = top + plotHeight + bottom;
+  const labels = categories.map((c) => clip(c, 16));
+  const labelWidths = labels.map((l) => textWidth(l));
+  const rotate = labelWidths.some((w) => w > band - 4);
+  // a label written at -45° ends at its category's centre and reaches down and to the left
+  const left = Math.ceil(
+    Math.max(48, ...(rotate ? labelWidths.map((w, i) => w * COS45 + LINE - i * band - band / 2) : [0])),
+  );
+  const labelsHeight = rotate ? Math.ceil(Math.max(...labelWidths) * COS45 + LINE) : LINE;
+  const chartWidth = Math.max(left + categories.length * band + 20, 560);
+  const legend = legendLayout(
+    series.map((s) => s.name),
+    left,
+    chartWidth,
+  );
+  const width = Math.max(chartWidth, legend.width);
+  const legendTop = top + plotHeight + 14 + labelsHeight + 10;
+  const height = legendTop + legend.rows * 20 + 4;
   const max = niceMax(
     Math.max(
       ...categories.map((_, i) =>
@@ -193,7 +249,7 @@ export function barChart(
     ),
   );
   const y = (value: number) => top + plotHeight - (value / max) * plotHeight;
-  const parts = [svgOpen(text, chartWidth, height)];
+  const parts = [svgOpen(text, width, height)];
   for (const tick of [0, max / 2, max]) {
     parts.push(
       `<line class="gridline" x1="${left}" x2="${left + categories.length * band}" y1="${y(tick)}" y2="${y(tick)}" stroke="#d1d5db"/>`,
@@ -206,8 +262,8 @@ export function barChart(
     const ly = top + plotHeight + 14;
     parts.push(
       rotate
-        ? `<text class="axis-label" x="${cx}" y="${ly}" text-anchor="end" transform="rotate(-45 ${cx} ${ly})">${escapeHtml(clip(category, 16))}</text>`
-        : `<text class="axis-label" x="${cx}" y="${ly}" text-anchor="middle">${escapeHtml(category)}</text>`,
+        ? `<text class="axis-label" x="${cx}" y="${ly}" text-anchor="end" transform="rotate(-45 ${cx} ${ly})">${escapeHtml(labels[i] as string)}</text>`
+        : `<text class="axis-label" x="${cx}" y="${ly}" text-anchor="middle">${escapeHtml(labels[i] as string)}</text>`,
     );
     let stackedBase = 0;
     const inner = band - 6;
@@ -226,10 +282,10 @@ export function barChart(
       );
     });
   });
-  const legendTop = height - legendRows * 20 - 4;
   series.forEach((s, k) => {
-    const lx = left + (k % 4) * 150;
-    const ly = legendTop + Math.floor(k / 4) * 20;
+    const place = legend.places[k] as { x: number; row: number };
+    const lx = place.x;
+    const ly = legendTop + place.row * 20;
     parts.push(
       `<rect class="legend-key" x="${lx}" y="${ly}" width="12" height="12" fill="${s.color}"/>`,
       `<text class="legend-label" x="${lx + 18}" y="${ly + 10}">${escapeHtml(s.name)}</text>`,

@@ -196,7 +196,9 @@ function transferFigure(model: ReportModel): string {
 function routinesFigure(model: ReportModel): string {
   const top = model.routines[0];
   const summary = top
-    ? `${model.routines.length} routine kinds; the org relearns "${top.routine}" most: ${top.fixes} supporting fixes merged into ${top.insights} insights.`
+    ? `${plural(model.fixes, 'fix', 'fixes')} behind ${plural(model.totals.insights, 'insight')} of ${plural(model.routines.length, 'routine kind')}; ` +
+      `the org relearns "${top.routine}" most: ${plural(top.fixes, 'fix', 'fixes')} behind ${plural(top.insights, 'insight')}. ` +
+      'A fix behind insights of several kinds counts once, under the first insight learned from it.'
     : 'No insight yet.';
   return barChart(
     { id: 'routines', title: 'Routines the org relearns', summary },
@@ -220,12 +222,19 @@ function routinesFigure(model: ReportModel): string {
 function routineTimelineFigure(model: ReportModel): string {
   const figure = model.routineTimeline;
   const rows = periodRows(figure);
-  const total = figure.series.reduce((n, s) => n + s.values.reduce((a, b) => a + b, 0), 0);
+  const drawn = figure.series.reduce((n, s) => n + s.values.reduce((a, b) => a + b, 0), 0);
+  const shown =
+    drawn === model.fixes
+      ? `All ${plural(model.fixes, 'fix', 'fixes')} behind an insight`
+      : `${drawn} of the ${plural(model.fixes, 'fix', 'fixes')} behind an insight`;
+  const span = figure.periods.length > 0 ? `, from ${figure.periods[0]} to ${figure.periods.at(-1)},` : '';
   return barChart(
     {
       id: 'routine-timeline',
       title: 'Supporting fixes per month and routine',
-      summary: `${total} fixes from ${figure.periods[0] ?? '—'} to ${figure.periods.at(-1) ?? '—'}, stacked by routine kind: a routine that keeps coming back is one the org keeps relearning.`,
+      summary:
+        `${shown}${span} by the month of the fix, stacked by routine kind: a routine that keeps coming back is one the org keeps relearning.` +
+        notDrawnText(model.fixesNotDrawn),
     },
     figure.periods,
     figure.series.map((s, i) => ({ name: s.name, values: s.values, color: PALETTE[i % PALETTE.length] as string })),
@@ -239,6 +248,40 @@ function routineTimelineFigure(model: ReportModel): string {
       },
     },
   );
+}
+
+/** "1 fix", "2 fixes". */
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The sentence on the fixes the monthly chart leaves out (none: empty). */
+function notDrawnText(left: ReportModel['fixesNotDrawn']): string {
+  const parts = [
+    left.beforeSince > 0 ? `${left.beforeSince} dated before ${left.since?.slice(0, 10) ?? 'the period'}` : '',
+    left.beforeFirstMonth > 0 ? `${left.beforeFirstMonth} dated before the first month shown (12 at most)` : '',
+    left.undated > 0 ? `${left.undated} with no date` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? ` Not drawn: ${parts.join('; ')}.` : '';
+}
+
+/** What the "unused" list means, in one true sentence. */
+function activeUseText(model: ReportModel): string {
+  const { active, usedRecently, learnedRecently } = model.activeUse;
+  const days = model.unusedDays;
+  if (active === 0) return 'No insight is active.';
+  const parts = [
+    `${usedRecently} of the ${plural(active, 'active insight')} ${usedRecently === 1 ? 'was' : 'were'} used in the last ${days} days`,
+    ...(learnedRecently > 0
+      ? [
+          `${learnedRecently} ${learnedRecently === 1 ? 'was' : 'were'} learned in that time and ${learnedRecently === 1 ? 'has' : 'have'} not been used yet`,
+        ]
+      : []),
+    ...(model.unused.length > 0
+      ? [`${model.unused.length} ${model.unused.length === 1 ? 'was' : 'were'} neither (listed here)`]
+      : []),
+  ];
+  return `${parts.join('; ')}.`;
 }
 
 function healthFigure(model: ReportModel): string {
@@ -431,12 +474,19 @@ export interface ReportPageOptions extends PageChrome {
 /** The whole report page. */
 export function renderReportPage(model: ReportModel, options: ReportPageOptions = {}): string {
   const t = model.totals;
-  const unused = model.unused.length
-    ? `<ul>${model.unused.map((u) => `<li><a href="#insight-${escapeHtml(u.id)}">${escapeHtml(u.title)}</a> <span class="muted">(last used ${escapeHtml(u.lastUsedAt?.slice(0, 10) ?? 'never')})</span></li>`).join('')}</ul>`
-    : '<p class="muted">Every active insight was used recently.</p>';
+  const unused = [
+    `<p id="active-use">${escapeHtml(activeUseText(model))}</p>`,
+    model.unused.length
+      ? `<ul>${model.unused.map((u) => `<li><a href="#insight-${escapeHtml(u.id)}">${escapeHtml(u.title)}</a> <span class="muted">(last used ${escapeHtml(u.lastUsedAt?.slice(0, 10) ?? 'never')})</span></li>`).join('')}</ul>`
+      : '',
+  ].join('');
   const main = [
     '<section class="part" aria-labelledby="summary-h"><h2 id="summary-h">In short</h2><ul class="cards">',
     `<li><strong>${t.insights}</strong>insights</li>`,
+    ...(model.fixesLearned !== undefined
+      ? [`<li id="card-fixes-learned"><strong>${model.fixesLearned}</strong>fixes learned</li>`]
+      : []),
+    `<li id="card-fixes"><strong>${model.fixes}</strong>fixes behind an insight</li>`,
     `<li><strong>${t.byStatus.active}</strong>active</li>`,
     `<li><strong>${t.byStatus.proposed}</strong>waiting for review</li>`,
     `<li><strong>${t.uses}</strong>uses</li>`,

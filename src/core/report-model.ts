@@ -3,8 +3,10 @@
  * store holds (insights, uses, votes, audit log) for one viewer (./viewer.ts). Pure: the service
  * (services/report.ts) reads the store, ./report-html.ts draws the model.
  *
- * Time axes: weeks start on Monday (UTC), months are calendar months; a figure over time covers
- * `since` (or the earliest dated item, at most 26 weeks / 12 months back) up to `now`.
+ * Time axes: weeks start on Monday (UTC), months are calendar months (UTC). The weekly figures run
+ * from the first insight (or `since`, when later) to `now`, at most 26 weeks; the monthly one from
+ * the first dated fix to the last (after `since`), at most 12 months. Every figure that counts
+ * fixes counts the same ones (supportingFixes), and says how many it leaves out.
  */
 import { routinesOfTags } from './routines.js';
 import type { AuditEntry, Memory, MemoryStatus, Visibility } from './types.js';
@@ -32,6 +34,8 @@ export interface ReportInput {
   votes: ReportVote[];
   /** the tenant's audit log, any order */
   audit: AuditEntry[];
+  /** the fixes the pool has learned (the fix ledger, as `stats` counts them): given for the local admin only */
+  fixesLearned?: number;
 }
 
 export interface ReportOptions {
@@ -54,6 +58,27 @@ export interface RoutineRow {
   routine: string;
   insights: number;
   fixes: number;
+}
+
+/** The supporting fixes the monthly chart does not draw, by reason. */
+export interface FixesNotDrawn {
+  /** dated before `since` */
+  beforeSince: number;
+  since?: string;
+  /** dated before the first month drawn (the chart shows MAX_MONTHS at most) */
+  beforeFirstMonth: number;
+  /** with no valid date */
+  undated: number;
+}
+
+export interface ActiveUse {
+  active: number;
+  /** active insights used in the last `unusedDays` days */
+  usedRecently: number;
+  /** active insights not used in that time, learned within it */
+  learnedRecently: number;
+  /** active insights neither used nor learned in that time */
+  unused: { id: string; title: string; lastUsedAt?: string }[];
 }
 
 export interface Series {
@@ -107,11 +132,20 @@ export interface ReportModel {
   viewer: string;
   totals: { insights: number; byStatus: Record<MemoryStatus, number>; uses: number; up: number; down: number };
   transfer: { sources: string[]; receivers: string[]; cells: TransferCell[] };
+  /** the distinct fixes behind the insights (SupportingFix): what every fix figure counts */
+  fixes: number;
+  /** the local admin's report: every fix learned, as `stats` counts them (some gave no insight) */
+  fixesLearned?: number;
+  /** routine rows: their `fixes` add up to `fixes` */
   routines: RoutineRow[];
   routineTimeline: TimeFigure;
+  /** fixes drawn in routineTimeline + these = `fixes` */
+  fixesNotDrawn: FixesNotDrawn;
   health: TimeFigure;
   activity: TimeFigure;
-  unused: { id: string; title: string; lastUsedAt?: string }[];
+  /** active insights neither used nor learned in the last `unusedDays` days */
+  unused: ActiveUse['unused'];
+  activeUse: Omit<ActiveUse, 'unused'>;
   unusedDays: number;
   insights: InsightView[];
 }
@@ -138,8 +172,9 @@ export function weeksBetween(from: number, to: number): number[] {
   return weeks.slice(-MAX_WEEKS);
 }
 
-function monthOf(iso: string): string {
-  return iso.slice(0, 7);
+/** "YYYY-MM" of a time, in UTC (as monthsBetween labels them). */
+function monthOfTime(time: number): string {
+  return new Date(time).toISOString().slice(0, 7);
 }
 
 function monthsBetween(from: number, to: number): string[] {
@@ -165,6 +200,13 @@ function earliest(fallback: number, times: number[]): number {
   let min = fallback;
   for (const t of times) if (Number.isFinite(t) && t < min) min = t;
   return min;
+}
+
+/** The latest of the times. */
+function latest(times: number[]): number {
+  let max = Number.NEGATIVE_INFINITY;
+  for (const t of times) if (t > max) max = t;
+  return max;
 }
 
 function indexOfWeek(weeks: number[], time: number): number {
@@ -213,6 +255,103 @@ function withoutDetail(entry: AuditEntry): AuditEntry {
 
 function sortedKeys(map: Map<string, number>): string[] {
   return [...map.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k]) => k);
+}
+
+/**
+ * A fix behind the viewer's insights, counted once however many insights it supports: under the
+ * routine of the first insight learned from it. Every figure that counts fixes counts these.
+ */
+export interface SupportingFix {
+  /** lower-cased repository and ref */
+  key: string;
+  routine: string;
+  date: string;
+}
+
+/** The distinct fixes (repository and ref) behind the insights, in the order the insights were learned. */
+export function supportingFixes(insights: Memory[]): SupportingFix[] {
+  const fixes = new Map<string, SupportingFix>();
+  const learned = [...insights].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  for (const m of learned) {
+    for (const p of m.provenance) {
+      const key = `${p.repo.toLowerCase()}#${p.ref}`;
+      if (!fixes.has(key)) fixes.set(key, { key, routine: routineOf(m), date: p.date });
+    }
+  }
+  return [...fixes.values()];
+}
+
+/** Insights per main routine, and the fixes counted under it (their sum is the number of fixes). */
+function routineRows(insights: Memory[], fixes: SupportingFix[]): RoutineRow[] {
+  const rows = new Map<string, RoutineRow>();
+  const row = (routine: string) => {
+    let found = rows.get(routine);
+    if (!found) {
+      found = { routine, insights: 0, fixes: 0 };
+      rows.set(routine, found);
+    }
+    return found;
+  };
+  for (const m of insights) row(routineOf(m)).insights += 1;
+  for (const fix of fixes) row(fix.routine).fixes += 1;
+  return [...rows.values()].sort(
+    (a, b) => b.fixes - a.fixes || b.insights - a.insights || a.routine.localeCompare(b.routine),
+  );
+}
+
+/**
+ * Fixes per month and routine, from the month of the first dated fix to the month of the last (at
+ * most MAX_MONTHS, the latest): no month before the first fix or after the last is drawn. The fixes
+ * it leaves out are counted, so that drawn + left out = every supporting fix.
+ */
+function fixTimeline(
+  routines: RoutineRow[],
+  fixes: SupportingFix[],
+  sinceTime: number | undefined,
+  since: string | undefined,
+): { figure: TimeFigure; notDrawn: FixesNotDrawn } {
+  const dated = fixes
+    .map((f) => ({ routine: f.routine, time: Date.parse(f.date) }))
+    .filter((f) => Number.isFinite(f.time));
+  const inPeriod = dated.filter((f) => sinceTime === undefined || f.time >= sinceTime);
+  const times = inPeriod.map((f) => f.time);
+  const months = times.length === 0 ? [] : monthsBetween(earliest(Infinity, times), latest(times));
+  const drawn = inPeriod.filter((f) => months.includes(monthOfTime(f.time)));
+  const series = routines.map((r) => ({
+    name: r.routine,
+    values: months.map((month) => drawn.filter((f) => f.routine === r.routine && monthOfTime(f.time) === month).length),
+  }));
+  return {
+    figure: { periods: months, series: series.filter((s) => s.values.some((v) => v > 0)) },
+    notDrawn: {
+      beforeSince: dated.length - inPeriod.length,
+      ...(since ? { since } : {}),
+      beforeFirstMonth: inPeriod.length - drawn.length,
+      undated: fixes.length - dated.length,
+    },
+  };
+}
+
+/** How the active insights were used in the last `unusedDays` days (a use: a usage record or `lastUsedAt`). */
+function activeUse(insights: Memory[], uses: ReportUse[], now: number, unusedDays: number): ActiveUse {
+  const cutoff = now - unusedDays * DAY;
+  const lastUse = new Map<string, number>();
+  for (const m of insights) if (m.lastUsedAt) lastUse.set(m.id, Date.parse(m.lastUsedAt));
+  for (const u of uses) lastUse.set(u.memoryId, Math.max(lastUse.get(u.memoryId) ?? 0, Date.parse(u.at)));
+  const active = insights.filter((m) => m.status === 'active');
+  const notUsed = active.filter((m) => !((lastUse.get(m.id) ?? 0) > cutoff));
+  const unused = notUsed
+    .filter((m) => Date.parse(m.createdAt) <= cutoff)
+    .map((m) => {
+      const last = lastUse.get(m.id);
+      return { id: m.id, title: m.title, ...(last ? { lastUsedAt: new Date(last).toISOString() } : {}) };
+    });
+  return {
+    active: active.length,
+    usedRecently: active.length - notUsed.length,
+    learnedRecently: notUsed.length - unused.length,
+    unused,
+  };
 }
 
 /** Builds every figure for the viewer. Memories the viewer may not see leave no trace in any figure. */
@@ -266,45 +405,17 @@ export function buildReportModel(
     }
   }
 
-  // routines the org relearns
-  const routineRows = new Map<string, RoutineRow>();
-  for (const m of insights) {
-    const routine = routineOf(m);
-    const row = routineRows.get(routine) ?? { routine, insights: 0, fixes: 0 };
-    row.insights += 1;
-    row.fixes += m.provenance.length;
-    routineRows.set(routine, row);
-  }
-  const routines = [...routineRows.values()].sort(
-    (a, b) => b.fixes - a.fixes || b.insights - a.insights || a.routine.localeCompare(b.routine),
-  );
-
-  // supporting fixes per month and routine
-  const fixDates = insights.flatMap((m) => m.provenance.map((p) => ({ routine: routineOf(m), date: p.date })));
-  const datedFixes = fixDates.filter((f) => Number.isFinite(Date.parse(f.date)) && inPeriod(f.date));
-  const firstFix = earliest(
-    now,
-    datedFixes.map((f) => Date.parse(f.date)),
-  );
-  const months = monthsBetween(sinceTime ?? firstFix, now);
-  const routineTimeline: TimeFigure = {
-    periods: months,
-    series: routines
-      .map((r) => ({
-        name: r.routine,
-        values: months.map(
-          (month) => datedFixes.filter((f) => f.routine === r.routine && monthOf(f.date) === month).length,
-        ),
-      }))
-      .filter((s) => s.values.some((v) => v > 0)),
-  };
+  const fixes = supportingFixes(insights);
+  const routines = routineRows(insights, fixes);
+  const { figure: routineTimeline, notDrawn } = fixTimeline(routines, fixes, sinceTime, options.since);
 
   // pool health: status at the end of each week, replayed from the audit log
   const firstCreated = earliest(
     now,
     insights.map((m) => Date.parse(m.createdAt)),
   );
-  const weeks = weeksBetween(sinceTime ?? firstCreated, now);
+  // from the first insight, or `since` when that is later: no week is drawn before the pool existed
+  const weeks = weeksBetween(Math.max(sinceTime ?? firstCreated, firstCreated), now);
   const eventsOf = new Map<string, AuditEntry[]>();
   for (const entry of [...input.audit].sort((a, b) => a.at.localeCompare(b.at))) {
     if (!entry.memoryId || !byId.has(entry.memoryId)) continue;
@@ -349,10 +460,7 @@ export function buildReportModel(
     ],
   };
 
-  const cutoff = now - unusedDays * DAY;
-  const unused = insights
-    .filter((m) => m.status === 'active' && Date.parse(m.lastUsedAt ?? m.createdAt) <= cutoff)
-    .map((m) => ({ id: m.id, title: m.title, ...(m.lastUsedAt ? { lastUsedAt: m.lastUsedAt } : {}) }));
+  const use = activeUse(insights, input.uses, now, unusedDays);
 
   const byStatus = Object.fromEntries(MEMORY_STATUSES.map((s) => [s, 0])) as Record<MemoryStatus, number>;
   for (const m of insights) byStatus[m.status] += 1;
@@ -398,11 +506,15 @@ export function buildReportModel(
       down: votes.filter((v) => v.direction === 'down').length,
     },
     transfer: { sources: sortedKeys(sourceTotals), receivers: sortedKeys(receiverTotals), cells: [...cells.values()] },
+    fixes: fixes.length,
+    ...(input.fixesLearned !== undefined ? { fixesLearned: input.fixesLearned } : {}),
     routines,
     routineTimeline,
+    fixesNotDrawn: notDrawn,
     health,
     activity,
-    unused,
+    unused: use.unused,
+    activeUse: { active: use.active, usedRecently: use.usedRecently, learnedRecently: use.learnedRecently },
     unusedDays,
     insights: views,
   };

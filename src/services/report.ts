@@ -20,7 +20,8 @@ export interface ReportRequest {
   unusedDays?: number;
 }
 
-async function allInsights(store: Store, tenant: string): Promise<Memory[]> {
+/** Every insight of the tenant, of every status. */
+export async function allInsights(store: Store, tenant: string): Promise<Memory[]> {
   const out: Memory[] = [];
   for (let offset = 0; ; offset += PAGE) {
     const page = await store.listMemories(tenant, {
@@ -64,15 +65,24 @@ export async function readVotes(store: Store, tenant: string): Promise<ReportVot
 /** Builds the report model of the tenant's pool for the viewer. */
 export async function loadReport(store: Store, clock: Clock, request: ReportRequest): Promise<ReportModel> {
   const tenant = request.viewer.tenant;
-  const [memories, uses, votes, audit] = await Promise.all([
+  const localAdmin = request.viewer.member === undefined;
+  const [memories, uses, votes, audit, stats] = await Promise.all([
     allInsights(store, tenant),
     store.listTenantUsage(tenant, request.since),
     readVotes(store, tenant),
     store.listAudit(tenant, AUDIT_LIMIT),
+    // the fix ledger counts fixes of every visibility: only the local admin is told its size
+    localAdmin ? store.stats(tenant) : undefined,
   ]);
   return buildReportModel(
     tenant,
-    { memories, uses: uses.map((u) => ({ memoryId: u.memoryId, repo: u.repo, at: u.at })), votes, audit },
+    {
+      memories,
+      uses: uses.map((u) => ({ memoryId: u.memoryId, repo: u.repo, at: u.at })),
+      votes,
+      audit,
+      ...(stats ? { fixesLearned: stats.fixes } : {}),
+    },
     request.viewer,
     {
       now: clock.now(),

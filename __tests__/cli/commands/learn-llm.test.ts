@@ -107,7 +107,7 @@ describe('memory-transfer learn with a model', () => {
     );
     expect(await fixState('#1')).toEqual({ fix: { fallback: 'HTTP 500: 500 overloaded' }, models: ['rules@1'] });
     expect((await cli(['stats'], {})).stdout).toContain(
-      'fixes     2 (2 learned by rules because the model failed: the next learn with a model retries them)',
+      'fixes     2 learned, 2 behind an insight; 2 learned by rules because the model failed: the next learn with a model retries them',
     );
 
     // an offline run leaves them alone: the rules would write the same thing again

@@ -54,7 +54,10 @@ export const evalCommand: CliCommand = {
   register(program: Command, ctx: CliContext) {
     program
       .command('eval')
-      .argument('[file]', 'the fixes file with labels (default ../shared/eval-dev/fixes.jsonl)')
+      .argument(
+        '[file]',
+        'the fixes file with labels (default: ../shared/eval-dev beside the checkout, else eval/sets/g; it says which)',
+      )
       .option('--json', 'print the figures as JSON')
       .option('--verbose', 'print each query and what it recalled')
       .option('--diagnose', 'say where precision is lost: the routine read in each task, and in each learned fix')

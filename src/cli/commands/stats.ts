@@ -1,6 +1,8 @@
 /** stats: what the pool holds. */
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { supportingFixes } from '../../core/report-model.js';
+import { allInsights } from '../../services/report.js';
 import type { CliContext } from '../context.js';
 import { defaultTenant } from '../default-tenant.js';
 import { parseFlags } from '../flags.js';
@@ -11,6 +13,8 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
   await ctx.readStore(async (store) => {
     const tenant = await ctx.tenant(store);
     const stats = await store.stats(tenant);
+    // the fixes behind an insight, counted as the report counts them (some learned fixes give none)
+    const fixesBehindInsights = supportingFixes(await allInsights(store, tenant)).length;
     const chosen = await defaultTenant(store);
     const others = (await store.listTenants()).filter((t) => t !== tenant);
     if (opts.json)
@@ -20,6 +24,7 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
         otherTenants: others,
         pool: ctx.poolLocation,
         ...stats,
+        fixesBehindInsights,
       });
     const parts = (counts: Record<string, number>) =>
       Object.entries(counts)
@@ -33,9 +38,9 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
         `memories  ${stats.memories} (${parts(stats.byLevel)})`,
         `status    ${parts(stats.byStatus)}`,
         `repos     ${stats.repos}`,
-        `fixes     ${stats.fixes}` +
+        `fixes     ${stats.fixes} learned, ${fixesBehindInsights} behind an insight` +
           (stats.fixesByFallback > 0
-            ? ` (${stats.fixesByFallback} learned by rules because the model failed: the next learn with a model retries them)`
+            ? `; ${stats.fixesByFallback} learned by rules because the model failed: the next learn with a model retries them`
             : ''),
       ].join('\n'),
     );
