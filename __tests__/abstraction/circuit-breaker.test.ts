@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCircuitBreaker } from '../../src/abstraction/circuit-breaker.js';
+import { createCircuitBreaker } from '../../src/config/circuit-breaker.js';
 
 function setup(failures = 3, cooldownMs = 60_000) {
   const clock = { t: 1_000 };

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReportPage } from '../../src/core/report-html.js';
 import { buildReportModel } from '../../src/core/report-model.js';
 import type { Memory, Provenance } from '../../src/core/types.js';
-import { silentLogger } from '../../src/services/ports.js';
+import { silentLogger } from '../../src/ports/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { mondayOf, seedReportPool, seedWeekPool } from '../fixtures/report-pool.js';
 import { clippedChartTexts, launchBrowser, markTotal, overlappingLegendEntries } from '../helpers/browser.js';

@@ -11,7 +11,7 @@ const src = join(import.meta.dirname, '..', '..', 'src');
 const MAY_IMPORT: Record<string, readonly string[] | '*'> = {
   core: [],
   ports: ['core'],
-  config: ['core'],
+  config: ['core', 'ports'],
   security: ['core', 'ports'],
   store: ['core', 'ports'],
   sources: ['core', 'ports'],

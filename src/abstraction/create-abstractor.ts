@@ -7,7 +7,7 @@ import type { LlmConfig } from '../config/llm.js';
 import { createOpenAIClient, isOnline } from '../config/llm.js';
 import type { TokenMeter } from '../core/token-usage.js';
 import type { Abstractor, Logger } from '../ports/index.js';
-import { createEndpointBreaker, type CircuitBreaker } from './circuit-breaker.js';
+import { createEndpointBreaker, type CircuitBreaker } from '../config/circuit-breaker.js';
 import { createLlmAbstractor } from './llm-abstractor.js';
 import { createRulesAbstractor } from './rules-abstractor.js';
 

@@ -23,7 +23,7 @@ import type { Fix } from '../core/types.js';
 import { screenInsightText } from '../security/screen.js';
 import type { AbstractedMemory, Abstraction, Abstractor, Logger } from '../ports/index.js';
 import { describeLlmFailure, isKeyRefused, throughBreaker, type ReasoningEffort } from '../config/llm.js';
-import type { CircuitBreaker } from './circuit-breaker.js';
+import type { CircuitBreaker } from '../config/circuit-breaker.js';
 import { AnswerSchema, SYSTEM_PROMPT, ValidAnswerSchema, buildUserPrompt, type ValidAnswer } from './prompts.js';
 import { checkSpecificity } from './specificity.js';
 

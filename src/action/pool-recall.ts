@@ -10,7 +10,8 @@ import { toInjectedInsights, type InjectedInsight } from '../core/render-injecti
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
 import type { WithheldInsights } from '../core/recall-api.js';
-import { DEFAULT_ALLOWED_HOSTS, screenMemory, type ScreenResult } from '../security/screen.js';
+import { DEFAULT_ALLOWED_HOSTS, type ScreenResult } from '../security/screen.js';
+import { screenPoolMemory } from '../services/pool-screen.js';
 import type { Logger } from '../ports/index.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
@@ -154,7 +155,7 @@ async function withheldFrom(
   // a memory failing the insight screen is never injected anywhere: not worth sharing, not named here
   const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, hostOf(options.githubUrl)];
   const ids = wider
-    .filter((hit) => !shown.has(hit.memory.id) && screenMemory(hit.memory, { allowedHosts }).ok)
+    .filter((hit) => !shown.has(hit.memory.id) && screenPoolMemory(hit.memory, { allowedHosts }).ok)
     .map((hit) => hit.memory.id);
   return ids.length > 0 ? { count: ids.length, ids, visibility } : undefined;
 }
@@ -180,7 +181,7 @@ async function screenedRecall(
   const passes = (memory: Memory): boolean => {
     let verdict = verdicts.get(memory.id);
     if (!verdict) {
-      verdict = screenMemory(memory, { allowedHosts });
+      verdict = screenPoolMemory(memory, { allowedHosts });
       verdicts.set(memory.id, verdict);
       if (!verdict.ok) {
         options.logger.warn(

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { Probot, ProbotOctokit, Server, run } from 'probot';
-import { createEndpointBreaker } from '../abstraction/circuit-breaker.js';
+import { createEndpointBreaker } from '../config/circuit-breaker.js';
 import { createAbstractor } from '../abstraction/create-abstractor.js';
 import { llmConfigFromEnv } from '../config/llm.js';
 import { createTokenMeter } from '../core/token-usage.js';

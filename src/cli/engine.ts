@@ -10,7 +10,7 @@ import { createTokenMeter, type TokenMeter } from '../core/token-usage.js';
 import type { LearnDeps } from '../services/learn.js';
 import { systemClock } from '../ports/index.js';
 import type { Abstractor, Embedder, Logger } from '../ports/index.js';
-import type { CircuitBreaker } from '../abstraction/circuit-breaker.js';
+import type { CircuitBreaker } from '../config/circuit-breaker.js';
 import type { RecallDeps } from '../services/recall.js';
 import type { Store } from '../store/store.js';
 import type { CliContext } from './context.js';
@@ -45,7 +45,7 @@ export async function engineDeps(ctx: CliContext, store: Store): Promise<EngineD
   const meter = createTokenMeter();
   // one breaker for the endpoint: a hanging one stops both the completions and the embeddings
   const breaker = isOnline(config)
-    ? (await import('../abstraction/circuit-breaker.js')).createEndpointBreaker(config, ctx.logger)
+    ? (await import('../config/circuit-breaker.js')).createEndpointBreaker(config, ctx.logger)
     : undefined;
   const embedder = await embedderFor(config, meter, breaker);
   const { createRedactor } = await import('../security/redact.js');

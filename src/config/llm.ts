@@ -3,7 +3,7 @@
  * The settings themselves are read by ./llm-env.ts (re-exported here), which loads no client.
  */
 import OpenAI from 'openai';
-import type { CircuitBreaker } from '../abstraction/circuit-breaker.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
 import { DEFAULT_BASE_URL, type LlmConfig } from './llm-env.js';
 
 export * from './llm-env.js';

@@ -9,7 +9,7 @@
  */
 import type OpenAI from 'openai';
 import { z } from 'zod';
-import type { CircuitBreaker } from '../abstraction/circuit-breaker.js';
+import type { CircuitBreaker } from '../config/circuit-breaker.js';
 import { LlmAuthError, UpstreamError } from '../core/errors.js';
 import {
   createOpenAIClient,

@@ -4,7 +4,6 @@
  * that tells an agent to obey someone, run a remote script, send data out, handle credentials,
  * follow a foreign link, decode a blob or switch checks off is refused, naming the rule.
  */
-import { concreteReason } from '../abstraction/specificity.js';
 import { findSecretsByPattern } from './redact.js';
 import { HIDDEN_CHARACTERS } from './sanitize.js';
 
@@ -249,19 +248,18 @@ export function screenInsightText(text: string, options: ScreenOptions = {}): Sc
 /**
  * Screens every text of a memory (title, description, content, and its level's body). For
  * memories that did not come through learn: imported pool files, the Action's pool-file mode,
- * `mcp --pool`. An insight must also be abstract: one that names a file path, a code
- * identifier, a line number or a quoted string, whoever it belongs to, is refused
- * (`specific: …`; src/abstraction/specificity.ts).
+ * `mcp --pool` (services/pool-screen.ts adds the check that an insight is abstract).
  */
 export function screenMemory(
   memory: { level?: string; title: string; description: string; content: string; body?: unknown },
   options: ScreenOptions = {},
 ): ScreenResult {
-  const texts = [memory.title, memory.description, memory.content, ...stringsOf(memory.body)];
-  const screened = screenInsightText(texts.join('\n'), options);
-  if (!screened.ok || memory.level !== 'insight') return screened;
-  const concrete = concreteReason(texts);
-  return concrete === undefined ? screened : { ok: false, reason: `specific: ${concrete}` };
+  return screenInsightText(memoryTexts(memory).join('\n'), options);
+}
+
+/** Every text of a memory: title, description, content and its level's body. */
+export function memoryTexts(memory: { title: string; description: string; content: string; body?: unknown }): string[] {
+  return [memory.title, memory.description, memory.content, ...stringsOf(memory.body)];
 }
 
 /** Every string inside a memory body, as written (not JSON-escaped: a line break stays one). */

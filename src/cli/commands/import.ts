@@ -12,7 +12,7 @@ import { describeError, InputError } from '../../core/errors.js';
 import { searchableText } from '../../core/memory-index.js';
 import { decodePoolBytes, parsePool } from '../../core/pool-file.js';
 import type { Memory } from '../../core/types.js';
-import { screenMemory } from '../../security/screen.js';
+import { screenPoolMemory } from '../../services/pool-screen.js';
 import type { Embedder } from '../../ports/index.js';
 import type { Store } from '../../store/store.js';
 import type { CliContext } from '../context.js';
@@ -78,7 +78,7 @@ async function run(ctx: CliContext, file: string, raw: Record<string, unknown>):
 function refuseUnscreened(file: string, text: string, memories: Memory[]): void {
   const lines = memoryLineNumbers(text);
   for (const [index, memory] of memories.entries()) {
-    const verdict = screenMemory(memory);
+    const verdict = screenPoolMemory(memory);
     if (verdict.ok) continue;
     throw new InputError(
       `${file}: line ${lines[index] ?? '?'}: memory ${memory.id} fails the insight screen (${verdict.reason ?? 'refused'}); nothing was imported`,

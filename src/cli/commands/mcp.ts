@@ -21,7 +21,8 @@ import { createPoolSource, type BoundRepository } from '../../mcp/pool-source.js
 import { createRemoteSource } from '../../mcp/remote-source.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { workflowRunOf, type WorkflowRun } from '../../mcp/workflow-run.js';
-import { DEFAULT_ALLOWED_HOSTS, screenMemory } from '../../security/screen.js';
+import { DEFAULT_ALLOWED_HOSTS } from '../../security/screen.js';
+import { screenPoolMemory } from '../../services/pool-screen.js';
 import { systemClock } from '../../ports/index.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/store.js';
@@ -135,7 +136,7 @@ async function poolFileSource(ctx: CliContext, opts: McpFlags, file: string, bou
     screen: (memory) => {
       let ok = verdicts.get(memory.id);
       if (ok === undefined) {
-        const verdict = screenMemory(memory, { allowedHosts });
+        const verdict = screenPoolMemory(memory, { allowedHosts });
         ok = verdict.ok;
         verdicts.set(memory.id, ok);
         if (!ok)
