@@ -11,7 +11,7 @@ import type { MemoryLevel, Requester } from '../core/types.js';
 import type { Logger } from '../services/ports.js';
 import { taskFromEvent, type ChangedPathsFetcher } from './event-task.js';
 import { targetFor, type InjectionTarget } from './inject/index.js';
-import type { McpConfigResult, McpSource } from './mcp-config/index.js';
+import type { McpConfigResult, McpServerProgram, McpSource } from './mcp-config/index.js';
 import type { FileChange } from './inject/target.js';
 import { recallFromPool, type LocalRecall, type PoolParser, type WithheldInsights } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
@@ -60,6 +60,8 @@ export interface MainDeps {
   changedPaths: ChangedPathsFetcher;
   parsePool: PoolParser;
   recallLocal: LocalRecall;
+  /** the Action's own MCP server, as the configurations written with `mcp: true` start it */
+  mcpServer: McpServerProgram;
 }
 
 export interface ActionResult {
@@ -185,7 +187,7 @@ async function writeMcp(
           visibility: context.visibility ?? 'public',
         }
       : { kind: 'server', serverUrl: inputs.serverUrl ?? '', audience: inputs.audience };
-  const result = await writeMcpConfig(target.name, mcpServerSpec(source), {
+  const result = await writeMcpConfig(target.name, mcpServerSpec(source, deps.mcpServer), {
     workspace: context.workspace,
     codexHome: context.codexHome,
     tempDir: context.tempDir,

@@ -11,6 +11,7 @@ import type { Logger } from '../services/ports.js';
 import type { ChangedPathsFetcher } from './event-task.js';
 import { workflowLogger } from './logger.js';
 import { main, type ActionInputs, type ActionResult, type RunContext } from './main.js';
+import type { McpServerProgram } from './mcp-config/server-spec.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
 import { renderSummary, withheldLine } from './summary.js';
@@ -36,6 +37,8 @@ export interface RunnerDeps {
   fetch?: typeof globalThis.fetch;
   parsePool: PoolParser;
   recallLocal: LocalRecall;
+  /** the Action's own MCP server (the runner's node and dist/action/memory-transfer-mcp.js) */
+  mcpServer: McpServerProgram;
   setOutput: (name: string, value: string) => void;
   setFailed: (message: string) => void;
   /** appends Markdown to the job summary (GITHUB_STEP_SUMMARY) */
@@ -248,6 +251,7 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
       changedPaths: changedPathsFetcher(inputs, deps),
       parsePool: deps.parsePool,
       recallLocal: deps.recallLocal,
+      mcpServer: deps.mcpServer,
     });
     setOutputs(result, deps);
     if (result.insights.length > 0) {
@@ -275,7 +279,9 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
  * The production ports, over the runner's commands and the process environment. @actions/core
  * (and its HTTP client) is loaded only to get the OIDC token, in server mode.
  */
-export function actionsRunnerDeps(parts: Pick<RunnerDeps, 'createOctokit' | 'parsePool' | 'recallLocal'>): RunnerDeps {
+export function actionsRunnerDeps(
+  parts: Pick<RunnerDeps, 'createOctokit' | 'parsePool' | 'recallLocal' | 'mcpServer'>,
+): RunnerDeps {
   const commands = workflowCommands(process.env);
   return {
     env: process.env,

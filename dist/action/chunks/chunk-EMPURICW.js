@@ -1,4 +1,0 @@
-import { createRequire as __mtCreateRequire } from 'node:module';
-const require = __mtCreateRequire(import.meta.url);
-var r=class extends Error{constructor(t,s){super(t);this.code=s;this.name=new.target.name}code},i=class extends r{constructor(n,t="bad-input"){super(n,t)}};var o=class extends r{constructor(t,s){super(t,s===401?"unauthenticated":"forbidden");this.status=s}status};var a=class extends r{constructor(t,s){super(t,"upstream");this.retryable=s}retryable};function c(e){return e instanceof r?e.message:e instanceof Error?e.message.split(`
-`)[0]??String(e):String(e)}var p=["trajectory","workflow","summary","insight"],g=["public","internal","private"],d=["proposed","active","rejected","archived"],l=["pull_request","issue","commit","check","import"];export{i as a,o as b,a as c,c as d,p as e,g as f,d as g,l as h};

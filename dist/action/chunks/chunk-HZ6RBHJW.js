@@ -1,0 +1,4 @@
+import { createRequire as __mtCreateRequire } from 'node:module';
+const require = __mtCreateRequire(import.meta.url);
+var r=class extends Error{constructor(t,s){super(t);this.code=s;this.name=new.target.name}code},i=class extends r{constructor(n,t="bad-input"){super(n,t)}};var o=class extends r{constructor(t,s){super(t,s===401?"unauthenticated":"forbidden");this.status=s}status},a=class extends r{constructor(n){super(n,"not-found")}},c=class extends r{constructor(t,s){super(t,"upstream");this.retryable=s}retryable};function u(e){return e instanceof r?e.message:e instanceof Error?e.message.split(`
+`)[0]??String(e):String(e)}var g=["trajectory","workflow","summary","insight"],d=["public","internal","private"],l=["proposed","active","rejected","archived"],m=["pull_request","issue","commit","check","import"];export{r as a,i as b,o as c,a as d,c as e,u as f,g,d as h,l as i,m as j};
