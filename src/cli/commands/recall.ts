@@ -3,7 +3,8 @@
  * It must start fast (docs/quality.md: within 2.5× of a bare `node -e 0`): its flags are read
  * with the plain checks of ../flag-checks.ts, and nothing on its path imports zod.
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import type { Command } from 'commander';
@@ -46,34 +47,58 @@ const checks = {
 const HOW =
   'give the task as an argument (memory-transfer recall "dates break in UTC+13"), `-` to read it from standard input, or --file FILE';
 
+/**
+ * The first `limit` characters of a stream's text, from its first non-blank one, and whether more
+ * follows: it reads no further than that (a task of 200 MB is not held in memory to keep 20,000
+ * characters of it), and stopping closes the stream.
+ */
+export async function leadingText(
+  chunks: AsyncIterable<Uint8Array | string>,
+  limit: number,
+): Promise<{ text: string; more: boolean }> {
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  for await (const chunk of chunks) {
+    text += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    // leading blanks are not part of the task (it is trimmed)
+    if (text.trim() === '') text = '';
+    else text = text.trimStart();
+    if (text.length > limit) return { text: text.slice(0, limit), more: true };
+  }
+  text += decoder.end();
+  return { text, more: false };
+}
+
 /** The task: the argument, standard input (`-`) or a file (--file); the first MAX_TASK_LENGTH characters count. */
 async function taskText(ctx: CliContext, argument: string | undefined, file: string | undefined): Promise<string> {
   if (argument !== undefined && file !== undefined)
     throw new InputError(`recall takes the task from an argument or from --file, not both; ${HOW}`);
-  let text: string;
+  let read: { text: string; more: boolean };
   let from: string;
   if (file !== undefined) {
     from = file;
     try {
-      text = await readFile(resolve(ctx.io.cwd, file), 'utf8');
+      read = await leadingText(createReadStream(resolve(ctx.io.cwd, file)), MAX_TASK_LENGTH);
     } catch (error) {
       throw new InputError(`--file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}); ${HOW}`);
     }
   } else if (argument === '-') {
-    if (!ctx.io.readStdin) throw new InputError(`there is no standard input to read the task from; ${HOW}`);
+    if (!ctx.io.stdin) throw new InputError(`there is no standard input to read the task from; ${HOW}`);
     from = 'standard input';
-    text = await ctx.io.readStdin();
+    read = await leadingText(ctx.io.stdin(), MAX_TASK_LENGTH);
   } else {
     from = 'the argument';
-    text = argument ?? '';
+    const text = (argument ?? '').trim();
+    read = { text: text.slice(0, MAX_TASK_LENGTH), more: text.length > MAX_TASK_LENGTH };
   }
-  const task = text.trim();
+  // a task cut at the limit keeps all of its characters (as the recall API cuts one)
+  const task = read.more ? read.text : read.text.trim();
   if (task === '') throw new InputError(`the task is empty (${from}); ${HOW}`);
-  if (task.length <= MAX_TASK_LENGTH) return task;
-  ctx.io.err(
-    `memory-transfer: the task is ${task.length} characters long: its first ${MAX_TASK_LENGTH} are used (as by the recall API)\n`,
-  );
-  return task.slice(0, MAX_TASK_LENGTH);
+  if (read.more)
+    ctx.io.err(
+      `memory-transfer: the task is longer than ${MAX_TASK_LENGTH} characters: its first ${MAX_TASK_LENGTH} are used (as by the recall API)\n`,
+    );
+  return task;
 }
 
 async function run(ctx: CliContext, argument: string | undefined, raw: Record<string, unknown>): Promise<void> {
