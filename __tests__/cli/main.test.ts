@@ -172,6 +172,29 @@ describe('review and governance', () => {
     expect(gone.stderr).toBe(`memory-transfer: no memory ${id} in acme\n`);
   });
 
+  it('show prints a trajectory as it was recorded: its title once, its diff with its indentation', async () => {
+    const dir = join(tmp, 'indented');
+    await mkdir(dir);
+    buildGitRepo(dir, [
+      { message: 'Initial parser', files: { 'src/parse.py': 'def parse(text):\n    return text\n' } },
+      {
+        message: 'fix: parse empty input\n\nAn empty document raised instead of returning nothing.',
+        files: {
+          'src/parse.py': 'def parse(text):\n    if not text:\n        return None\n    return text\n',
+          'tests/test_parse.py': 'def test_empty():\n    assert parse("") is None\n',
+        },
+      },
+    ]);
+    expect((await cli('learn', '--git', dir, '--repo', 'acme/parser', '--db', db)).code).toBe(0);
+    const listed = JSON.parse((await cli('list', '--level', 'trajectory', '--json', '--db', db)).stdout);
+    const shown = await cli('show', listed.memories[0].id, '--db', db);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain('fix: fix:');
+    expect(shown.stdout).toContain('title: fix: parse empty input');
+    // the diff's lines as they were, indentation and all
+    expect(shown.stdout).toContain('\n+    if not text:\n+        return None\n');
+  });
+
   it('stats --json counts the pool', async () => {
     await learnApi();
     const stats = JSON.parse((await cli('stats', '--json', '--db', db)).stdout);
