@@ -381,6 +381,19 @@ describe('run() with nothing to inject', () => {
     expect(existsSync(h.result?.files[0]?.path ?? '')).toBe(false);
   });
 
+  it.each([
+    ['agents-md', 'AGENTS.md'],
+    ['file:CONVENTIONS.md', 'CONVENTIONS.md'],
+  ])('%s: a checked-out file without our markers is left untouched (no empty section)', async (target, name) => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: 'quantum chromodynamics lattice gauge', target } });
+    const mine = '# Agents\n\nRun `make test` before pushing.\n';
+    await writeFile(path.join(h.workspace, name), mine);
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(h.result?.files.map((f) => f.change)).toEqual(['unchanged']);
+    expect(await h.read(name)).toBe(mine);
+  });
+
   it('copilot: a stale instructions file from an earlier run is emptied to its front matter', async () => {
     const h = await harness({
       inputs: { pool: 'pool.jsonl', task: 'quantum chromodynamics lattice gauge', target: 'copilot' },
