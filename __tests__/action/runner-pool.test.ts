@@ -309,12 +309,19 @@ describe('run() in pool-file mode', () => {
     );
   });
 
-  it('a pool of another organization injects nothing, with a warning', async () => {
+  it('a pool of another organization injects nothing, with a warning and a summary that say why', async () => {
     const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK }, repository: 'other/web' });
     await h.run();
     expect(h.failures).toEqual([]);
     expect(h.outputs.count).toBe('0');
     expect(h.warnings.join('\n')).toMatch(/belongs to "acme".*"other"/);
+    // the summary as it renders (Markdown escapes removed)
+    const summary = (h.summaries[0] ?? '').replace(/\\(.)/g, '$1');
+    expect(summary).toMatch(
+      /No insight was injected: the pool file belongs to "acme" but this repository is in "other"/,
+    );
+    expect(summary).toContain('memory-transfer export --for-action --for-org other');
+    expect(summary).not.toContain('relevance bar');
   });
 
   it("visibility: a private repository's insight never reaches a public repository's run", async () => {

@@ -76,6 +76,8 @@ export interface ActionResult {
   recallError?: string;
   /** pool-file mode: relevant insights this repository may not see (sources more private than it) */
   withheld?: WithheldInsights;
+  /** pool-file mode: why the file could serve this repository nothing at all (another organization's) */
+  refusal?: string;
   usageReported: number;
   /** with `mcp: true`: the configuration files written for the agent */
   mcp?: McpConfigResult;
@@ -101,7 +103,7 @@ async function recallInsights(
   context: RunContext,
   deps: MainDeps,
   task: string,
-): Promise<{ insights: InjectedInsight[]; error?: string; withheld?: WithheldInsights }> {
+): Promise<{ insights: InjectedInsight[]; error?: string; withheld?: WithheldInsights; refusal?: string }> {
   if (inputs.pool !== undefined) {
     const [owner = ''] = context.repository.split('/');
     const requester: Requester = {
@@ -245,5 +247,6 @@ export async function main(inputs: ActionInputs, context: RunContext, deps: Main
     ...(recalled.error ? { recallError: recalled.error } : {}),
     ...(mcp ? { mcp } : {}),
     ...(recalled.withheld ? { withheld: recalled.withheld } : {}),
+    ...(recalled.refusal ? { refusal: recalled.refusal } : {}),
   };
 }

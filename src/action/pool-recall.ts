@@ -61,6 +61,8 @@ export type { WithheldInsights } from '../core/recall-api.js';
 export interface PoolRecallResult {
   insights: InjectedInsight[];
   withheld?: WithheldInsights;
+  /** why the file could not serve this repository at all (another organization's file) */
+  refusal?: string;
 }
 
 export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRecallResult> {
@@ -85,10 +87,9 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
     header: { tenant },
   } = parsed;
   if (tenant !== options.requester.tenant) {
-    options.logger.warn(
-      `Memory Transfer: the pool file belongs to "${tenant}" but this repository is in "${options.requester.tenant}"; insights never cross organizations, so none will be injected (to use it here, export it for this organization: memory-transfer export --for-action --for-org ${options.requester.tenant})`,
-    );
-    return { insights: [] };
+    const refusal = `the pool file belongs to "${tenant}" but this repository is in "${options.requester.tenant}"; insights never cross organizations, so none will be injected (to use it here, export it for this organization: memory-transfer export --for-action --for-org ${options.requester.tenant})`;
+    options.logger.warn(`Memory Transfer: ${refusal}`);
+    return { insights: [], refusal };
   }
   // only active memories are injected from a pool file: proposed, rejected and archived never.
   // Only the requested level is indexed, as the stores index each level on its own (an export

@@ -260,7 +260,8 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
       );
     }
     if (result.withheld) deps.logger.warn(`Memory Transfer: ${withheldLine(result.withheld)}`);
-    else if (result.insights.length === 0) deps.logger.info('Memory Transfer: no insight cleared the relevance bar');
+    else if (result.insights.length === 0 && !result.refusal && !result.recallError)
+      deps.logger.info('Memory Transfer: no insight cleared the relevance bar');
     await deps
       .writeSummary(
         renderSummary(result, inputs.pool !== undefined ? 'pool' : 'server', inputs.dryRun, context.githubUrl),

@@ -41,6 +41,8 @@ export function renderSummary(
   const where = `target ${cell(result.target)}${dryRun ? ' (dry run: nothing written)' : ''}`;
   if (result.recallError) {
     lines.push(`Recall failed, the job continued without insights: ${cell(result.recallError)}`);
+  } else if (result.refusal) {
+    lines.push(`No insight was injected: ${cell(result.refusal)} (${where}).`);
   } else if (result.insights.length === 0 && result.withheld) {
     lines.push(`No insight was injected (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`, '');
     lines.push(withheldLine(result.withheld));
