@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/core/errors.js';
 import type { InsightSource } from '../../src/mcp/insight-source.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { silentLogger, type Logger } from '../../src/services/ports.js';
-import { textOf } from './mcp-harness.js';
+import { MemoryIndex } from '../../src/core/memory-index.js';
+import { createPoolSource } from '../../src/mcp/pool-source.js';
+import { silentLogger, systemClock, type Logger } from '../../src/services/ports.js';
+import { TASK, poolInsights, textOf } from './mcp-harness.js';
 
 function failing(error: Error): InsightSource {
   const fail = async (): Promise<never> => {
@@ -54,5 +56,31 @@ describe('the MCP server over a failing pool', () => {
     const shown = await local.callTool({ name: 'recall', arguments: { task: 'flaky migration test' } });
     expect(textOf(shown)).toBe('recall: SQLITE_MISUSE at /srv/pool.db line 42');
     await local.close();
+  });
+});
+
+describe("a local admin's server over one pool of several owners", () => {
+  it('names where an insight was learned, never "this repository", and makes up no link', async () => {
+    // the CLI's one pool: tenant acme, an insight learned from a local clone of globex/api (no URL)
+    const insight = poolInsights()[0]!;
+    const memory = {
+      ...insight,
+      provenance: [{ ...insight.provenance[0]!, repo: 'globex/api', url: undefined }],
+    };
+    const source = createPoolSource({
+      label: 'the pool',
+      recallDeps: { store: new MemoryIndex([memory]), logger: silentLogger, clock: systemClock },
+      tenant: 'acme',
+      list: async () => [memory],
+    });
+    const client = await connected(source, true);
+    const recalled = await client.callTool({ name: 'recall', arguments: { task: TASK } });
+    const [item] = (recalled.structuredContent as { insights: { source: unknown }[] }).insights;
+    expect(item?.source).toEqual({ repo: 'globex/api' });
+    expect(textOf(recalled)).toContain('learned in globex/api');
+    expect(textOf(recalled)).not.toContain('learned in this repository');
+    const shown = await client.callTool({ name: 'show', arguments: { id: memory.id } });
+    expect(JSON.stringify(shown)).not.toContain('https://');
+    await client.close();
   });
 });

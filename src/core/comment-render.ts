@@ -42,10 +42,16 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** A URL on the App's GitHub host for a provenance entry, or undefined when none can be built safely. */
+/**
+ * A URL on the GitHub host for a provenance entry, or undefined when none can be built safely.
+ * Only for a source recorded with a URL in that very repository on that host (what GitHub gave
+ * the App, a clone of a GitHub repository): a repository learned from a local path, another host
+ * or a fix record without a URL gets no link, never one made up. The link itself is built from the
+ * checked repository and reference, not copied from the recorded URL.
+ */
 export function sourceUrl(
   githubUrl: string,
-  source: Pick<Provenance, 'repo' | 'sourceKind' | 'ref'>,
+  source: Pick<Provenance, 'repo' | 'sourceKind' | 'ref' | 'url'>,
 ): string | undefined {
   let base: URL;
   try {
@@ -56,6 +62,7 @@ export function sourceUrl(
   if (base.protocol !== 'https:' && base.protocol !== 'http:') return undefined;
   if (!REPO.test(source.repo)) return undefined;
   const root = `${base.origin}${base.pathname.replace(/\/+$/, '')}/${source.repo}`;
+  if (!source.url || !`${source.url}/`.toLowerCase().startsWith(`${root}/`.toLowerCase())) return undefined;
   if (!REF.test(source.ref)) return root;
   switch (source.sourceKind) {
     case 'pull_request':
