@@ -57,6 +57,28 @@ describe('learn and recall', () => {
     expect(recalled.stdout).toContain('from acme/api');
   });
 
+  it('recall --repo of a public repository names what was withheld and how to share it, never "not relevant"', async () => {
+    await learnApi(); // learned as private, by default
+    const task = 'date parsing breaks for users in UTC+13';
+    const asPublic = await cli('recall', task, '--repo', 'acme/web', '--visibility', 'public', '--db', db);
+    expect(asPublic.code).toBe(0);
+    expect(asPublic.stdout).toBe('');
+    expect(asPublic.stderr).not.toContain('relevant enough');
+    expect(asPublic.stderr).toMatch(
+      /^memory-transfer: nothing recalled that acme\/web may see: \d+ relevant insights? (was|were) withheld: (its|their) sources are more private than this repository \(public\)\. To let every repository of the organization see (it|them): `memory-transfer share ID` \(ids: m[0-9a-f]+/,
+    );
+    const json = JSON.parse(
+      (await cli('recall', task, '--repo', 'acme/web', '--visibility', 'public', '--json', '--db', db)).stdout,
+    );
+    expect(json.results).toEqual([]);
+    expect(json.withheld).toMatchObject({ visibility: 'public' });
+    expect(json.withheld.count).toBeGreaterThan(0);
+    // without --visibility, a repository named by hand reads as private (the one default, as mcp --repo)
+    const asDefault = await cli('recall', task, '--repo', 'acme/web', '--db', db);
+    expect(asDefault.stdout).toMatch(/^1\. /);
+    expect(asDefault.stderr).toBe('');
+  });
+
   it('recall --json shows each result with its score parts and provenance', async () => {
     await learnApi();
     const { code, stdout } = await cli(

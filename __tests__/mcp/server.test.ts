@@ -7,9 +7,10 @@ import { StoreError } from '../../src/core/errors.js';
 import type { InsightSource } from '../../src/mcp/insight-source.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { MemoryIndex } from '../../src/core/memory-index.js';
-import { createPoolSource } from '../../src/mcp/pool-source.js';
+import { createPoolSource, type BoundRepository } from '../../src/mcp/pool-source.js';
+import { boundRepository } from '../../src/mcp/stdio.js';
 import { silentLogger, systemClock, type Logger } from '../../src/services/ports.js';
-import { TASK, poolInsights, textOf } from './mcp-harness.js';
+import { CANARY, PRIVATE_ID, TASK, poolInsights, textOf } from './mcp-harness.js';
 
 function failing(error: Error): InsightSource {
   const fail = async (): Promise<never> => {
@@ -82,5 +83,57 @@ describe("a local admin's server over one pool of several owners", () => {
     const shown = await client.callTool({ name: 'show', arguments: { id: memory.id } });
     expect(JSON.stringify(shown)).not.toContain('https://');
     await client.close();
+  });
+});
+
+describe('what a repository may not see', () => {
+  const privateInsight = () => poolInsights().find((m) => m.id === PRIVATE_ID)!;
+  const serverFor = (bound: BoundRepository, nameWithheld?: boolean) =>
+    connected(
+      createPoolSource({
+        label: 'the pool',
+        recallDeps: { store: new MemoryIndex([privateInsight()]), logger: silentLogger, clock: systemClock },
+        tenant: 'acme',
+        bound,
+        list: async () => [privateInsight()],
+        ...(nameWithheld !== undefined ? { nameWithheld } : {}),
+      }),
+      true,
+    );
+
+  it('recall in a public repository says how many were withheld and how to share them, not "not relevant"', async () => {
+    const client = await serverFor({ repo: 'acme/web', visibility: 'public' });
+    const recalled = await client.callTool({ name: 'recall', arguments: { task: TASK } });
+    expect(recalled.structuredContent).toEqual({
+      insights: [],
+      withheld: { count: 1, ids: [PRIVATE_ID], visibility: 'public' },
+    });
+    expect(textOf(recalled)).toMatch(
+      /^No insight this repository may see is relevant to this task\. 1 relevant insight was withheld: .*`memory-transfer share ID` \(ids: m0000000102\)/,
+    );
+    expect(textOf(recalled)).not.toContain(CANARY);
+    await client.close();
+    // the App tells a repository a count, never which
+    const app = await serverFor({ repo: 'acme/web', visibility: 'public' }, false);
+    const counted = await app.callTool({ name: 'recall', arguments: { task: TASK } });
+    expect((counted.structuredContent as { withheld: unknown }).withheld).toEqual({
+      count: 1,
+      ids: [],
+      visibility: 'public',
+    });
+    await app.close();
+  });
+
+  it('one default visibility for a repository named by hand: private, as recall --repo; the job’s own reads as its event says', () => {
+    expect(boundRepository({ repo: 'acme/web' }, {})).toEqual({ repo: 'acme/web', visibility: 'private' });
+    expect(boundRepository({}, { repository: 'acme/web' })).toEqual({ repo: 'acme/web', visibility: 'public' });
+    expect(boundRepository({ repo: 'acme/web' }, { repository: 'acme/web', visibility: 'internal' })).toEqual({
+      repo: 'acme/web',
+      visibility: 'internal',
+    });
+    expect(boundRepository({ repo: 'acme/web', visibility: 'public' }, {})).toEqual({
+      repo: 'acme/web',
+      visibility: 'public',
+    });
   });
 });

@@ -14,7 +14,8 @@ import { main, type ActionInputs, type ActionResult, type RunContext } from './m
 import type { McpServerProgram } from './mcp-config/server-spec.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
-import { renderSummary, withheldLine } from './summary.js';
+import { withheldLine } from '../core/withheld.js';
+import { renderSummary } from './summary.js';
 import { workflowCommands } from './workflow-commands.js';
 
 /** The slice of an Octokit the Action uses (so tests can pass one built with `request.fetch`). */
@@ -259,7 +260,8 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
         `Memory Transfer: ${result.insights.length} insight(s) for target ${result.target}: ${result.rendered.ids.join(', ')}`,
       );
     }
-    if (result.withheld) deps.logger.warn(`Memory Transfer: ${withheldLine(result.withheld)}`);
+    if (result.withheld)
+      deps.logger.warn(`Memory Transfer: ${withheldLine(result.withheld, inputs.pool !== undefined)}`);
     else if (result.insights.length === 0 && !result.refusal && !result.recallError)
       deps.logger.info('Memory Transfer: no insight cleared the relevance bar');
     await deps

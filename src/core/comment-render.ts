@@ -9,6 +9,7 @@
  */
 import type { Memory, Provenance, RecallHit, Requester } from './types.js';
 import { mayLinkSource } from './visibility.js';
+import { withheldLine, type WithheldInsights } from './withheld.js';
 
 /** The first line of every suggestion comment: how the App recognises its own comment. */
 export const COMMENT_HEADING = '#### 🧠 Memory Transfer: insights from other repositories';
@@ -127,8 +128,24 @@ export const COMMENT_FOOTER = [
   'Commands: `/memory why` (scores and sources) · `/memory search TEXT` · `/memory approve ID` · `/memory reject ID` · `/memory forget ID` · `/memory help`',
 ].join('\n');
 
-/** The suggestion comment for up to `max` hits (the caller has already applied the relevance bar). */
-export function renderSuggestionComment(hits: RecallHit[], ctx: RenderContext, max = 3): string {
+/**
+ * How many relevant insights this repository may not see, and how to share them: a count, never
+ * which (our own sentence: no text of a memory in it).
+ */
+function withheldParagraph(withheld: WithheldInsights | undefined): string[] {
+  return withheld ? [withheldLine({ ...withheld, ids: [] }), ''] : [];
+}
+
+/**
+ * The suggestion comment for up to `max` hits (the caller has already applied the relevance bar),
+ * and how many relevant insights were withheld from this repository, if any.
+ */
+export function renderSuggestionComment(
+  hits: RecallHit[],
+  ctx: RenderContext,
+  max = 3,
+  withheld?: WithheldInsights,
+): string {
   const shown = hits.slice(0, Math.min(max, 3));
   const noun = shown.length === 1 ? 'insight' : 'insights';
   const parts = [
@@ -137,6 +154,7 @@ export function renderSuggestionComment(hits: RecallHit[], ctx: RenderContext, m
     `Memory Transfer found ${shown.length} ${noun} learned while fixing problems in other repositories of this organization that may help here.`,
     '',
     ...shown.map((hit, i) => `${renderInsight(hit, i, ctx)}\n`),
+    ...withheldParagraph(withheld),
     COMMENT_FOOTER,
     COMMENT_MARKER,
   ];
@@ -144,12 +162,15 @@ export function renderSuggestionComment(hits: RecallHit[], ctx: RenderContext, m
 }
 
 /** What an earlier suggestion comment becomes when nothing clears the relevance bar any more. */
-export function renderNoLongerRelevant(): string {
+export function renderNoLongerRelevant(withheld?: WithheldInsights): string {
   return [
     COMMENT_HEADING,
     '',
-    'No insight from other repositories clears the relevance bar for the current text of this thread.',
+    withheld
+      ? 'No insight this repository may see clears the relevance bar for the current text of this thread.'
+      : 'No insight from other repositories clears the relevance bar for the current text of this thread.',
     '',
+    ...withheldParagraph(withheld),
     COMMENT_FOOTER,
     COMMENT_MARKER,
   ].join('\n');

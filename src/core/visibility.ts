@@ -41,6 +41,13 @@ export function flowsTo(source: Visibility, reader: Visibility): boolean {
   return readerRank(reader) >= sourceRank(source);
 }
 
+/**
+ * The visibility of a repository named by hand (`recall --repo`, `mcp --repo`, the MCP `repo`
+ * argument of a local server) when none is given: private, as `learn` records its sources. In a
+ * workflow a repository reads with the visibility its event says (public when it does not say).
+ */
+export const DEFAULT_REPO_VISIBILITY: Visibility = 'private';
+
 export const DEFAULT_RECALL_STATUSES: MemoryStatus[] = ['active'];
 
 function sameTenant(a: string, b: string): boolean {

@@ -9,6 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryTransferError, describeError } from '../core/errors.js';
 import { INJECTION_PREAMBLE, inlineText, renderInjection } from '../core/render-injection.js';
+import { withheldLine } from '../core/withheld.js';
 import type { Logger } from '../services/ports.js';
 import type { InsightSource } from './insight-source.js';
 import {
@@ -23,6 +24,7 @@ import {
   showInput,
   showOutput,
   type OutcomeReport,
+  type RecallAnswer,
   type RecalledInsight,
   type ShownInsight,
 } from './tools.js';
@@ -44,9 +46,11 @@ function where(item: RecalledInsight): string {
   return item.transferred ? 'learned in another repository of this organization' : 'learned in this repository';
 }
 
-function recallText(items: RecalledInsight[]): string {
+function recallText({ insights: items, withheld }: RecallAnswer): string {
   if (items.length === 0) {
-    return 'No insight in the pool is relevant enough to this task. Describe the task more specifically (the failing behaviour, the kind of input) and call recall again.';
+    return withheld
+      ? `No insight this repository may see is relevant to this task. ${withheldLine(withheld)}`
+      : 'No insight in the pool is relevant enough to this task. Describe the task more specifically (the failing behaviour, the kind of input) and call recall again.';
   }
   const lines = [INJECTION_PREAMBLE, ''];
   for (const item of items) {
@@ -57,6 +61,7 @@ function recallText(items: RecalledInsight[]): string {
     lines.push('');
   }
   lines.push('Use show with an id for its sources; report what helped with report_outcome.');
+  if (withheld) lines.push('', withheldLine(withheld));
   return lines.join('\n');
 }
 
@@ -129,9 +134,9 @@ export function createMcpServer(source: InsightSource, options: McpServerOptions
             ...(args.k !== undefined ? { k: args.k } : {}),
             ...(args.level !== undefined ? { level: args.level } : {}),
           }),
-        (insights) => ({
-          content: [{ type: 'text', text: recallText(insights) }],
-          structuredContent: { insights },
+        (answer) => ({
+          content: [{ type: 'text', text: recallText(answer) }],
+          structuredContent: answer,
         }),
       ),
   );

@@ -12,6 +12,7 @@ import { tenantOf } from '../core/ids.js';
 import { MemoryIndex } from '../core/memory-index.js';
 import { parsePoolBytes } from '../core/pool-file.js';
 import type { Visibility } from '../core/types.js';
+import { DEFAULT_REPO_VISIBILITY } from '../core/visibility.js';
 import { DEFAULT_ALLOWED_HOSTS, screenMemory } from '../security/screen.js';
 import { systemClock, type Logger } from '../services/ports.js';
 import type { InsightSource } from './insight-source.js';
@@ -42,9 +43,10 @@ export async function readEventPayload(env: Env): Promise<unknown> {
 }
 
 /**
- * The repository a server answers for: `--repo`/`--visibility`, else the job's repository and the
- * visibility its event says (public when unknown). Undefined outside a job without `--repo`: a
- * local admin's server.
+ * The repository a server answers for, and the visibility it reads with: `--visibility`, else for
+ * the job's own repository the visibility its event says (public when it does not say, as the
+ * Action), else for a repository named by hand DEFAULT_REPO_VISIBILITY (as `recall --repo`).
+ * Undefined outside a job without `--repo`: a local admin's server.
  */
 export function boundRepository(
   given: { repo?: string | undefined; visibility?: Visibility | undefined },
@@ -53,7 +55,8 @@ export function boundRepository(
   const repo = given.repo ?? run.repository;
   if (!repo) return undefined;
   const sameAsRun = run.repository !== undefined && run.repository.toLowerCase() === repo.toLowerCase();
-  const visibility: Visibility = given.visibility ?? (sameAsRun ? run.visibility : undefined) ?? 'public';
+  const visibility: Visibility =
+    given.visibility ?? (sameAsRun ? (run.visibility ?? 'public') : DEFAULT_REPO_VISIBILITY);
   return { repo, visibility };
 }
 

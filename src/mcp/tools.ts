@@ -4,7 +4,7 @@
  * remote proxy parses the App's answers with the same ones). Pure: no I/O.
  */
 import { z } from 'zod';
-import { injectedInsightSchema, MAX_TASK_LENGTH, MAX_TOP_K } from '../core/recall-api.js';
+import { injectedInsightSchema, MAX_TASK_LENGTH, MAX_TOP_K, withheldSchema } from '../core/recall-api.js';
 import { MEMORY_LEVELS } from '../core/types.js';
 import { AGENT_OUTCOMES } from '../services/agent-report.js';
 
@@ -87,7 +87,13 @@ export const recalledInsightSchema = injectedInsightSchema.extend({
 });
 export type RecalledInsight = z.infer<typeof recalledInsightSchema>;
 
-export const recallOutput = { insights: z.array(recalledInsightSchema) };
+export const recallOutput = {
+  insights: z.array(recalledInsightSchema),
+  /** relevant insights the caller's repository may not see (their sources are more private): a count, ids where the reader is the pool's own */
+  withheld: withheldSchema.optional(),
+};
+export const recallAnswerSchema = z.object(recallOutput);
+export type RecallAnswer = z.infer<typeof recallAnswerSchema>;
 
 export const shownInsightSchema = z.object({
   id: z.string(),

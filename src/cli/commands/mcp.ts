@@ -137,7 +137,7 @@ export const mcpCommand: CliCommand = {
       .addOption(
         new Option(
           '--visibility <visibility>',
-          "the visibility of --repo (default: the event's repository visibility in Actions, else public; without a repo, that of a repo argument, default private)",
+          "the visibility of --repo (default: for the job's own repository, its event's visibility, public when unknown; for a repository named by hand, private, as recall --repo; without a repo, that of a repo argument, default private)",
         ).choices(['public', 'internal', 'private']),
       )
       .option(

@@ -11,9 +11,12 @@ import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
 import { MAX_TASK_LENGTH } from '../../core/recall-limits.js';
 import { MEMORY_LEVELS, VISIBILITIES } from '../../core/types.js';
+import { DEFAULT_REPO_VISIBILITY } from '../../core/visibility.js';
+import { withheldLine } from '../../core/withheld.js';
 import type { Requester } from '../../core/types.js';
 import { silenceReason } from '../../core/task-focus.js';
 import { recall, withCompleteProvenance } from '../../services/recall.js';
+import { withheldInsights } from '../../services/withheld.js';
 import type { CliContext } from '../context.js';
 import { recallDeps } from '../engine.js';
 import { EXIT } from '../exit-codes.js';
@@ -107,17 +110,18 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
   await ctx.readStore(async (store) => {
     const tenant = await ctx.tenant(store, opts.repo);
     // a task in a repository sees what a reader of its visibility may see (private by default)
-    const visibility = opts.visibility ?? (opts.repo ? 'private' : undefined);
+    const visibility = opts.visibility ?? (opts.repo ? DEFAULT_REPO_VISIBILITY : undefined);
     const requester: Requester = { tenant, ...(opts.repo && { repo: opts.repo }), ...(visibility && { visibility }) };
-    const hits = await withCompleteProvenance(
-      store,
-      tenant,
-      await recall(await recallDeps(ctx, store), requester, opts.text, {
-        k: opts.k,
-        level: opts.level,
-        ...(opts.anyTask && { anyTask: true }),
-      }),
-    );
+    const deps = await recallDeps(ctx, store);
+    const options = { k: opts.k, level: opts.level, ...(opts.anyTask && { anyTask: true }) };
+    const recalled = await recall(deps, requester, opts.text, options);
+    // relevant insights this repository may not see are named, never reported as irrelevant
+    const withheld = await withheldInsights(requester, recalled, {
+      k: opts.k,
+      nameIds: true,
+      recallAsPrivate: (wider) => recall(deps, wider, opts.text, options),
+    });
+    const hits = await withCompleteProvenance(store, tenant, recalled);
     if (opts.json) {
       ctx.json({
         query: opts.text,
@@ -125,16 +129,20 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
         repo: opts.repo ?? null,
         level: opts.level,
         results: hits.map((h, i) => hitJson(h, i + 1)),
+        withheld: withheld ?? null,
       });
     } else if (hits.length === 0) {
       const silent = opts.anyTask ? undefined : silenceReason(opts.text);
       ctx.io.err(
-        silent
-          ? `memory-transfer: nothing recalled: ${silent} (--any-task searches anyway)\n`
-          : 'memory-transfer: nothing in the pool is relevant enough to this task\n',
+        withheld
+          ? `memory-transfer: nothing recalled that ${opts.repo ?? 'this repository'} may see: ${withheldLine(withheld)}\n`
+          : silent
+            ? `memory-transfer: nothing recalled: ${silent} (--any-task searches anyway)\n`
+            : 'memory-transfer: nothing in the pool is relevant enough to this task\n',
       );
     } else {
       ctx.print(hits.map((h, i) => hitText(h, i + 1)).join('\n\n'));
+      if (withheld) ctx.io.err(`memory-transfer: ${withheldLine(withheld)}\n`);
     }
     if (hits.length === 0 && opts.failEmpty) ctx.exitCode = EXIT.empty;
   });
