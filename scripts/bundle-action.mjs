@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Bundles the Action (src/action/index.ts) to dist/action/index.js: ESM, platform node, no
-// Probot, no native module, no LLM client. `--check` rebuilds into a temp folder and fails when
+// Bundles the Action (src/action/index.ts) to dist/action/index.js, and its own MCP server
+// (src/action/mcp-server.ts, which the MCP configurations written with `mcp: true` run with the
+// runner's node) to dist/action/memory-transfer-mcp.js: ESM, platform node, no Probot, no native
+// module, no LLM client. `--check` rebuilds into a temp folder and fails when
 // the committed dist/ differs (CI's check-dist), or when a forbidden package slipped in.
 import { build } from 'esbuild';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -54,10 +56,10 @@ function packageOf(file) {
   return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? '';
 }
 
-/** The inputs of every output the entry loads through static imports (not `import()`). */
+/** The inputs of every output the Action's entry (index.js) loads through static imports (not `import()`). */
 function startupInputs(metafile) {
   const outputs = metafile.outputs;
-  const entry = Object.keys(outputs).find((file) => outputs[file].entryPoint);
+  const entry = Object.keys(outputs).find((file) => outputs[file].entryPoint?.endsWith('src/action/index.ts'));
   const seen = new Set();
   const queue = [entry];
   while (queue.length > 0) {
@@ -71,7 +73,10 @@ function startupInputs(metafile) {
 
 async function bundle(outdir) {
   const result = await build({
-    entryPoints: [path.join(root, 'src/action/index.ts')],
+    entryPoints: {
+      index: path.join(root, 'src/action/index.ts'),
+      'memory-transfer-mcp': path.join(root, 'src/action/mcp-server.ts'),
+    },
     outdir,
     bundle: true,
     // @actions/github is imported lazily (pull request events only): it goes to its own chunk
@@ -105,9 +110,9 @@ async function bundle(outdir) {
   );
   if (eager.length > 0)
     throw new Error(`loaded at start-up, should be imported lazily: ${[...new Set(eager.map(packageOf))].join(', ')}`);
-  const imported = result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].imports.filter(
-    (i) => i.external && !i.path.startsWith('node:') && !/^[a-z_]+(\/|$)/.test(i.path),
-  );
+  const imported = Object.values(result.metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((i) => i.external && !i.path.startsWith('node:') && !/^[a-z_]+(\/|$)/.test(i.path));
   if (imported.length > 0) throw new Error(`unexpected external imports: ${imported.map((i) => i.path).join(', ')}`);
 }
 

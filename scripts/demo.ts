@@ -1,12 +1,14 @@
 /**
  * `npm run demo`: the Quick start's main job on the embedded default. Builds two small git
- * repositories with real-looking fix histories, learns both into the local SQLite pool with the
- * memory-transfer CLI (offline, no API key), then recalls for a task in a third repository.
+ * repositories with real-looking fix histories, learns both into a SQLite pool of the demo's own
+ * (./.memory-transfer/demo.db, made afresh at every run; never the user's pool, whatever
+ * MEMORY_TRANSFER_DB says) with the memory-transfer CLI (offline, no API key), then recalls for a
+ * task in a third repository, and says where the pool is.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { main } from '../src/cli/main.js';
 
 interface DemoCommit {
@@ -122,12 +124,14 @@ async function run(argv: string[]): Promise<void> {
   if (code !== 0) throw new Error(`memory-transfer ${argv[0]} exited with ${code}`);
 }
 
+// the demo's own pool, made afresh (the first real `learn` goes to ./.memory-transfer/pool.db, untouched)
+const db = resolve('.memory-transfer', 'demo.db');
+for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
 // the two repositories live in a temporary folder, removed whatever happens; the pool stays
 const root = mkdtempSync(join(tmpdir(), 'memory-transfer-demo-'));
 try {
   const apiDir = makeRepo(root, 'api', api);
   const webDir = makeRepo(root, 'web', web);
-  const db = process.env.MEMORY_TRANSFER_DB ?? join('.memory-transfer', 'pool.db');
 
   await run(['learn', '--git', apiDir, '--repo', 'acme/api', '--db', db]);
   await run(['learn', '--git', webDir, '--repo', 'acme/web', '--db', db]);
@@ -141,6 +145,15 @@ try {
     db,
   ]);
   await run(['stats', '--db', db]);
+  const shown = relative(process.cwd(), db);
+  console.log(
+    [
+      '',
+      `The demo's pool is ${shown} (made afresh by every \`npm run demo\`); your own pool is not touched.`,
+      `Look further with --db: npx memory-transfer list --db ${shown}`,
+      'Learn your own repositories without it: npx memory-transfer learn --git ../some-repo',
+    ].join('\n'),
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -16,6 +16,8 @@ const examples = require('@octokit/webhooks-examples/api.github.com/index.json')
 }[];
 
 export const SMOKE_POOL = path.resolve('__tests__/fixtures/pools/smoke.jsonl');
+/** The Action's own MCP server, as the committed bundle ships it. */
+export const ACTION_MCP_SERVER = path.resolve('dist/action/memory-transfer-mcp.js');
 
 /** A real example payload of @octokit/webhooks-examples, moved to acme/web (public) and overridden. */
 export function examplePayload(
@@ -105,6 +107,7 @@ export async function harness(options: {
         createOctokit: (token) => getOctokit(token, { request: { fetch: globalThis.fetch } }),
         parsePool: parsePoolFile,
         recallLocal: recallInMemory,
+        mcpServer: { node: process.execPath, script: ACTION_MCP_SERVER },
         setOutput: (name, value) => {
           h.outputs[name] = value;
         },

@@ -3,11 +3,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VERSION } from '../../src/core/version.js';
-import { harness, type Harness } from './harness.js';
+import { ACTION_MCP_SERVER, harness, type Harness } from './harness.js';
 
 const TASK = 'The database migration fails on a fresh install';
-const NPX_ARGS = ['-y', `memory-transfer@${VERSION}`, 'mcp'];
+const NODE = process.execPath;
 
 async function poolRun(target: string, before?: (h: Harness) => Promise<void>) {
   const h = await harness({ inputs: { pool: 'pool.jsonl', task: TASK, target, mcp: 'true' } });
@@ -34,9 +33,9 @@ describe('mcp: true in pool-file mode', () => {
     expect(JSON.parse(await readFile(config, 'utf8'))).toEqual({
       mcpServers: {
         'memory-transfer': {
-          command: 'npx',
+          command: NODE,
           args: [
-            ...NPX_ARGS,
+            ACTION_MCP_SERVER,
             '--pool',
             path.join(h.workspace, 'pool.jsonl'),
             '--repo',
@@ -64,14 +63,14 @@ describe('mcp: true in pool-file mode', () => {
     const written = JSON.parse(await h.read('.mcp.json'));
     expect(written.other).toBe(true);
     expect(written.mcpServers.github).toEqual({ command: 'gh-mcp', args: ['serve'] });
-    expect(written.mcpServers['memory-transfer'].args.slice(0, 4)).toEqual([...NPX_ARGS, '--pool']);
+    expect(written.mcpServers['memory-transfer'].args.slice(0, 2)).toEqual([ACTION_MCP_SERVER, '--pool']);
     await secondRunChangesNothing(h, [path.join(h.workspace, '.mcp.json'), h.outputs['mcp-config'] ?? '']);
   });
 
   it('copilot: .vscode/mcp.json in VS Code’s form; a server of the same name the user wrote is left alone', async () => {
     const h = await poolRun('copilot');
     const vscode = JSON.parse(await h.read('.vscode/mcp.json'));
-    expect(vscode.servers['memory-transfer']).toMatchObject({ type: 'stdio', command: 'npx' });
+    expect(vscode.servers['memory-transfer']).toMatchObject({ type: 'stdio', command: NODE });
     await secondRunChangesNothing(h, [path.join(h.workspace, '.vscode/mcp.json')]);
 
     const own = { servers: { 'memory-transfer': { type: 'http', url: 'https://memory.acme.dev/mcp' } } };
@@ -100,9 +99,9 @@ describe('mcp: true in pool-file mode', () => {
     const file = path.join(h.codexHome, 'config.toml');
     const toml = await readFile(file, 'utf8');
     expect(toml.startsWith(mine)).toBe(true);
-    expect(toml).toContain('[mcp_servers.memory-transfer]\ncommand = "npx"\n');
+    expect(toml).toContain(`[mcp_servers.memory-transfer]\ncommand = ${JSON.stringify(NODE)}\n`);
     expect(toml).toContain(
-      `args = ["-y", "memory-transfer@${VERSION}", "mcp", "--pool", ${JSON.stringify(path.join(h.workspace, 'pool.jsonl'))}`,
+      `args = [${JSON.stringify(ACTION_MCP_SERVER)}, "--pool", ${JSON.stringify(path.join(h.workspace, 'pool.jsonl'))}`,
     );
     expect(toml.match(/\[mcp_servers\.memory-transfer\]/g)).toHaveLength(1);
     await secondRunChangesNothing(h, [file]);
@@ -158,8 +157,8 @@ describe('mcp: true in server mode', () => {
     expect(h.failures).toEqual([]);
     const entry = JSON.parse(await h.read('.mcp.json')).mcpServers['memory-transfer'];
     expect(entry).toEqual({
-      command: 'npx',
-      args: [...NPX_ARGS, '--server', 'https://memory.acme.dev', '--audience', 'memory-transfer'],
+      command: NODE,
+      args: [ACTION_MCP_SERVER, '--server', 'https://memory.acme.dev', '--audience', 'memory-transfer'],
       env: {
         ACTIONS_ID_TOKEN_REQUEST_URL: '${ACTIONS_ID_TOKEN_REQUEST_URL}',
         ACTIONS_ID_TOKEN_REQUEST_TOKEN: '${ACTIONS_ID_TOKEN_REQUEST_TOKEN}',

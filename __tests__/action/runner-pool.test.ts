@@ -311,12 +311,19 @@ describe('run() in pool-file mode', () => {
     );
   });
 
-  it('a pool of another organization injects nothing, with a warning', async () => {
+  it('a pool of another organization injects nothing, with a warning and a summary that say why', async () => {
     const h = await harness({ inputs: { pool: 'pool.jsonl', task: MIGRATION_TASK }, repository: 'other/web' });
     await h.run();
     expect(h.failures).toEqual([]);
     expect(h.outputs.count).toBe('0');
     expect(h.warnings.join('\n')).toMatch(/belongs to "acme".*"other"/);
+    // the summary as it renders (Markdown escapes removed)
+    const summary = (h.summaries[0] ?? '').replace(/\\(.)/g, '$1');
+    expect(summary).toMatch(
+      /No insight was injected: the pool file belongs to "acme" but this repository is in "other"/,
+    );
+    expect(summary).toContain('memory-transfer export --for-action --for-org other');
+    expect(summary).not.toContain('relevance bar');
   });
 
   it("visibility: a private repository's insight never reaches a public repository's run", async () => {
@@ -417,6 +424,19 @@ describe('run() with nothing to inject', () => {
     await h.run();
     expect(h.result?.files.every((f) => f.change === 'unchanged')).toBe(true);
     expect(existsSync(h.result?.files[0]?.path ?? '')).toBe(false);
+  });
+
+  it.each([
+    ['agents-md', 'AGENTS.md'],
+    ['file:CONVENTIONS.md', 'CONVENTIONS.md'],
+  ])('%s: a checked-out file without our markers is left untouched (no empty section)', async (target, name) => {
+    const h = await harness({ inputs: { pool: 'pool.jsonl', task: 'quantum chromodynamics lattice gauge', target } });
+    const mine = '# Agents\n\nRun `make test` before pushing.\n';
+    await writeFile(path.join(h.workspace, name), mine);
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(h.result?.files.map((f) => f.change)).toEqual(['unchanged']);
+    expect(await h.read(name)).toBe(mine);
   });
 
   it('copilot: a stale instructions file from an earlier run is emptied to its front matter', async () => {

@@ -57,6 +57,28 @@ describe('learn and recall', () => {
     expect(recalled.stdout).toContain('from acme/api');
   });
 
+  it('recall --repo of a public repository names what was withheld and how to share it, never "not relevant"', async () => {
+    await learnApi(); // learned as private, by default
+    const task = 'date parsing breaks for users in UTC+13';
+    const asPublic = await cli('recall', task, '--repo', 'acme/web', '--visibility', 'public', '--db', db);
+    expect(asPublic.code).toBe(0);
+    expect(asPublic.stdout).toBe('');
+    expect(asPublic.stderr).not.toContain('relevant enough');
+    expect(asPublic.stderr).toMatch(
+      /^memory-transfer: nothing recalled that acme\/web may see: \d+ relevant insights? (was|were) withheld: (its|their) sources are more private than this repository \(public\)\. To let every repository of the organization see (it|them): `memory-transfer share ID` \(ids: m[0-9a-f]+/,
+    );
+    const json = JSON.parse(
+      (await cli('recall', task, '--repo', 'acme/web', '--visibility', 'public', '--json', '--db', db)).stdout,
+    );
+    expect(json.results).toEqual([]);
+    expect(json.withheld).toMatchObject({ visibility: 'public' });
+    expect(json.withheld.count).toBeGreaterThan(0);
+    // without --visibility, a repository named by hand reads as private (the one default, as mcp --repo)
+    const asDefault = await cli('recall', task, '--repo', 'acme/web', '--db', db);
+    expect(asDefault.stdout).toMatch(/^1\. /);
+    expect(asDefault.stderr).toBe('');
+  });
+
   it('recall --json shows each result with its score parts and provenance', async () => {
     await learnApi();
     const { code, stdout } = await cli(
@@ -181,6 +203,29 @@ describe('review and governance', () => {
     const gone = await cli('show', id, '--db', db);
     expect(gone.code).toBe(2);
     expect(gone.stderr).toBe(`memory-transfer: no memory ${id} in acme\n`);
+  });
+
+  it('show prints a trajectory as it was recorded: its title once, its diff with its indentation', async () => {
+    const dir = join(tmp, 'indented');
+    await mkdir(dir);
+    buildGitRepo(dir, [
+      { message: 'Initial parser', files: { 'src/parse.py': 'def parse(text):\n    return text\n' } },
+      {
+        message: 'fix: parse empty input\n\nAn empty document raised instead of returning nothing.',
+        files: {
+          'src/parse.py': 'def parse(text):\n    if not text:\n        return None\n    return text\n',
+          'tests/test_parse.py': 'def test_empty():\n    assert parse("") is None\n',
+        },
+      },
+    ]);
+    expect((await cli('learn', '--git', dir, '--repo', 'acme/parser', '--db', db)).code).toBe(0);
+    const listed = JSON.parse((await cli('list', '--level', 'trajectory', '--json', '--db', db)).stdout);
+    const shown = await cli('show', listed.memories[0].id, '--db', db);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain('fix: fix:');
+    expect(shown.stdout).toContain('title: fix: parse empty input');
+    // the diff's lines as they were, indentation and all
+    expect(shown.stdout).toContain('\n+    if not text:\n+        return None\n');
   });
 
   it('stats --json counts the pool', async () => {

@@ -83,15 +83,38 @@ describe('input checks name the input, the allowed form and an example', () => {
   });
 });
 
+/** Text as standard input gives it: 64 KiB chunks of bytes. */
+async function* chunksOf(text: string): AsyncIterable<Uint8Array> {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; at += 65_536) yield bytes.subarray(at, at + 65_536);
+}
+
 describe('large tasks', () => {
+  it('recall - reads no more of standard input than the 20,000 characters it keeps', async () => {
+    await learnApi();
+    // 200 MB of task, made as it is read: count how much of it recall asks for
+    let read = 0;
+    async function* huge(): AsyncIterable<Uint8Array> {
+      const line = Buffer.from('The request handler crashes when the POST body is empty. ü\n'.repeat(1_000), 'utf8');
+      for (let sent = 0; sent < 200_000_000; sent += line.length) {
+        read += line.length;
+        yield line;
+      }
+    }
+    const result = await runCli(['recall', '-', '--json', '--db', db], tmp, {}, { stdin: huge });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).query).toHaveLength(20_000);
+    expect(read).toBeLessThan(200_000);
+  });
+
   it('recall reads the task from standard input (-) or from a file (--file), any size', async () => {
     await learnApi();
     const task = `Invoice dates are off by one day for customers in UTC+13.\n${'Steps to reproduce and logs follow. '.repeat(30_000)}`;
     expect(task.length).toBeGreaterThan(1_000_000);
-    const fromStdin = await runCli(['recall', '-', '--json', '--db', db], tmp, {}, { readStdin: async () => task });
+    const fromStdin = await runCli(['recall', '-', '--json', '--db', db], tmp, {}, { stdin: () => chunksOf(task) });
     expect(fromStdin.code).toBe(0);
     expect(fromStdin.stderr).toBe(
-      `memory-transfer: the task is ${task.trim().length} characters long: its first 20000 are used (as by the recall API)\n`,
+      `memory-transfer: the task is longer than 20000 characters: its first 20000 are used (as by the recall API)\n`,
     );
     const body = JSON.parse(fromStdin.stdout);
     expect(body.query).toHaveLength(20_000);

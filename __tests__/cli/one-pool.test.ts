@@ -145,6 +145,20 @@ describe('one pool by default', () => {
     expect(JSON.parse((await cli('tenant', '--json')).stdout)).toMatchObject({ default: 'acme', tenants: ['acme'] });
   });
 
+  it('a clone of a local path names no owner: a new pool asks for --repo (its parent folder never becomes the tenant)', async () => {
+    const dir = join(tmp, 'work', 'billing');
+    await mkdir(dir, { recursive: true });
+    buildGitRepo(dir, DATES, { origin: join(tmp, 'work', 'billing-upstream.git') });
+    const refused = await cli('learn', '--git', dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `memory-transfer: ${dir}: its origin remote (${join(tmp, 'work', 'billing-upstream.git')}) is not on a host, so it names no owner: pass --repo owner/name (e.g. --repo acme/billing)\n`,
+    );
+    expect(existsSync(db)).toBe(false);
+    const named = await cli('learn', '--git', dir, '--repo', 'acme/billing', '--json');
+    expect(JSON.parse(named.stdout)).toMatchObject({ repo: 'acme/billing', tenant: 'acme' });
+  });
+
   it('a bare repository without a remote asks for --repo in a new pool, and is named under the default tenant after', async () => {
     const bare = join(tmp, 'srv', 'billing.git');
     await mkdir(bare, { recursive: true });

@@ -41,6 +41,7 @@ function memoryFrom(repo: string, visibility: Memory['visibility'], overrides: P
         visibility,
         sourceKind: 'pull_request',
         ref: '12',
+        url: `https://github.com/${repo}/pull/12`,
         authors: ['ada'],
         date: '2024-01-02T00:00:00Z',
       },
@@ -99,14 +100,28 @@ describe('renderSuggestionComment', () => {
   });
 
   it('never links a provenance entry with a repository or ref that is not a plain name', () => {
-    expect(sourceUrl(GITHUB, { repo: 'acme/api', sourceKind: 'pull_request', ref: '12' })).toBe(
-      'https://github.com/acme/api/pull/12',
-    );
-    expect(sourceUrl(GITHUB, { repo: 'evil.example/../x', sourceKind: 'issue', ref: '1' })).toBeUndefined();
-    expect(sourceUrl(GITHUB, { repo: 'acme/api', sourceKind: 'issue', ref: '1)(javascript:' })).toBe(
+    const url = 'https://github.com/acme/api/pull/12';
+    expect(sourceUrl(GITHUB, { repo: 'acme/api', sourceKind: 'pull_request', ref: '12', url })).toBe(url);
+    expect(sourceUrl(GITHUB, { repo: 'evil.example/../x', sourceKind: 'issue', ref: '1', url })).toBeUndefined();
+    expect(sourceUrl(GITHUB, { repo: 'acme/api', sourceKind: 'issue', ref: '1)(javascript:', url })).toBe(
       'https://github.com/acme/api',
     );
-    expect(sourceUrl('javascript:alert(1)', { repo: 'acme/api', sourceKind: 'issue', ref: '1' })).toBeUndefined();
+    expect(sourceUrl('javascript:alert(1)', { repo: 'acme/api', sourceKind: 'issue', ref: '1', url })).toBeUndefined();
+  });
+
+  it('never makes up a link: only a source recorded with a URL in that repository on that host gets one', () => {
+    const source = { repo: 'acme/api', sourceKind: 'commit' as const, ref: 'a'.repeat(40) };
+    // learned from a clone of a local path, or a fix record without a URL: no host is known
+    expect(sourceUrl(GITHUB, source)).toBeUndefined();
+    // recorded on another host, or in another repository
+    expect(sourceUrl(GITHUB, { ...source, url: 'https://gitlab.example.com/acme/api/-/commit/aaa' })).toBeUndefined();
+    expect(sourceUrl(GITHUB, { ...source, url: 'https://github.com/acme/api-fork/commit/aaa' })).toBeUndefined();
+    expect(
+      sourceUrl('https://ghe.acme.dev', { ...source, url: 'https://github.com/acme/api/commit/aaa' }),
+    ).toBeUndefined();
+    expect(sourceUrl(GITHUB, { ...source, url: `https://github.com/acme/api/commit/${'a'.repeat(40)}` })).toBe(
+      `https://github.com/acme/api/commit/${'a'.repeat(40)}`,
+    );
   });
 });
 

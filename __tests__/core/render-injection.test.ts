@@ -89,7 +89,13 @@ describe('toInjectedInsights', () => {
         hit({
           visibility: 'public',
           provenance: [
-            { ...sampleMemory().provenance[0]!, visibility: 'public', sourceKind: 'pull_request', ref: '7' },
+            {
+              ...sampleMemory().provenance[0]!,
+              visibility: 'public',
+              sourceKind: 'pull_request',
+              ref: '7',
+              url: 'https://github.com/acme/api/pull/7',
+            },
           ],
         }),
       ],

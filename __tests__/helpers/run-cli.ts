@@ -12,7 +12,7 @@ export async function runCli(
   args: string[],
   cwd: string,
   env: Record<string, string> = {},
-  more: Pick<CliIo, 'readStdin' | 'confirm'> = {},
+  more: Pick<CliIo, 'stdin' | 'confirm'> = {},
 ): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];

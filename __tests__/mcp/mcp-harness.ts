@@ -20,7 +20,14 @@ function insight(id: string, overrides: Partial<Memory>): Memory {
     content: 'Create a fresh database in the test run, apply all migrations, then run the schema tests.',
     tags: ['routine:migration'],
     provenance: [
-      { ...base.provenance[0]!, repo: 'acme/api', visibility: 'public', sourceKind: 'pull_request', ref: '12' },
+      {
+        ...base.provenance[0]!,
+        repo: 'acme/api',
+        visibility: 'public',
+        sourceKind: 'pull_request',
+        ref: '12',
+        url: 'https://github.com/acme/api/pull/12',
+      },
     ],
     visibility: 'public',
     ...overrides,

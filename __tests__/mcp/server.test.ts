@@ -6,8 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/core/errors.js';
 import type { InsightSource } from '../../src/mcp/insight-source.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { silentLogger, type Logger } from '../../src/ports/index.js';
-import { textOf } from './mcp-harness.js';
+import { MemoryIndex } from '../../src/core/memory-index.js';
+import { createPoolSource, type BoundRepository } from '../../src/mcp/pool-source.js';
+import { boundRepository } from '../../src/mcp/stdio.js';
+import { silentLogger, systemClock, type Logger } from '../../src/ports/index.js';
+import { CANARY, PRIVATE_ID, TASK, poolInsights, textOf } from './mcp-harness.js';
 
 function failing(error: Error): InsightSource {
   const fail = async (): Promise<never> => {
@@ -54,5 +57,83 @@ describe('the MCP server over a failing pool', () => {
     const shown = await local.callTool({ name: 'recall', arguments: { task: 'flaky migration test' } });
     expect(textOf(shown)).toBe('recall: SQLITE_MISUSE at /srv/pool.db line 42');
     await local.close();
+  });
+});
+
+describe("a local admin's server over one pool of several owners", () => {
+  it('names where an insight was learned, never "this repository", and makes up no link', async () => {
+    // the CLI's one pool: tenant acme, an insight learned from a local clone of globex/api (no URL)
+    const insight = poolInsights()[0]!;
+    const memory = {
+      ...insight,
+      provenance: [{ ...insight.provenance[0]!, repo: 'globex/api', url: undefined }],
+    };
+    const source = createPoolSource({
+      label: 'the pool',
+      recallDeps: { store: new MemoryIndex([memory]), logger: silentLogger, clock: systemClock },
+      tenant: 'acme',
+      list: async () => [memory],
+    });
+    const client = await connected(source, true);
+    const recalled = await client.callTool({ name: 'recall', arguments: { task: TASK } });
+    const [item] = (recalled.structuredContent as { insights: { source: unknown }[] }).insights;
+    expect(item?.source).toEqual({ repo: 'globex/api' });
+    expect(textOf(recalled)).toContain('learned in globex/api');
+    expect(textOf(recalled)).not.toContain('learned in this repository');
+    const shown = await client.callTool({ name: 'show', arguments: { id: memory.id } });
+    expect(JSON.stringify(shown)).not.toContain('https://');
+    await client.close();
+  });
+});
+
+describe('what a repository may not see', () => {
+  const privateInsight = () => poolInsights().find((m) => m.id === PRIVATE_ID)!;
+  const serverFor = (bound: BoundRepository, nameWithheld?: boolean) =>
+    connected(
+      createPoolSource({
+        label: 'the pool',
+        recallDeps: { store: new MemoryIndex([privateInsight()]), logger: silentLogger, clock: systemClock },
+        tenant: 'acme',
+        bound,
+        list: async () => [privateInsight()],
+        ...(nameWithheld !== undefined ? { nameWithheld } : {}),
+      }),
+      true,
+    );
+
+  it('recall in a public repository says how many were withheld and how to share them, not "not relevant"', async () => {
+    const client = await serverFor({ repo: 'acme/web', visibility: 'public' });
+    const recalled = await client.callTool({ name: 'recall', arguments: { task: TASK } });
+    expect(recalled.structuredContent).toEqual({
+      insights: [],
+      withheld: { count: 1, ids: [PRIVATE_ID], visibility: 'public' },
+    });
+    expect(textOf(recalled)).toMatch(
+      /^No insight this repository may see is relevant to this task\. 1 relevant insight was withheld: .*`memory-transfer share ID` \(ids: m0000000102\)/,
+    );
+    expect(textOf(recalled)).not.toContain(CANARY);
+    await client.close();
+    // the App tells a repository a count, never which
+    const app = await serverFor({ repo: 'acme/web', visibility: 'public' }, false);
+    const counted = await app.callTool({ name: 'recall', arguments: { task: TASK } });
+    expect((counted.structuredContent as { withheld: unknown }).withheld).toEqual({
+      count: 1,
+      ids: [],
+      visibility: 'public',
+    });
+    await app.close();
+  });
+
+  it('one default visibility for a repository named by hand: private, as recall --repo; the job’s own reads as its event says', () => {
+    expect(boundRepository({ repo: 'acme/web' }, {})).toEqual({ repo: 'acme/web', visibility: 'private' });
+    expect(boundRepository({}, { repository: 'acme/web' })).toEqual({ repo: 'acme/web', visibility: 'public' });
+    expect(boundRepository({ repo: 'acme/web' }, { repository: 'acme/web', visibility: 'internal' })).toEqual({
+      repo: 'acme/web',
+      visibility: 'internal',
+    });
+    expect(boundRepository({ repo: 'acme/web', visibility: 'public' }, {})).toEqual({
+      repo: 'acme/web',
+      visibility: 'public',
+    });
   });
 });

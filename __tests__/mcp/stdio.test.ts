@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serializePool } from '../../src/core/pool-file.js';
+import { encodePoolBytes, serializePool } from '../../src/core/pool-file.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { runCli } from '../helpers/run-cli.js';
 import { CANARY, PRIVATE_ID, PROPOSED_ID, PUBLIC_ID, TASK, poolInsights, stdioClient, textOf } from './mcp-harness.js';
@@ -188,9 +188,12 @@ describe('memory-transfer mcp over stdio, on the pool', () => {
 });
 
 describe('memory-transfer mcp over stdio, on a pool file', () => {
-  it('recalls from the file and refuses report_outcome (a pool file is read-only)', async () => {
-    const file = path.join(dir, 'acme.jsonl');
-    await writeFile(file, serializePool({ tenant: 'acme', exportedAt: '2026-01-01T00:00:00.000Z' }, poolInsights()));
+  it("recalls from a gzip file (the README's export) and refuses report_outcome (a pool file is read-only)", async () => {
+    const file = path.join(dir, 'acme.jsonl.gz');
+    const text = serializePool({ tenant: 'acme', exportedAt: '2026-01-01T00:00:00.000Z' }, poolInsights(), {
+      forAction: true,
+    });
+    await writeFile(file, encodePoolBytes(text, file));
     const env = await jobEnv('workflow_dispatch', { repository: REPOSITORY }, '9300');
     const { client, close } = await stdioClient(['mcp', '--pool', file], env);
     try {

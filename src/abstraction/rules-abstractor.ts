@@ -241,7 +241,8 @@ function traceOf(fix: Fix): string {
     (s) => [s.kind, s.check, s.name].filter(Boolean).join(' ') + (s.excerpt ? `: ${s.excerpt}` : ''),
   );
   const lines = [
-    `fix: ${fix.title}`,
+    // "title:", not "fix:": a conventional commit's title starts with "fix:" itself
+    `title: ${fix.title}`,
     `source: ${fix.repo} ${fix.sourceKind} ${fix.ref}`,
     fix.problem ? `problem: ${fix.problem.slice(0, TRACE_LIMITS.problem)}` : '',
     fix.files.length > 0 ? `files: ${fix.files.slice(0, TRACE_LIMITS.files).join(', ')}` : '',

@@ -16,5 +16,10 @@ await run(
     createOctokit: async (token) => (await import('@actions/github')).getOctokit(token),
     parsePool: parsePoolFile,
     recallLocal: recallInMemory,
+    // the Action's own MCP server, beside this file in dist/action/, run by this very node
+    mcpServer: {
+      node: process.execPath,
+      script: process.getBuiltinModule('node:url').fileURLToPath(new URL('./memory-transfer-mcp.js', import.meta.url)),
+    },
   }),
 );

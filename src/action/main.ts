@@ -11,7 +11,7 @@ import type { MemoryLevel, Requester } from '../core/types.js';
 import type { Logger } from '../ports/index.js';
 import { taskFromEvent, type ChangedPathsFetcher } from './event-task.js';
 import { targetFor, type InjectionTarget } from './inject/index.js';
-import type { McpConfigResult, McpSource } from './mcp-config/index.js';
+import type { McpConfigResult, McpServerProgram, McpSource } from './mcp-config/index.js';
 import type { FileChange } from './inject/target.js';
 import { recallFromPool, type LocalRecall, type PoolParser, type WithheldInsights } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
@@ -60,6 +60,8 @@ export interface MainDeps {
   changedPaths: ChangedPathsFetcher;
   parsePool: PoolParser;
   recallLocal: LocalRecall;
+  /** the Action's own MCP server, as the configurations written with `mcp: true` start it */
+  mcpServer: McpServerProgram;
 }
 
 export interface ActionResult {
@@ -74,6 +76,8 @@ export interface ActionResult {
   recallError?: string;
   /** pool-file mode: relevant insights this repository may not see (sources more private than it) */
   withheld?: WithheldInsights;
+  /** pool-file mode: why the file could serve this repository nothing at all (another organization's) */
+  refusal?: string;
   usageReported: number;
   /** with `mcp: true`: the configuration files written for the agent */
   mcp?: McpConfigResult;
@@ -99,7 +103,7 @@ async function recallInsights(
   context: RunContext,
   deps: MainDeps,
   task: string,
-): Promise<{ insights: InjectedInsight[]; error?: string; withheld?: WithheldInsights }> {
+): Promise<{ insights: InjectedInsight[]; error?: string; withheld?: WithheldInsights; refusal?: string }> {
   if (inputs.pool !== undefined) {
     const [owner = ''] = context.repository.split('/');
     const requester: Requester = {
@@ -185,7 +189,7 @@ async function writeMcp(
           visibility: context.visibility ?? 'public',
         }
       : { kind: 'server', serverUrl: inputs.serverUrl ?? '', audience: inputs.audience };
-  const result = await writeMcpConfig(target.name, mcpServerSpec(source), {
+  const result = await writeMcpConfig(target.name, mcpServerSpec(source, deps.mcpServer), {
     workspace: context.workspace,
     codexHome: context.codexHome,
     tempDir: context.tempDir,
@@ -243,5 +247,6 @@ export async function main(inputs: ActionInputs, context: RunContext, deps: Main
     ...(recalled.error ? { recallError: recalled.error } : {}),
     ...(mcp ? { mcp } : {}),
     ...(recalled.withheld ? { withheld: recalled.withheld } : {}),
+    ...(recalled.refusal ? { refusal: recalled.refusal } : {}),
   };
 }

@@ -9,7 +9,8 @@ import { PoolLineError } from '../core/pool-file.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
-import type { WithheldInsights } from '../core/recall-api.js';
+import type { WithheldInsights } from '../core/withheld.js';
+import { withheldInsights } from '../services/withheld.js';
 import { DEFAULT_ALLOWED_HOSTS, type ScreenResult } from '../security/screen.js';
 import { screenPoolMemory } from '../services/pool-screen.js';
 import type { Logger } from '../ports/index.js';
@@ -64,11 +65,13 @@ export interface PoolRecallOptions {
  * Relevant insights this repository may not see: their sources are more private than it (a pool
  * learned as private read by a public repository). Only ids and a count: never their text.
  */
-export type { WithheldInsights } from '../core/recall-api.js';
+export type { WithheldInsights } from '../core/withheld.js';
 
 export interface PoolRecallResult {
   insights: InjectedInsight[];
   withheld?: WithheldInsights;
+  /** why the file could not serve this repository at all (another organization's file) */
+  refusal?: string;
 }
 
 export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRecallResult> {
@@ -93,10 +96,9 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
     header: { tenant },
   } = parsed;
   if (tenant !== options.requester.tenant) {
-    options.logger.warn(
-      `Memory Transfer: the pool file belongs to "${tenant}" but this repository is in "${options.requester.tenant}"; insights never cross organizations, so none will be injected (to use it here, export it for this organization: memory-transfer export --for-action --for-org ${options.requester.tenant})`,
-    );
-    return { insights: [] };
+    const refusal = `the pool file belongs to "${tenant}" but this repository is in "${options.requester.tenant}"; insights never cross organizations, so none will be injected (to use it here, export it for this organization: memory-transfer export --for-action --for-org ${options.requester.tenant})`;
+    options.logger.warn(`Memory Transfer: ${refusal}`);
+    return { insights: [], refusal };
   }
   // only active memories are injected from a pool file: proposed, rejected and archived never.
   // Only the requested level is indexed, as the stores index each level on its own (an export
@@ -118,7 +120,7 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
   try {
     const hits = await screenedRecall(active, requester, options, stats);
     const insights = toInjectedInsights(hits, requester, options.githubUrl);
-    const withheld = hits.length < options.k ? await withheldFrom(active, requester, hits, options, stats) : undefined;
+    const withheld = await withheldFrom(active, requester, hits, options, stats);
     return { insights, ...(withheld ? { withheld } : {}) };
   } catch (error) {
     // a line of a file indexed at export is read when recall first asks for its memory
@@ -133,31 +135,30 @@ function notAnExport(pool: string, error: unknown): InputError {
 }
 
 /**
- * The relevant insights a reader of this repository's visibility may not see: recall as the most
- * private reader of the organization, less what was recalled. Undefined when there are none.
+ * The relevant insights a reader of this repository's visibility may not see, named by id (the
+ * file is the organization's own); a memory failing the insight screen is never injected anywhere,
+ * so it is not worth sharing and not named.
  */
-async function withheldFrom(
+function withheldFrom(
   entries: readonly IndexEntry[],
   requester: Requester,
   recalled: RecallHit[],
   options: PoolRecallOptions,
   stats: LexicalStats | undefined,
 ): Promise<WithheldInsights | undefined> {
-  const visibility = requester.visibility ?? 'public';
-  if (visibility === 'private') return undefined;
-  const shown = new Set(recalled.map((hit) => hit.memory.id));
-  const wider = await options.recallLocal(entries, { ...requester, visibility: 'private' }, options.task, {
-    k: options.k,
-    level: options.level,
-    ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
-    ...(stats ? { stats } : {}),
-  });
-  // a memory failing the insight screen is never injected anywhere: not worth sharing, not named here
   const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, hostOf(options.githubUrl)];
-  const ids = wider
-    .filter((hit) => !shown.has(hit.memory.id) && screenPoolMemory(hit.memory, { allowedHosts }).ok)
-    .map((hit) => hit.memory.id);
-  return ids.length > 0 ? { count: ids.length, ids, visibility } : undefined;
+  return withheldInsights(requester, recalled, {
+    k: options.k,
+    nameIds: true,
+    recallAsPrivate: (wider) =>
+      options.recallLocal(entries, wider, options.task, {
+        k: options.k,
+        level: options.level,
+        ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
+        ...(stats ? { stats } : {}),
+      }),
+    keep: (memory) => screenPoolMemory(memory, { allowedHosts }).ok,
+  });
 }
 
 /** After this many recall rounds that surfaced a memory failing the screen, the whole pool is screened. */

@@ -11,9 +11,11 @@ import type { Logger } from '../ports/index.js';
 import type { ChangedPathsFetcher } from './event-task.js';
 import { workflowLogger } from './logger.js';
 import { main, type ActionInputs, type ActionResult, type RunContext } from './main.js';
+import type { McpServerProgram } from './mcp-config/server-spec.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
-import { renderSummary, withheldLine } from './summary.js';
+import { withheldLine } from '../core/withheld.js';
+import { renderSummary } from './summary.js';
 import { workflowCommands } from './workflow-commands.js';
 
 /** The slice of an Octokit the Action uses (so tests can pass one built with `request.fetch`). */
@@ -36,6 +38,8 @@ export interface RunnerDeps {
   fetch?: typeof globalThis.fetch;
   parsePool: PoolParser;
   recallLocal: LocalRecall;
+  /** the Action's own MCP server (the runner's node and dist/action/memory-transfer-mcp.js) */
+  mcpServer: McpServerProgram;
   setOutput: (name: string, value: string) => void;
   setFailed: (message: string) => void;
   /** appends Markdown to the job summary (GITHUB_STEP_SUMMARY) */
@@ -248,6 +252,7 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
       changedPaths: changedPathsFetcher(inputs, deps),
       parsePool: deps.parsePool,
       recallLocal: deps.recallLocal,
+      mcpServer: deps.mcpServer,
     });
     setOutputs(result, deps);
     if (result.insights.length > 0) {
@@ -255,8 +260,10 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
         `Memory Transfer: ${result.insights.length} insight(s) for target ${result.target}: ${result.rendered.ids.join(', ')}`,
       );
     }
-    if (result.withheld) deps.logger.warn(`Memory Transfer: ${withheldLine(result.withheld)}`);
-    else if (result.insights.length === 0) deps.logger.info('Memory Transfer: no insight cleared the relevance bar');
+    if (result.withheld)
+      deps.logger.warn(`Memory Transfer: ${withheldLine(result.withheld, inputs.pool !== undefined)}`);
+    else if (result.insights.length === 0 && !result.refusal && !result.recallError)
+      deps.logger.info('Memory Transfer: no insight cleared the relevance bar');
     await deps
       .writeSummary(
         renderSummary(result, inputs.pool !== undefined ? 'pool' : 'server', inputs.dryRun, context.githubUrl),
@@ -275,7 +282,9 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
  * The production ports, over the runner's commands and the process environment. @actions/core
  * (and its HTTP client) is loaded only to get the OIDC token, in server mode.
  */
-export function actionsRunnerDeps(parts: Pick<RunnerDeps, 'createOctokit' | 'parsePool' | 'recallLocal'>): RunnerDeps {
+export function actionsRunnerDeps(
+  parts: Pick<RunnerDeps, 'createOctokit' | 'parsePool' | 'recallLocal' | 'mcpServer'>,
+): RunnerDeps {
   const commands = workflowCommands(process.env);
   return {
     env: process.env,

@@ -3,32 +3,13 @@ import type { InjectedInsight } from '../core/render-injection.js';
 import { AGENT_TASK_KINDS, readTaskKind, silenceReason } from '../core/task-kind.js';
 import { escapeMarkdown, markdownLink } from '../security/markdown.js';
 import type { ActionResult } from './main.js';
-import type { WithheldInsights } from './pool-recall.js';
+import { withheldLine } from '../core/withheld.js';
 
 const cell = escapeMarkdown;
 
 function source(item: InjectedInsight, githubUrl: string): string {
   if (!item.source) return item.transferred ? 'another repository of this organization' : 'this repository';
   return item.source.url ? markdownLink(item.source.repo, item.source.url, githubUrl) : cell(item.source.repo);
-}
-
-/**
- * One line (plain text) saying which relevant insights were withheld, why, and how to share them.
- * A pool file (the organization's own export) names their ids; the App names none, so a public
- * repository's summary never points at a private insight.
- */
-export function withheldLine(withheld: WithheldInsights): string {
-  const n = withheld.count;
-  const them = n === 1 ? 'it' : 'them';
-  const how =
-    withheld.ids.length > 0
-      ? `To let every repository of the organization see ${them}: \`memory-transfer share ID\` (ids: ${withheld.ids.join(', ')}), then export the pool file again; ` +
-        'or learn from public repositories with `memory-transfer learn --visibility public`.'
-      : `A maintainer of the pool can share ${them} with every repository of the organization (\`memory-transfer share ID\`).`;
-  return (
-    `${n} relevant insight${n === 1 ? ' was' : 's were'} withheld: ${n === 1 ? 'its sources are' : 'their sources are'} more private than this repository (${withheld.visibility}). ` +
-    how
-  );
 }
 
 export function renderSummary(
@@ -41,9 +22,11 @@ export function renderSummary(
   const where = `target ${cell(result.target)}${dryRun ? ' (dry run: nothing written)' : ''}`;
   if (result.recallError) {
     lines.push(`Recall failed, the job continued without insights: ${cell(result.recallError)}`);
+  } else if (result.refusal) {
+    lines.push(`No insight was injected: ${cell(result.refusal)} (${where}).`);
   } else if (result.insights.length === 0 && result.withheld) {
     lines.push(`No insight was injected (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`, '');
-    lines.push(withheldLine(result.withheld));
+    lines.push(withheldLine(result.withheld, mode === 'pool'));
   } else if (result.insights.length === 0) {
     const silent = silenceReason(result.task, AGENT_TASK_KINDS);
     lines.push(
@@ -64,7 +47,7 @@ export function renderSummary(
       );
     }
   }
-  if (result.insights.length > 0 && result.withheld) lines.push('', withheldLine(result.withheld));
+  if (result.insights.length > 0 && result.withheld) lines.push('', withheldLine(result.withheld, mode === 'pool'));
   const written = result.files.filter((f) => f.change !== 'unchanged').map((f) => `${cell(f.path)} (${f.change})`);
   if (written.length > 0) lines.push('', `Files: ${written.join(', ')}`);
   if (result.mcp) {

@@ -12,8 +12,11 @@ export interface CliIo {
   tty?: NodeJS.WriteStream;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** all of standard input, as UTF-8 (for `-` arguments); absent when there is none to read */
-  readStdin?: () => Promise<string>;
+  /**
+   * standard input, chunk by chunk (for `-` arguments): a reader takes what it uses and stops, so a
+   * task of any size never sits whole in memory; absent when there is none to read
+   */
+  stdin?: () => AsyncIterable<Uint8Array | string>;
   /** asks a yes/no question on the terminal; absent when there is no terminal to ask (then --yes is needed) */
   confirm?: (question: string) => Promise<boolean>;
 }
@@ -29,11 +32,7 @@ export function processIo(): CliIo {
     err: (text) => process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-      return Buffer.concat(chunks).toString('utf8');
-    },
+    stdin: () => process.stdin,
   };
   if (isatty(2)) Object.defineProperty(io, 'tty', { get: () => process.stderr, enumerable: true });
   if (isatty(0) && isatty(2)) {

@@ -61,7 +61,8 @@ export function memoryText(m: Memory): string {
     m.title,
     m.description,
     '',
-    ...wrap(m.content, 100),
+    // a trajectory is a record (its diff excerpt keeps its lines and indentation); the rest is prose
+    ...(m.level === 'trajectory' ? m.content.split('\n') : wrap(m.content, 100)),
     '',
   ];
   if (m.tags.length > 0) lines.push(`tags: ${m.tags.join(', ')}`);

@@ -9,6 +9,7 @@
  */
 import type { Memory, Provenance, RecallHit, Requester } from './types.js';
 import { mayLinkSource } from './visibility.js';
+import { withheldLine, type WithheldInsights } from './withheld.js';
 
 /** The first line of every suggestion comment: how the App recognises its own comment. */
 export const COMMENT_HEADING = '#### 🧠 Memory Transfer: insights from other repositories';
@@ -42,10 +43,16 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** A URL on the App's GitHub host for a provenance entry, or undefined when none can be built safely. */
+/**
+ * A URL on the GitHub host for a provenance entry, or undefined when none can be built safely.
+ * Only for a source recorded with a URL in that very repository on that host (what GitHub gave
+ * the App, a clone of a GitHub repository): a repository learned from a local path, another host
+ * or a fix record without a URL gets no link, never one made up. The link itself is built from the
+ * checked repository and reference, not copied from the recorded URL.
+ */
 export function sourceUrl(
   githubUrl: string,
-  source: Pick<Provenance, 'repo' | 'sourceKind' | 'ref'>,
+  source: Pick<Provenance, 'repo' | 'sourceKind' | 'ref' | 'url'>,
 ): string | undefined {
   let base: URL;
   try {
@@ -56,6 +63,7 @@ export function sourceUrl(
   if (base.protocol !== 'https:' && base.protocol !== 'http:') return undefined;
   if (!REPO.test(source.repo)) return undefined;
   const root = `${base.origin}${base.pathname.replace(/\/+$/, '')}/${source.repo}`;
+  if (!source.url || !`${source.url}/`.toLowerCase().startsWith(`${root}/`.toLowerCase())) return undefined;
   if (!REF.test(source.ref)) return root;
   switch (source.sourceKind) {
     case 'pull_request':
@@ -120,8 +128,24 @@ export const COMMENT_FOOTER = [
   'Commands: `/memory why` (scores and sources) · `/memory search TEXT` · `/memory approve ID` · `/memory reject ID` · `/memory forget ID` · `/memory help`',
 ].join('\n');
 
-/** The suggestion comment for up to `max` hits (the caller has already applied the relevance bar). */
-export function renderSuggestionComment(hits: RecallHit[], ctx: RenderContext, max = 3): string {
+/**
+ * How many relevant insights this repository may not see, and how to share them: a count, never
+ * which (our own sentence: no text of a memory in it).
+ */
+function withheldParagraph(withheld: WithheldInsights | undefined): string[] {
+  return withheld ? [withheldLine({ ...withheld, ids: [] }), ''] : [];
+}
+
+/**
+ * The suggestion comment for up to `max` hits (the caller has already applied the relevance bar),
+ * and how many relevant insights were withheld from this repository, if any.
+ */
+export function renderSuggestionComment(
+  hits: RecallHit[],
+  ctx: RenderContext,
+  max = 3,
+  withheld?: WithheldInsights,
+): string {
   const shown = hits.slice(0, Math.min(max, 3));
   const noun = shown.length === 1 ? 'insight' : 'insights';
   const parts = [
@@ -130,6 +154,7 @@ export function renderSuggestionComment(hits: RecallHit[], ctx: RenderContext, m
     `Memory Transfer found ${shown.length} ${noun} learned while fixing problems in other repositories of this organization that may help here.`,
     '',
     ...shown.map((hit, i) => `${renderInsight(hit, i, ctx)}\n`),
+    ...withheldParagraph(withheld),
     COMMENT_FOOTER,
     COMMENT_MARKER,
   ];
@@ -137,12 +162,15 @@ export function renderSuggestionComment(hits: RecallHit[], ctx: RenderContext, m
 }
 
 /** What an earlier suggestion comment becomes when nothing clears the relevance bar any more. */
-export function renderNoLongerRelevant(): string {
+export function renderNoLongerRelevant(withheld?: WithheldInsights): string {
   return [
     COMMENT_HEADING,
     '',
-    'No insight from other repositories clears the relevance bar for the current text of this thread.',
+    withheld
+      ? 'No insight this repository may see clears the relevance bar for the current text of this thread.'
+      : 'No insight from other repositories clears the relevance bar for the current text of this thread.',
     '',
+    ...withheldParagraph(withheld),
     COMMENT_FOOTER,
     COMMENT_MARKER,
   ].join('\n');

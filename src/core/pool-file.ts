@@ -1,7 +1,8 @@
 /**
  * The pool file: a versioned JSON Lines export of a pool (docs/export-format.md). Line 1 is a
  * header, then one memory per line with every Memory field and no vectors. `memory-transfer
- * export` writes it, `import` and the Action's pool-file mode read it with this same code.
+ * export` writes it; every reader (`import`, `mcp --pool`, the Action's pool-file mode and its MCP
+ * server) reads its bytes, plain or gzip-compressed, with parsePoolBytes or parsePoolEntries.
  */
 import { isAscii } from 'node:buffer';
 import { crc32, gunzipSync, gzipSync } from 'node:zlib';

@@ -41,6 +41,13 @@ export function flowsTo(source: Visibility, reader: Visibility): boolean {
   return readerRank(reader) >= sourceRank(source);
 }
 
+/**
+ * The visibility of a repository named by hand (`recall --repo`, `mcp --repo`, the MCP `repo`
+ * argument of a local server) when none is given: private, as `learn` records its sources. In a
+ * workflow a repository reads with the visibility its event says (public when it does not say).
+ */
+export const DEFAULT_REPO_VISIBILITY: Visibility = 'private';
+
 export const DEFAULT_RECALL_STATUSES: MemoryStatus[] = ['active'];
 
 function sameTenant(a: string, b: string): boolean {
@@ -70,13 +77,15 @@ export function maySee(memory: Memory, requester: Requester): boolean {
 }
 
 /**
- * May the reader open a link to this source? Never across organizations; the source repository
- * itself; otherwise a local admin, or a reader at least as private as the source.
+ * May the reader be told of this source (and open a link to it)? A local admin (no repository, no
+ * visibility) of its own pool, whatever the owners of the repositories learned into it (the CLI's
+ * one pool); a reader in a repository never across organizations: the source repository itself,
+ * or a reader at least as private as the source.
  */
 export function mayLinkSource(source: { repo: string; visibility: Visibility }, requester: Requester): boolean {
+  if (requester.repo === undefined && requester.visibility === undefined) return true;
   if (!sameTenant(tenantOf(source.repo), requester.tenant)) return false;
   if (requester.repo !== undefined && requester.repo.toLowerCase() === source.repo.toLowerCase()) return true;
-  if (requester.repo === undefined && requester.visibility === undefined) return true;
   return flowsTo(source.visibility, requester.visibility ?? 'public');
 }
 

@@ -6,7 +6,7 @@
  */
 import type { MemoryLevel } from '../core/types.js';
 import type { AgentOutcome } from '../services/agent-report.js';
-import type { OutcomeReport, RecalledInsight, ShownInsight } from './tools.js';
+import type { OutcomeReport, RecallAnswer, RecalledInsight, ShownInsight } from './tools.js';
 
 export interface RecallQuery {
   task: string;
@@ -24,7 +24,8 @@ export interface OutcomeQuery {
 export interface InsightSource {
   /** where the insights come from, for the log line at start (no secret in it) */
   readonly label: string;
-  recall(query: RecallQuery): Promise<RecalledInsight[]>;
+  /** the insights, and how many relevant ones the caller's repository may not see */
+  recall(query: RecallQuery): Promise<RecallAnswer>;
   /** NotFoundError for an id that does not exist or that the caller may not see (the same answer) */
   show(id: string): Promise<ShownInsight>;
   /** AuthError (403) when this run may not vote: a fork's, an outsider's, a read-only pool file */

@@ -10,9 +10,10 @@ import { AuthError, InputError, NotFoundError } from '../core/errors.js';
 import { qualityPrior } from '../core/ranking.js';
 import { toInjectedInsights } from '../core/render-injection.js';
 import type { Memory, RecallHit, Requester, Visibility } from '../core/types.js';
-import { mayLinkSource, maySee } from '../core/visibility.js';
+import { DEFAULT_REPO_VISIBILITY, mayLinkSource, maySee } from '../core/visibility.js';
 import { recordAgentReport, type AgentReportDeps } from '../services/agent-report.js';
 import { recall, type RecallDeps } from '../services/recall.js';
+import { withheldInsights } from '../services/withheld.js';
 import type { InsightSource, OutcomeQuery, RecallQuery } from './insight-source.js';
 import type { OutcomeReport, RecalledInsight, ShownInsight } from './tools.js';
 
@@ -46,6 +47,8 @@ export interface PoolSourceOptions {
   voting?: PoolVoting;
   /** a memory that fails it is never served (pool files did not come through learn) */
   screen?: (memory: Memory) => boolean;
+  /** name the ids of withheld insights (default: the pool's own reader); the App gives a count only */
+  nameWithheld?: boolean;
 }
 
 function sameRepo(a: string, b: string): boolean {
@@ -72,7 +75,7 @@ export function createPoolSource(options: PoolSourceOptions): InsightSource {
       };
     }
     if (repo === undefined) return { tenant };
-    return { tenant, repo, visibility: options.unboundVisibility ?? 'private' };
+    return { tenant, repo, visibility: options.unboundVisibility ?? DEFAULT_REPO_VISIBILITY };
   }
 
   function toRecalled(hits: RecallHit[], requester: Requester): RecalledInsight[] {
@@ -89,17 +92,24 @@ export function createPoolSource(options: PoolSourceOptions): InsightSource {
     async recall(query: RecallQuery) {
       const requester = requesterFor(query.repo);
       const level = query.level ?? 'insight';
-      const hits = await recall(options.recallDeps, requester, query.task, {
-        k: query.k ?? 3,
+      const k = query.k ?? 3;
+      const recallOptions = {
+        k,
         level,
         taskKinds: AGENT_TASK_KINDS,
         // only insights transfer; the concrete levels stay in their own repository
         ...(level !== 'insight' && requester.repo ? { onlyRepo: requester.repo } : {}),
-      });
-      return toRecalled(
-        hits.filter((hit) => passes(hit.memory)),
-        requester,
+      };
+      const hits = (await recall(options.recallDeps, requester, query.task, recallOptions)).filter((hit) =>
+        passes(hit.memory),
       );
+      const withheld = await withheldInsights(requester, hits, {
+        k,
+        nameIds: options.nameWithheld ?? true,
+        recallAsPrivate: (wider) => recall(options.recallDeps, wider, query.task, recallOptions),
+        keep: passes,
+      });
+      return { insights: toRecalled(hits, requester), ...(withheld ? { withheld } : {}) };
     },
 
     async show(id: string): Promise<ShownInsight> {

@@ -15,6 +15,7 @@ import {
   MCP_PATH,
   MCP_SERVER_NAME,
   TOP_RESOURCE_URI,
+  recallAnswerSchema,
   reportOutcomeOutputSchema,
   shownInsightSchema,
   topResourceSchema,
@@ -126,13 +127,12 @@ export function createRemoteSource(options: RemoteSourceOptions): InsightSource 
     return parsed.data;
   }
 
-  const recallAnswer = topResourceSchema;
   const showAnswer = z.object({ insight: shownInsightSchema });
 
   return {
     label: `the Memory Transfer App at ${endpoint.origin}`,
     async recall(query) {
-      return (await call('recall', { ...query }, recallAnswer)).insights;
+      return call('recall', { ...query }, recallAnswerSchema);
     },
     async show(id) {
       return (await call('show', { id }, showAnswer)).insight;

@@ -10,6 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryTransferError, describeError } from '../core/errors.js';
 import { INJECTION_PREAMBLE, inlineText, renderInjection } from '../core/render-injection.js';
+import { withheldLine } from '../core/withheld.js';
 import type { Logger } from '../ports/index.js';
 import type { InsightSource } from './insight-source.js';
 import {
@@ -24,6 +25,7 @@ import {
   showInput,
   showOutput,
   type OutcomeReport,
+  type RecallAnswer,
   type RecalledInsight,
   type ShownInsight,
 } from './tools.js';
@@ -45,12 +47,14 @@ function where(item: RecalledInsight): string {
   return item.transferred ? 'learned in another repository of this organization' : 'learned in this repository';
 }
 
-function recallText(items: RecalledInsight[], kind: TaskKind): string {
-  const silent = items.length === 0 ? silenceOf(kind, AGENT_TASK_KINDS) : undefined;
+function recallText({ insights: items, withheld }: RecallAnswer, kind: TaskKind): string {
+  const silent = items.length === 0 && !withheld ? silenceOf(kind, AGENT_TASK_KINDS) : undefined;
   if (silent)
     return `Nothing recalled: ${silent}. Describe the failure (what you ran, what happened, what you expected) to get validation routines.`;
   if (items.length === 0) {
-    return 'No insight in the pool is relevant enough to this task. Describe the task more specifically (the failing behaviour, the kind of input) and call recall again.';
+    return withheld
+      ? `No insight this repository may see is relevant to this task. ${withheldLine(withheld)}`
+      : 'No insight in the pool is relevant enough to this task. Describe the task more specifically (the failing behaviour, the kind of input) and call recall again.';
   }
   const lines = [INJECTION_PREAMBLE, ''];
   for (const item of items) {
@@ -61,6 +65,7 @@ function recallText(items: RecalledInsight[], kind: TaskKind): string {
     lines.push('');
   }
   lines.push('Use show with an id for its sources; report what helped with report_outcome.');
+  if (withheld) lines.push('', withheldLine(withheld));
   return lines.join('\n');
 }
 
@@ -133,9 +138,9 @@ export function createMcpServer(source: InsightSource, options: McpServerOptions
             ...(args.k !== undefined ? { k: args.k } : {}),
             ...(args.level !== undefined ? { level: args.level } : {}),
           }),
-        (insights) => ({
-          content: [{ type: 'text', text: recallText(insights, readTaskKind(args.task)) }],
-          structuredContent: { insights, taskKind: readTaskKind(args.task) },
+        (answer) => ({
+          content: [{ type: 'text', text: recallText(answer, readTaskKind(args.task)) }],
+          structuredContent: { ...answer, taskKind: readTaskKind(args.task) },
         }),
       ),
   );

@@ -5,7 +5,7 @@
  */
 import { TASK_KINDS } from '../core/task-kind.js';
 import { z } from 'zod';
-import { injectedInsightSchema, MAX_TASK_LENGTH, MAX_TOP_K } from '../core/recall-api.js';
+import { injectedInsightSchema, MAX_TASK_LENGTH, MAX_TOP_K, withheldSchema } from '../core/recall-api.js';
 import { MEMORY_LEVELS } from '../core/types.js';
 import { AGENT_OUTCOMES } from '../services/agent-report.js';
 
@@ -88,12 +88,19 @@ export const recalledInsightSchema = injectedInsightSchema.extend({
 });
 export type RecalledInsight = z.infer<typeof recalledInsightSchema>;
 
-export const recallOutput = {
+const recallAnswer = {
   insights: z.array(recalledInsightSchema),
+  /** relevant insights the caller's repository may not see (their sources are more private): a count, ids where the reader is the pool's own */
+  withheld: withheldSchema.optional(),
+};
+export const recallAnswerSchema = z.object(recallAnswer);
+export const recallOutput = {
+  ...recallAnswer,
   taskKind: z
     .enum(TASK_KINDS)
     .describe('what kind of task the text was read as: failure, feature, question, docs, chore or discussion'),
 };
+export type RecallAnswer = z.infer<typeof recallAnswerSchema>;
 
 export const shownInsightSchema = z.object({
   id: z.string(),

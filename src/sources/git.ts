@@ -92,7 +92,7 @@ export async function mineGitFixes(options: GitSourceOptions): Promise<GitFixes>
   const repo = opts.repo ?? info.remoteRepo ?? (opts.tenant && `${opts.tenant}/${info.folderName}`);
   if (!repo) {
     throw new InputError(
-      `${opts.dir}: the repository has no origin remote to take its owner/name from: pass --repo owner/name (e.g. --repo acme/${info.folderName})`,
+      `${opts.dir}: ${info.remote ? `its origin remote (${info.remote}) is not on a host, so it names no owner` : 'the repository has no origin remote to take its owner/name from'}: pass --repo owner/name (e.g. --repo acme/${info.folderName})`,
     );
   }
   const tenant = opts.tenant ?? tenantOf(repo);

@@ -177,6 +177,11 @@ describe('the suggestion comment', () => {
     expect(idsIn(body)).toEqual(['m00000000e2']);
     expect(body).not.toContain('CANARY');
     expect(body).not.toContain('secret-service');
+    // the comment says how many were withheld and how to share them, never which
+    expect(body).toContain(
+      '1 relevant insight was withheld: its sources are more private than this repository (public). A maintainer of the pool can share it',
+    );
+    expect(body).not.toContain('m00000000e1');
   });
 
   it('shows a private insight in a private repository of the org, with its source link', async () => {

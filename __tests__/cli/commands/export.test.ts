@@ -9,6 +9,7 @@ import { maySee } from '../../../src/core/visibility.js';
 import { sampleMemory } from '../../helpers/sample-memory.js';
 import { buildGitRepo } from '../../helpers/git-repo.js';
 import { runCli, type CliRun } from '../../helpers/run-cli.js';
+import { harness } from '../../action/harness.js';
 
 let tmp: string;
 let db: string;
@@ -58,7 +59,7 @@ describe('export filters', () => {
     const whole = await exported();
     const forAction = await exported('--for-action');
     expect(forAction.run.stderr).toBe(
-      `exported ${insightIds.length - 1} active insight${insightIds.length === 2 ? '' : 's'} of acme to ${join(tmp, 'out.jsonl')}\n`,
+      `exported ${insightIds.length - 1} active insight${insightIds.length === 2 ? '' : 's'} of acme to ${join(tmp, 'out.jsonl')} (the Action injects it in repositories of acme only; --for-org OWNER labels it for another owner's)\n`,
     );
     const { header, memories } = parsePool(forAction.text);
     expect(header.tenant).toBe('acme');
@@ -102,6 +103,28 @@ describe('export filters', () => {
     const bad = await exported('--for-action', '--status', 'archived');
     expect(bad.run.code).toBe(2);
     expect(bad.run.stderr).toMatch(/^memory-transfer: --status: the Action injects active memories only/);
+  });
+
+  it("the README's export command makes a file the Action injects from in the repository that commits it", async () => {
+    const readme = await readFile(join(process.cwd(), 'README.md'), 'utf8');
+    const command = /^npx memory-transfer (export --for-action[^\n#]*?)\s*(?:#.*)?$/m.exec(readme)?.[1];
+    expect(command).toBeDefined();
+    // the pool's tenant is acme (its first repository); the file is for a repository of globex
+    const args = (command ?? '').replace('OWNER', 'globex').split(/\s+/);
+    const out = args[args.indexOf('--out') + 1] ?? '';
+    expect((await runCli([...args, '--db', db], tmp)).code).toBe(0);
+    const h = await harness({
+      inputs: { pool: out, task: 'the request handler crashes when the POST body is empty', target: 'none' },
+      repository: 'globex/site',
+      payload: { repository: { full_name: 'globex/site', private: true, visibility: 'private' } },
+      withPool: false,
+    });
+    await mkdir(join(h.workspace, '.github'), { recursive: true });
+    await writeFile(join(h.workspace, out), await readFile(join(tmp, out)));
+    await h.run();
+    expect(h.failures).toEqual([]);
+    expect(h.warnings).toEqual([]);
+    expect(Number(h.outputs.count)).toBeGreaterThan(0);
   });
 
   it("--for-org labels the file for another organization's repositories", async () => {

@@ -70,7 +70,11 @@ describe('message parsing', () => {
     ['git@github.com:acme/api.git', { repo: 'acme/api', github: true }],
     ['ssh://git@github.com/acme/api', { repo: 'acme/api', github: true }],
     ['https://gitlab.example.com/group/sub/api.git', { repo: 'sub/api', github: false }],
-    ['/srv/git/acme/api.git', { repo: 'acme/api', github: false }],
+    // a local path names no owner: its parent folder is not one
+    ['/srv/git/acme/api.git', undefined],
+    ['../work/api', undefined],
+    ['file:///srv/git/acme/api.git', undefined],
+    ['C:\\repos\\acme\\api', undefined],
     ['', undefined],
   ])('reads the remote %j', (url, expected) => expect(parseRemoteUrl(url)).toEqual(expected));
 });

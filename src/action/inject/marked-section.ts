@@ -16,6 +16,11 @@ function indexesOf(text: string, needle: string): number[] {
   return found;
 }
 
+/** Does the text hold (any part of) a Memory Transfer section? */
+export function hasMarkers(text: string): boolean {
+  return text.includes(START_PREFIX) || text.includes(END_PREFIX);
+}
+
 /**
  * Returns the file's new text with the section holding `block` (possibly empty). `existing`
  * undefined means the file does not exist. Broken or duplicated markers throw an InputError and

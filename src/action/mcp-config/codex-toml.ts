@@ -11,7 +11,7 @@ import { MCP_SERVER_KEY, type McpServerSpec } from './server-spec.js';
 
 const BEGIN = `# >>> ${MCP_SERVER_KEY} MCP server (written by the Memory Transfer Action; this block is replaced on every run) >>>`;
 const END = `# <<< ${MCP_SERVER_KEY} MCP server <<<`;
-/** npx may have to download the package first: give the server time to start */
+/** room for a slow start on a busy runner (the Action's server starts in well under a second) */
 const STARTUP_TIMEOUT_SEC = 60;
 
 /** A TOML basic string (JSON's escapes are TOML's, for the characters that need one). */

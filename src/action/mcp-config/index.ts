@@ -69,4 +69,4 @@ export async function writeMcpConfig(target: string, spec: McpServerSpec, env: M
   };
 }
 
-export { mcpServerSpec, type McpServerSpec, type McpSource } from './server-spec.js';
+export { mcpServerSpec, type McpServerProgram, type McpServerSpec, type McpSource } from './server-spec.js';

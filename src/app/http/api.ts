@@ -22,6 +22,7 @@ import { toInjectedInsights } from '../../core/render-injection.js';
 import type { RecallHit, Requester } from '../../core/types.js';
 import { recall, type RecallOptions } from '../../services/recall.js';
 import { recordInjectionUsage } from '../../services/usage.js';
+import { withheldInsights } from '../../services/withheld.js';
 import type { AppDeps } from '../deps.js';
 import {
   createOidcVerifier,
@@ -201,22 +202,20 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
         ...(minScore !== undefined ? { minScore } : {}),
       };
       const hits = await recall(deps, requester, parsed.data.task, options);
-      const withheld = hits.length < k ? await withheldFrom(hits, options) : undefined;
+      const withheld = await withheldFrom(hits, options);
       return {
         insights: toInjectedInsights(hits, requester, deps.settings.githubUrl),
         ...(withheld ? { withheld } : {}),
       };
     };
-    // what a private repository of the organization would have been given, less what this one was
-    const withheldFrom = async (hits: RecallHit[], options: RecallOptions): Promise<WithheldInsights | undefined> => {
-      const visibility = requester.visibility ?? 'public';
-      if (visibility === 'private') return undefined;
-      const shown = new Set(hits.map((hit) => hit.memory.id));
-      const wider = await recall(deps, { ...requester, visibility: 'private' }, parsed.data.task, options);
-      // a count only: a public repository's job summary never names a private insight
-      const count = wider.filter((hit) => !shown.has(hit.memory.id)).length;
-      return count > 0 ? { count, ids: [], visibility } : undefined;
-    };
+    // what a private repository of the organization would have been given, less what this one was:
+    // a count only, so a public repository's job summary never names a private insight
+    const withheldFrom = (hits: RecallHit[], options: RecallOptions): Promise<WithheldInsights | undefined> =>
+      withheldInsights(requester, hits, {
+        k,
+        nameIds: false,
+        recallAsPrivate: (wider) => recall(deps, wider, parsed.data.task, options),
+      });
     const generation = results && (await deps.store.poolGeneration?.(requester.tenant));
     if (!results || generation === undefined) return compute();
     const key = recallCacheKey({

@@ -80,6 +80,8 @@ export function createMcpHandler(deps: AppDeps, options: McpEndpointOptions): Ap
       githubUrl: deps.settings.githubUrl,
       list: () => deps.store.listMemories(run.tenant, { status: ['active'], level: ['insight'], limit: 5_000 }),
       voting: { deps, runId: run.runId, mayVote: () => mayVote(run, actor) },
+      // a repository is told how many were withheld, never which (as the recall API)
+      nameWithheld: false,
     });
     const server = createMcpServer(source, {
       logger: deps.logger,

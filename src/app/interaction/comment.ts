@@ -16,6 +16,7 @@ import { MAX_TOP_K } from '../../core/repo-config.js';
 import { VISIBILITIES, type RecallHit, type Requester } from '../../core/types.js';
 import { maySee } from '../../core/visibility.js';
 import { isNotFound } from '../../github/client.js';
+import { withheldInsights } from '../../services/withheld.js';
 import { recall, withCompleteProvenance } from '../../services/recall.js';
 import { recordCommentUsage } from '../../services/usage.js';
 import { LeaseLostError } from '../worker.js';
@@ -145,16 +146,22 @@ export async function runSuggest(
     visibility: job.visibility,
   };
   const k = Math.min(config.top_k, MAX_TOP_K);
-  const recalled = (
-    await recall(deps, requester, thread.text.slice(0, MAX_TASK_CHARS), {
-      k,
-      excludeRepo: job.repo,
-      ...(config.min_score !== null ? { minScore: config.min_score } : {}),
-    })
-  )
+  const task = thread.text.slice(0, MAX_TASK_CHARS);
+  const recallOptions = {
+    k,
+    excludeRepo: job.repo,
+    ...(config.min_score !== null ? { minScore: config.min_score } : {}),
+  };
+  const recalled = (await recall(deps, requester, task, recallOptions))
     // the policy once more at the last step before writing: nothing the reader may not see
     .filter((hit) => hit.memory.level === 'insight' && maySee(hit.memory, requester))
     .slice(0, k);
+  // relevant insights too private for this repository: a count in the comment, never which
+  const withheld = await withheldInsights(requester, recalled, {
+    k,
+    nameIds: false,
+    recallAsPrivate: (wider) => recall(deps, wider, task, recallOptions),
+  });
   // the source links name every source the reader may open: complete provenance for the few shown
   const hits = await withCompleteProvenance(deps.store, requester.tenant, recalled);
 
@@ -165,7 +172,9 @@ export async function runSuggest(
   if (hits.length === 0 && commentId === undefined) return 'silent';
 
   const body =
-    hits.length > 0 ? renderSuggestionComment(hits, renderContext(ctx, requester), k) : renderNoLongerRelevant();
+    hits.length > 0
+      ? renderSuggestionComment(hits, renderContext(ctx, requester), k, withheld)
+      : renderNoLongerRelevant(withheld);
   const now = clock.now().toISOString();
   const { owner, repo } = splitRepo(job.repo);
   let outcome: SuggestOutcome;

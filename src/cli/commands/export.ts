@@ -2,8 +2,8 @@
  * export: a tenant's pool as a versioned JSON Lines file (docs/export-format.md): all of it, the
  * memories of one level or status, or (--for-action) only what the Action injects.
  */
-import { rename, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { z } from 'zod';
@@ -67,6 +67,8 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
   const file = resolve(ctx.io.cwd, opts.out);
   const partial = `${file}.${process.pid}.partial`;
   try {
+    // `--out .github/memory-pool.jsonl.gz` in a repository without a .github folder yet
+    await mkdir(dirname(file), { recursive: true });
     await writeFile(partial, encodePoolBytes(text, file));
     await rename(partial, file);
   } catch (error) {
@@ -74,7 +76,11 @@ async function run(ctx: CliContext, raw: Record<string, unknown>): Promise<void>
   }
   const noun = level === undefined ? (count === 1 ? 'memory' : 'memories') : `${level}${count === 1 ? '' : 's'}`;
   const what = [status, noun].filter(Boolean).join(' ');
-  ctx.io.err(`exported ${count} ${what} of ${tenant} to ${opts.out}\n`);
+  // the Action refuses a file of another organization: say which repositories this one serves
+  const serves = opts.forAction
+    ? ` (the Action injects it in repositories of ${tenant} only; --for-org OWNER labels it for another owner's)`
+    : '';
+  ctx.io.err(`exported ${count} ${what} of ${tenant} to ${opts.out}${serves}\n`);
 }
 
 export const exportCommand: CliCommand = {

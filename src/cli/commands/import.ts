@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { describeError, InputError } from '../../core/errors.js';
 import { searchableText } from '../../core/memory-index.js';
-import { decodePoolBytes, parsePool } from '../../core/pool-file.js';
+import { decodePoolBytes, parsePoolBytes } from '../../core/pool-file.js';
 import type { Memory } from '../../core/types.js';
 import { screenPoolMemory } from '../../services/pool-screen.js';
 import type { Embedder } from '../../ports/index.js';
@@ -30,16 +30,15 @@ async function run(ctx: CliContext, file: string, raw: Record<string, unknown>):
   } catch (error) {
     throw new InputError(`${opts.file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  // an export written to a `.gz` path is gzip-compressed
-  const text = decodePoolBytes(bytes);
-  let parsed: ReturnType<typeof parsePool>;
+  // the one pool-file reader: plain or gzip-compressed (an export written to a `.gz` path)
+  let parsed: ReturnType<typeof parsePoolBytes>;
   try {
-    parsed = parsePool(text);
+    parsed = parsePoolBytes(bytes);
   } catch (error) {
     throw new InputError(`${opts.file}: ${(error as Error).message}; nothing was imported`);
   }
   const { header, memories } = parsed;
-  refuseUnscreened(opts.file, text, memories);
+  refuseUnscreened(opts.file, bytes, memories);
   const flag = ctx.globals.tenant?.trim().toLowerCase();
   if (flag && flag !== header.tenant) {
     throw new InputError(`${opts.file} holds the pool of ${header.tenant}, not ${flag}; nothing was imported`);
@@ -75,11 +74,11 @@ async function run(ctx: CliContext, file: string, raw: Record<string, unknown>):
 }
 
 /** Throws, naming the line, for the first memory that fails the insight screen (every status). */
-function refuseUnscreened(file: string, text: string, memories: Memory[]): void {
-  const lines = memoryLineNumbers(text);
+function refuseUnscreened(file: string, bytes: Uint8Array, memories: Memory[]): void {
   for (const [index, memory] of memories.entries()) {
     const verdict = screenPoolMemory(memory);
     if (verdict.ok) continue;
+    const lines = memoryLineNumbers(decodePoolBytes(bytes));
     throw new InputError(
       `${file}: line ${lines[index] ?? '?'}: memory ${memory.id} fails the insight screen (${verdict.reason ?? 'refused'}); nothing was imported`,
     );

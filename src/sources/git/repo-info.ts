@@ -11,8 +11,10 @@ export interface RepoInfo {
   /** absolute path git runs in */
   dir: string;
   bare: boolean;
-  /** owner/name from the origin remote, when it has one */
+  /** owner/name from the origin remote, when it is on a host (a local path names no owner) */
   remoteRepo?: string;
+  /** the origin remote's URL as configured, when there is one */
+  remote?: string;
   /** https://github.com/owner/name when origin is on GitHub */
   githubUrl?: string;
   /** the folder's name, without a trailing .git */
@@ -45,18 +47,23 @@ export async function inspectRepository(dir: string): Promise<RepoInfo> {
     dir: absolute,
     bare,
     folderName: basename(folder).replace(/\.git$/, '') || 'repository',
+    ...(remote.trim() && { remote: remote.trim() }),
     ...(parsed && { remoteRepo: parsed.repo }),
     ...(parsed?.github && { githubUrl: `https://github.com/${parsed.repo}` }),
   };
 }
 
-/** owner/name and whether the host is github.com, from an https, ssh or scp-like remote URL. */
+/**
+ * owner/name and whether the host is github.com, from an https, ssh or scp-like remote URL.
+ * Undefined for a remote on this machine (a path, `file://`): its folders name no owner.
+ */
 export function parseRemoteUrl(url: string): { repo: string; github: boolean } | undefined {
   if (!url) return undefined;
   let host = '';
-  let path = url;
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(url);
-  if (/^[a-z+]+:\/\//i.test(url)) {
+  let path: string;
+  // scp-like (git@host:owner/name); not a Windows drive (C:\…)
+  const scp = /^(?:[^@/\\]+@)?([^:/\\]{2,}):(?!\/)(.+)$/.exec(url);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
     try {
       const parsed = new URL(url);
       host = parsed.hostname;
@@ -67,7 +74,10 @@ export function parseRemoteUrl(url: string): { repo: string; github: boolean } |
   } else if (scp) {
     host = scp[1] ?? '';
     path = scp[2] ?? '';
+  } else {
+    return undefined;
   }
+  if (host === '') return undefined;
   const segments = path
     .replace(/\/+$/, '')
     .replace(/\.git$/, '')
