@@ -23,23 +23,17 @@ import {
 import type { Fix } from '../core/types.js';
 import type { AbstractedMemory, Abstraction, Abstractor } from '../services/ports.js';
 import { templateFor, type RoutineTemplate } from './routine-templates.js';
+import type { KindEntry } from '../knowledge/entry.js';
+import { KINDS } from '../knowledge/kinds/index.js';
 
 export const RULES_MODEL = 'rules@1';
 
+const ENTRIES: readonly KindEntry<RoutineKind>[] = KINDS;
+
 /** How the kinds of files touched read in an evidence line. */
-const FILE_KIND_EVIDENCE: Partial<Record<RoutineKind, string>> = {
-  'ci-config': 'CI configuration',
-  'dependency-compat': 'dependency manifests or lockfiles',
-  'build-packaging': 'build configuration',
-  'type-check': 'type declarations',
-  'encoding-locale': 'locale or time zone data',
-  'data-migration': 'database migrations or schema',
-  'lint-format': 'linter or formatter configuration',
-  'platform-compat': 'platform-specific code',
-  'concurrency-async': 'concurrency code',
-  'config-env': 'configuration or option parsing',
-  'security-validation': 'security-related code',
-};
+const FILE_KIND_EVIDENCE: Partial<Record<RoutineKind, string>> = Object.fromEntries(
+  ENTRIES.flatMap(({ kind, files }) => (files ? [[kind, files.evidence]] : [])),
+);
 
 const TRACE_LIMITS = { problem: 800, change: 1500, files: 40 } as const;
 
@@ -115,24 +109,10 @@ function tagsOf(fix: Fix, choice: RoutineChoice, lesson: LessonChoice, ecosystem
 }
 
 /** A short imperative per kind, for the title of a lesson the catalog does not name. */
-const KIND_CHECK: Record<RoutineKind, string> = {
-  'edge-input': 'test the edge inputs',
-  'encoding-locale': 'test other encodings, locales and time zones',
-  'platform-compat': 'test on every supported platform',
-  'concurrency-async': 'test overlapping and cancelled operations',
-  'performance-resource': 'assert resources are released',
-  'error-handling': 'test the failure path',
-  'security-validation': 'test hostile input',
-  'api-compat': 'pin the public behaviour',
-  'dependency-compat': 'test the allowed dependency versions',
-  'type-check': 'check the published types',
-  'lint-format': 'keep the linter clean',
-  'build-packaging': 'build and install from a clean checkout',
-  'ci-config': 'test the CI change on a branch',
-  'config-env': 'test every source of the setting',
-  'data-migration': 'run the migrations on a fresh database',
-  'regression-test': 'pin it with a regression test',
-};
+const KIND_CHECK = Object.fromEntries(ENTRIES.map(({ kind, checkPhrase }) => [kind, checkPhrase])) as Record<
+  RoutineKind,
+  string
+>;
 
 /** Names of tests the change added, in general words ("empty pattern"). */
 export function addedTestNames(change: string, vocabulary: Vocabulary): string[] {
