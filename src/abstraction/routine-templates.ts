@@ -5,12 +5,10 @@
  * came from.
  */
 import type { RoutineKind } from '../core/routines.js';
-import type { KindEntry, Template } from '../knowledge/entry.js';
-import { KINDS } from '../knowledge/kinds/index.js';
+import type { Template } from '../knowledge/entry.js';
+import { KIND_ENTRIES as ENTRIES } from '../knowledge/kinds/index.js';
 
 export type RoutineTemplate = Template;
-
-const ENTRIES: readonly KindEntry<RoutineKind>[] = KINDS;
 
 /** The template of each kind; for a kind with facets (src/core/routines.ts), of its first facet. */
 export const ROUTINE_TEMPLATES = Object.fromEntries(ENTRIES.map((entry) => [entry.kind, entry.template])) as Record<

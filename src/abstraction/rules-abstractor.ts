@@ -23,12 +23,9 @@ import {
 import type { Fix } from '../core/types.js';
 import type { AbstractedMemory, Abstraction, Abstractor } from '../services/ports.js';
 import { templateFor, type RoutineTemplate } from './routine-templates.js';
-import type { KindEntry } from '../knowledge/entry.js';
-import { KINDS } from '../knowledge/kinds/index.js';
+import { KIND_ENTRIES as ENTRIES } from '../knowledge/kinds/index.js';
 
 export const RULES_MODEL = 'rules@1';
-
-const ENTRIES: readonly KindEntry<RoutineKind>[] = KINDS;
 
 /** How the kinds of files touched read in an evidence line. */
 const FILE_KIND_EVIDENCE: Partial<Record<RoutineKind, string>> = Object.fromEntries(

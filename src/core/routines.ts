@@ -5,20 +5,18 @@
  * The cues are general software vocabulary, not any repository's words, and live with each kind's
  * entry in src/knowledge/kinds/; this module reads them. Pure: no I/O.
  */
-import { FILE_CUE_ORDER, KINDS, type RoutineKind } from '../knowledge/kinds/index.js';
-import type { Cue, KindEntry } from '../knowledge/entry.js';
+import { FILE_CUE_ORDER, KIND_ENTRIES as ENTRIES, type RoutineKind } from '../knowledge/kinds/index.js';
+import type { Cue } from '../knowledge/entry.js';
 import { cueText, cueWeight, fixProse } from './text.js';
 import type { CheckKind, Fix } from './types.js';
 
 export type { RoutineKind };
 
 /** Every routine kind, in the engine's order (the first of two equally weighted kinds wins). */
-export const ROUTINE_KINDS = KINDS.map((entry) => entry.kind) as readonly RoutineKind[] as readonly [
+export const ROUTINE_KINDS = ENTRIES.map((entry) => entry.kind) as readonly RoutineKind[] as readonly [
   RoutineKind,
   ...RoutineKind[],
 ];
-
-const ENTRIES: readonly KindEntry<RoutineKind>[] = KINDS;
 
 export interface RoutineCue {
   kind: RoutineKind;

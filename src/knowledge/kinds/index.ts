@@ -42,6 +42,9 @@ export const KINDS = [
 
 export type RoutineKind = (typeof KINDS)[number]['kind'];
 
+/** The same entries, each read as an entry of any routine kind. */
+export const KIND_ENTRIES: readonly KindEntry<RoutineKind>[] = KINDS;
+
 /**
  * The order in which the kinds of files a fix touched are read: evidence lines list them in this
  * order, and of two kinds the files show equally strongly, the first is the fix's. Every kind with
