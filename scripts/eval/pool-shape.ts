@@ -1,6 +1,7 @@
 /** What the pool says: insights per fix, sources per insight, shared titles, glued titles, leaks, a sample. */
 import { leaksSource } from '../../src/abstraction/specificity.js';
 import type { Fix, Memory } from '../../src/core/types.js';
+import { titleDefect } from '../../src/core/knowledge/titles.js';
 import { key } from './data.js';
 
 export function countLeaks(insights: Memory[], fixesByKey: Map<string, Fix>): { count: number; examples: string[] } {
@@ -37,20 +38,6 @@ export function sharedTitles(insights: Memory[]): string[] {
   for (const m of insights.filter((i) => i.status === 'active'))
     count.set(m.title.toLowerCase(), (count.get(m.title.toLowerCase()) ?? 0) + 1);
   return [...count].filter(([, n]) => n > 1).map(([title, n]) => `${title} ×${n}`);
-}
-
-const REPAIR_VERB =
-  /^(fix(es|ed)?|hotfix|update[sd]?|add(s|ed)?|chop(s|ped)?|remove[sd]?|revert(s|ed)?|bump(s|ed)?|patch(es|ed)?|correct(s|ed)?|change[sd]?|make[s]?|use[sd]?|move[sd]?|refactor(s|ed)?|handle[sd]?|resolve[sd]?|allow(s|ed)?|improve[sd]?|ensure[sd]?|don['’]?t|do not|prevent(s|ed)?|avoid(s|ed)?)\b/i;
-const DANGLING = /\b(a|an|the|of|for|to|with|and|or|in|on|by|from|at|as|possible|when|if|that|is|are|its|their)\s*$/i;
-/** "<the commit's words>: <a check>" — a colon joining a phrase to an instruction. */
-const GLUED = /^[^:]{3,}:\s+(test|pin|check|run|add|assert|verify|build|use|keep)\b/i;
-
-/** A title no reader can act on cleanly: a repair verb first, a dangling last word, or glued. */
-export function titleDefect(title: string): string | undefined {
-  if (REPAIR_VERB.test(title.trim())) return 'begins with a repair verb';
-  if (DANGLING.test(title.trim().replace(/[.!]+$/, ''))) return 'ends on a dangling word';
-  if (GLUED.test(title)) return 'commit words glued to a check';
-  return undefined;
 }
 
 export function defectiveTitles(insights: Memory[]): string[] {

@@ -23,23 +23,14 @@ import {
 import type { Fix } from '../core/types.js';
 import type { AbstractedMemory, Abstraction, Abstractor } from '../ports/index.js';
 import { templateFor, type RoutineTemplate } from './routine-templates.js';
+import { KIND_ENTRIES as ENTRIES } from '../core/knowledge/kinds/index.js';
 
 export const RULES_MODEL = 'rules@1';
 
 /** How the kinds of files touched read in an evidence line. */
-const FILE_KIND_EVIDENCE: Partial<Record<RoutineKind, string>> = {
-  'ci-config': 'CI configuration',
-  'dependency-compat': 'dependency manifests or lockfiles',
-  'build-packaging': 'build configuration',
-  'type-check': 'type declarations',
-  'encoding-locale': 'locale or time zone data',
-  'data-migration': 'database migrations or schema',
-  'lint-format': 'linter or formatter configuration',
-  'platform-compat': 'platform-specific code',
-  'concurrency-async': 'concurrency code',
-  'config-env': 'configuration or option parsing',
-  'security-validation': 'security-related code',
-};
+const FILE_KIND_EVIDENCE: Partial<Record<RoutineKind, string>> = Object.fromEntries(
+  ENTRIES.flatMap(({ kind, files }) => (files ? [[kind, files.evidence]] : [])),
+);
 
 const TRACE_LIMITS = { problem: 800, change: 1500, files: 40 } as const;
 

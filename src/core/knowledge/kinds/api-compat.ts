@@ -1,0 +1,39 @@
+/** The routine kind api-compat (public behaviour and backward compatibility): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const apiCompat = defineKind({
+  kind: 'api-compat',
+  template: {
+    label: 'public behaviour and backward compatibility',
+    title: 'Pin the public behaviour with tests before changing it',
+    description: 'A change that looks internal can break callers that rely on the previous behaviour of a public API.',
+    check:
+      'Before refactoring or tightening behaviour, write tests that use the public API exactly as callers do (arguments, return values, errors raised) and keep them passing; treat any change to them as a breaking change with a deprecation path.',
+    why: 'A regression of public behaviour fails such a test the moment it is introduced.',
+    also: 'keep the previous public behaviour covered by a test',
+    step: 'Write tests of the public API as callers use it before changing the code.',
+  },
+  checkPhrase: 'pin the public behaviour',
+  vocabulary: 'backward compatibility breaking change public behaviour contract',
+  textCues: [
+    [/\bbreaking( changes?)?\b|\bbackwards?[- ]compat|\bbackwards?[- ]incompatib/i, 1.2],
+    [/\bregress(ion|ions|ed)\b/i, 0.8],
+    [/\bcontract\b|\bpublic api\b|\bsemver\b/i, 1],
+    [/\bintroduced (in|by)\b|\bprevious(ly)? (behaviou?r|versions?)|\brestor(e|es|ed)\b|\brevert/i, 0.6],
+    [/\bbehaviou?r\b|\bapi\b/i, 0.4],
+  ],
+  lessons: [
+    {
+      id: 'public-behaviour-regression',
+      title: 'Pin the public behaviour callers rely on with tests before refactoring',
+      description: 'A change that looks internal alters a public method, return value or error that callers depend on.',
+      check:
+        'Before changing the code, write tests that use the public API exactly as callers do (arguments, results, errors, subclassing and decorating) and keep them passing; treat a needed change as a breaking one.',
+      cues: [
+        [/\bregress(ion|ions|ed)?\b|\bbreaking( changes?)?\b|\bbackwards?[- ]compat\w*\b|\bno longer\b/i, 1.1],
+        [/\brestor\w*\b|\brevert\w*\b|\bprevious(ly)?\b|\bused to\b|\bintroduced (in|by)\b/i, 0.6],
+        [/\bpublic api\b|\bcontract\b|\bsemver\b|\bdecorat\w*\b|\bsubclass\w*\b|\binherit\w*\b/i, 0.6],
+      ],
+    },
+  ],
+});

@@ -1,0 +1,72 @@
+/** The routine kind build-packaging (builds and packaging): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const buildPackaging = defineKind({
+  kind: 'build-packaging',
+  template: {
+    label: 'builds and packaging',
+    title: 'Build and install the package from a clean checkout as a test',
+    description:
+      'Build scripts, bundlers and compile targets can fail or ship the wrong output even when the unit tests pass.',
+    check:
+      'Add a CI step that builds from a clean checkout, packs the artifact, installs it into an empty project on the lowest supported target and imports it, failing on any compiler or bundler error.',
+    why: 'Unit tests that run from source cannot catch a build or packaging break.',
+    also: 'build and install the package from a clean checkout',
+    step: 'Build from a clean checkout, pack, install and import the artifact.',
+  },
+  checkPhrase: 'build and install from a clean checkout',
+  vocabulary: 'build compile bundle package artifacts',
+  textCues: [
+    [/\bbuild(s|ing)?\b/i, 0.8],
+    [
+      /\bcompil(e|es|er|ation)\b|\btranspil|\bbundl(e|er|ing)\b|\bminif|\buglify|\bwebpack\b|\brollup\b|\besbuild\b/i,
+      1,
+    ],
+    [/\bpackag(e|ing)\b|\bpublish|\bdist\b|\bartifacts?\b|\bmakefile\b|\bcmake\b|\btsconfig\b/i, 0.5],
+    [/\balready declared\b|\bredeclared\b|\bundefined reference\b|\blinker\b|\bes5\b|\bcommonjs\b|\besm\b/i, 1],
+    [/\bscripts?\b|\bgenerat(e|ion)\b/i, 0.3],
+  ],
+  files: {
+    evidence: 'build configuration',
+    cues: [
+      [
+        /(^|\/)(Makefile|CMakeLists\.txt|webpack\.config\.\w+|rollup\.config\.\w+|vite\.config\.\w+|tsconfig[\w.-]*\.json|build\.rs|Dockerfile|setup\.py|setup\.cfg|MANIFEST\.in|\.npmignore)$|(^|\/)scripts\/build/i,
+        0.7,
+      ],
+    ],
+  },
+  checks: { build: 1.5 },
+  lessons: [
+    {
+      id: 'build-from-clean',
+      title: 'Build, pack and install the artifact from a clean checkout in CI',
+      description:
+        'Build scripts, bundlers and package manifests break or ship the wrong files while tests that run from source still pass.',
+      check:
+        'Add a CI step that builds from a clean checkout, packs the artifact, installs it into an empty project and imports or runs it, failing on any build error or missing file.',
+      cues: [
+        [/\bbuild(s|ing)?\b|\bcompil\w*\b|\bbundl\w*\b|\bwebpack\b|\brollup\b|\besbuild\b|\bvite\b/i, 0.8],
+        [
+          /\bpackag\w*\b|\bpublish\w*\b|\bdist\b|\bartifacts?\b|\bmakefile\b|\bsetup\.py\b|\bwheel\b|\bexports? (map|field)\b|\besm\b|\bcommonjs\b|\bcjs\b/i,
+          0.7,
+        ],
+        [/\balready declared\b|\bredeclared\b|\bundefined reference\b|\blinker\b|\blink(ing)? errors?\b/i, 1],
+      ],
+    },
+    {
+      id: 'cross-target-build',
+      title: 'Build for every target platform and architecture you ship',
+      description:
+        'A native dependency or build flag that works on the main platform fails to compile or link for another target.',
+      check:
+        'Keep a CI build matrix over every shipped target (operating system, architecture, libc) and fail the release when one of them does not build.',
+      cues: [
+        [
+          /\bandroid\b|\barm(64|v7)?\b|\baarch64\b|\bmusl\b|\bcross[- ]?compil\w*\b|\btargets?\b|\barchitectures?\b|\b32[- ]bit\b/i,
+          1,
+        ],
+        [/\bbuild\w*\b|\bcompil\w*\b|\bbinar(y|ies)\b|\bnative\b/i, 0.4],
+      ],
+    },
+  ],
+});

@@ -1,0 +1,48 @@
+/** The routine kind ci-config (CI workflows): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const ciConfig = defineKind({
+  kind: 'ci-config',
+  template: {
+    label: 'CI workflows',
+    title: 'Validate CI workflow changes in a branch run before relying on them',
+    description: 'CI configuration is code: a tool version, a renamed action or a matrix entry can break every build.',
+    check:
+      'After editing CI workflows, run them on a branch and check that every job of the matrix actually ran and passed; pin tool and action versions and lint the workflow files.',
+    why: 'A broken pipeline hides every other failure until it is repaired.',
+    also: 'make sure CI actually runs that check',
+    step: 'Run the edited workflows on a branch and check every job ran and passed.',
+  },
+  checkPhrase: 'test the CI change on a branch',
+  vocabulary: 'ci workflow pipeline configuration',
+  textCues: [
+    [/\bci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bjenkins\b/i, 1.2],
+    [/\bworkflows?\b|\bpipelines?\b|\bcoverage\b|\bmatrix\b/i, 0.6],
+  ],
+  files: {
+    evidence: 'CI configuration',
+    cues: [
+      [
+        /(^|\/)\.github\/workflows\/|(^|\/)\.travis\.yml$|(^|\/)\.circleci\/|appveyor\.yml$|azure-pipelines|\.gitlab-ci\.yml$|Jenkinsfile$/i,
+        1.5,
+      ],
+    ],
+  },
+  lessons: [
+    {
+      id: 'ci-pipeline',
+      title: 'Treat the CI workflow as code: pin what it uses and test changes to it',
+      description:
+        'A CI workflow breaks on a runner, tool or permission change and stops checking anything while looking green or red for the wrong reason.',
+      check:
+        'Pin the versions of actions and tools the workflow uses, give it the secrets and permissions it needs explicitly, and run a changed workflow on a branch before merging.',
+      cues: [
+        [
+          /\bci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\bworkflows?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bpipelines?\b/i,
+          1.2,
+        ],
+        [/\bcoverage\b|\brunners?\b|\bmatrix\b/i, 0.5],
+      ],
+    },
+  ],
+});

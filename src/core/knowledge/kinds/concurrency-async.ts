@@ -1,0 +1,133 @@
+/** The routine kind concurrency-async (races and ordering): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const concurrencyAsync = defineKind({
+  kind: 'concurrency-async',
+  template: {
+    label: 'races and ordering',
+    title: 'Test operations that overlap, in every order',
+    description:
+      'Races and ordering bugs only show up when operations run at the same time or complete in an unexpected order.',
+    check:
+      'Write a test that runs the operation concurrently with itself and with the operations it interacts with, in varied orders, and assert a consistent final state; run it many times, under a race detector where one exists, and avoid shared global state.',
+    why: 'A single sequential test cannot reveal an ordering bug; overlapping runs do.',
+    also: 'run that test concurrently',
+    step: 'Add a test that overlaps the operation with others and run it repeatedly.',
+  },
+  facets: [
+    {
+      name: 'race',
+      cue: /\b(race( conditions?)?|racy|concurren\w*|parallel\w*|deadlocks?|threads?|mutex\w*|goroutines?|channels?|globals?|shared state|flaky|intermittent\w*|order(ing)?)\b/i,
+    },
+    {
+      name: 'cancel',
+      cue: /\b(cancel\w*|abort\w*|time ?outs?|timed out|signals?|shut ?down|hangs?)\b/i,
+      template: {
+        label: 'cancellation and timeouts',
+        title: 'Test cancellation, timeouts and shutdown at every stage of an operation',
+        description:
+          'Operations stopped part-way by an abort, a timeout or a shutdown often leave work running, fire callbacks twice or never settle.',
+        check:
+          'Add tests that cancel, time out and shut down the operation before it starts, while it runs and after it finishes, and assert that it settles exactly once, stops its work and reports the cancellation.',
+        why: 'Tests that let every operation complete normally cannot catch this kind of bug.',
+        also: 'cancel it part-way in that test',
+        step: 'Add tests that abort and time out the operation at each stage.',
+      },
+    },
+  ],
+  checkPhrase: 'test overlapping and cancelled operations',
+  vocabulary: 'race concurrency async ordering timeout cancellation',
+  textCues: [
+    [/\brace( conditions?)?\b|\bracy\b|\bconcurren|\bparallel|\bdeadlock|\bthread-?safe/i, 1.2],
+    [/\bthreads?\b|\bmutex|\bgoroutines?\b|\bchannels?\b/i, 0.8],
+    [/\basync\b|\basynchronous|\bawait/i, 0.7],
+    [/\bpromises?\b|\bcallbacks? order|\bevent order|\bordering\b/i, 0.6],
+    [/\btime ?outs?\b|\btimed out\b/i, 0.9],
+    [/\bcancel|\babort/i, 1],
+    [/\bsignals?\b|\breceivers?\b|\bsenders?\b|\bshut ?down\b/i, 0.4],
+    [/\bglobals?\b|\bshared state\b|\bflaky\b|\bintermittent/i, 0.6],
+  ],
+  files: {
+    evidence: 'concurrency code',
+    cues: [[/(worker|thread|mutex|lock|queue|sched|async)[\w-]*\.\w+$/i, 0.3]],
+  },
+  lessons: [
+    {
+      id: 'shared-mutable-state',
+      title: 'Operations that run at the same time must not share mutable state',
+      description:
+        'Globals, module-level caches and shared buffers written by concurrent callers give each other’s results.',
+      check:
+        'Run the operation concurrently with itself many times (under a race detector where the language has one) and assert each call gets only its own result.',
+      cues: [
+        [/\brace( conditions?)?\b|\bracy\b|\bdata races?\b/i, 1.2],
+        [/\bconcurren\w*\b|\bparallel\w*\b|\bthread[- ]?safe\w*\b|\bthreads?\b|\bgoroutines?\b/i, 0.9],
+        [/\bglobals?\b|\bshared (state|buffer|cache|map)\b|\bmutable\b|\bsingleton\b/i, 0.7],
+        [
+          /\b(rw)?mutex(es)?\b|\bspinlocks?\b|\bsemaphores?\b|\batomic(ally)?\b|\btoctou\b|\btime[- ]of[- ]check\b|\bcheck[- ]then[- ]act\b/i,
+          1,
+        ],
+      ],
+    },
+    {
+      id: 'pending-async-work',
+      title: 'Finish (resolve, emit end, close) only after all pending asynchronous work has completed',
+      description:
+        'An operation that reports completion while a callback, write or promise is still pending loses or reorders that work.',
+      check:
+        'Add a test where the last asynchronous step is slow (a delayed callback or write) and assert nothing is reported complete, and nothing is lost, before it finishes.',
+      cues: [
+        [/\basync\w*\b|\bawait\w*\b|\bpromises?\b|\bcallbacks?\b/i, 0.5],
+        [
+          /\b(before|after|until|while)\b.{0,30}\b(complet\w*|finish\w*|resolv\w*|done|end(ed)?|pending|flush\w*)\b/i,
+          0.8,
+        ],
+        [/\b(order|ordering|sequence)\b|\bpremature\w*\b|\btoo early\b|\bnot awaited\b/i, 0.8],
+      ],
+    },
+    {
+      id: 'cancellation',
+      title: 'Cancellation (an abort signal, a closed request) must be honoured at every asynchronous step',
+      description:
+        'An abort that arrives between two asynchronous steps is missed, so work goes on, resources stay open or a later step throws.',
+      check:
+        'Test aborting before the start, during each awaited step and after completion, and assert the operation stops, rejects with the abort reason and releases what it opened.',
+      cues: [
+        [
+          /\babort\w*\b|\bcancel\w*\b|\babortsignal\b|\babortcontroller\b|\binterrupt\w*\b|\bctrl-?c\b|\bsigint\b|\bsigterm\b/i,
+          1.3,
+        ],
+        [/\bcontext\b.{0,30}\b(propagat\w*|cancel\w*|deadlines?|done)\b/i, 1.3],
+      ],
+    },
+    {
+      id: 'timeouts',
+      title: 'Every wait needs a timeout, and the timeout path needs a test',
+      description:
+        'A wait without a bound hangs forever when the other side never answers, and an untested timeout path leaks or reports the wrong error.',
+      check:
+        'Add a test where the dependency never answers and assert the operation fails with a timeout error within its bound and leaves nothing running.',
+      cues: [
+        [
+          /\btime ?outs?\b|\btimed out\b|\bhang(s|ing)?\b|\bhung\b|\bstuck\b|\bdeadlock\w*\b|\bnever (returns|resolves|finishes|ends)\b/i,
+          1.2,
+        ],
+      ],
+    },
+    {
+      id: 'use-after-close',
+      title: 'Sending, writing or calling after the other side has closed must not crash',
+      description:
+        'A producer that keeps writing after the consumer has shut down panics or throws on the closed channel, stream or socket.',
+      check:
+        'Close the receiving side first (stop the consumer, end the stream, drop the connection) while work is still being produced, and assert the producer stops cleanly.',
+      cues: [
+        [/\b(after|once)\b.{0,20}\b(clos\w*|shut ?down|ended|end|exit\w*|disconnect\w*|dropped)\b/i, 1],
+        [
+          /\bclosed (channel|stream|socket|pipe|connection)\b|\bbroken pipe\b|\bepipe\b|\bwrite after end\b|\breceiver\b/i,
+          1.2,
+        ],
+      ],
+    },
+  ],
+});

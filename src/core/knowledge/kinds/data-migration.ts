@@ -1,0 +1,34 @@
+/** The routine kind data-migration (schema migrations): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const dataMigration = defineKind({
+  kind: 'data-migration',
+  template: {
+    label: 'schema migrations',
+    title: 'Run migrations against a fresh and a populated database',
+    description: 'Schema migrations can work on an empty database and fail on real data, or fail to roll back.',
+    check:
+      'After touching a migration, run the migration tests against a fresh database and one seeded with representative data, apply and roll back, and compare the resulting schema with the expected one.',
+    why: 'Such a failure shows on the populated run, not on the empty one.',
+    also: 'run the migrations on a populated database',
+    step: 'Apply and roll back migrations on a fresh and on a seeded database.',
+  },
+  checkPhrase: 'run the migrations on a fresh database',
+  vocabulary: 'migration schema database',
+  textCues: [[/\bmigrat(e|ion|ions)\b|\bschema\b|\bdatabase\b|\bsql\b/i, 1.2]],
+  files: {
+    evidence: 'database migrations or schema',
+    cues: [[/(^|\/)(migrations?|migrate)\/|\.sql$|(^|\/)schema\./i, 1.2]],
+  },
+  lessons: [
+    {
+      id: 'schema-migration',
+      title: 'Run every migration against a fresh database and against a copy of the current one',
+      description:
+        'A migration that works on the author’s database fails on an empty one or on real data with unexpected rows.',
+      check:
+        'Apply all migrations to an empty database and to a copy with realistic data in CI, then run the tests; test the rollback where one exists.',
+      cues: [[/\bmigrat\w*\b|\bschema\b|\bdatabase\b|\bsql\b|\bcolumns?\b|\btables?\b/i, 0.9]],
+    },
+  ],
+});

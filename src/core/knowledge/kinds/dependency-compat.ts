@@ -1,0 +1,58 @@
+/** The routine kind dependency-compat (dependency and toolchain versions): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const dependencyCompat = defineKind({
+  kind: 'dependency-compat',
+  template: {
+    label: 'dependency and toolchain versions',
+    title: 'Test against the dependency and toolchain versions you allow, oldest and newest',
+    description:
+      'A new major version of a dependency or toolchain can remove an API or change a default, breaking code that still installs.',
+    check:
+      'When a version range allows a new release, run the suite against the newest and the oldest allowed versions, read the changelog for removals and deprecations, and land the lockfile change together with the code that adapts to it.',
+    why: 'A scheduled run on the newest versions catches such a break before users upgrade.',
+    also: 'run it against the newest allowed dependency versions too',
+    step: 'Run the suite against the oldest and newest allowed dependency and toolchain versions.',
+  },
+  checkPhrase: 'test the allowed dependency versions',
+  vocabulary: 'dependency version upgrade compatibility lockfile',
+  textCues: [
+    [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad|\bpeer\b|\block ?files?\b/i, 1],
+    [/\bdeprecat(ed|ions?)\b/i, 0.6],
+    [
+      /\b(broken|breaks?|broke|failing|fails?) (by|with|after|since) .{0,40}\b(updates?|upgrades?|releases?|versions?)\b/i,
+      1,
+    ],
+    [/\bv\d+(\.\d+)*\+?\b|\b[a-z][\w.-]* \d+\.\d+\b/i, 0.5],
+    [/\btoolchain\b|\bnew (version|release)s?\b|\bcompatib(le|ility)\b|\bnightly\b|\bmsrv\b/i, 0.5],
+  ],
+  files: {
+    evidence: 'dependency manifests or lockfiles',
+    cues: [
+      [
+        /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock)$/i,
+        0.8,
+      ],
+      [
+        /(^|\/)(package\.json|Cargo\.toml|go\.mod|requirements[\w-]*\.txt|pyproject\.toml|Gemfile|composer\.json)$/i,
+        0.4,
+      ],
+    ],
+  },
+  lessons: [
+    {
+      id: 'dependency-upgrade',
+      title: 'Test against the newest and oldest dependency versions you allow',
+      description:
+        'A new major version of a dependency removes an API, changes a default or deprecates what the code uses, and a version range lets it in.',
+      check:
+        'Run the suite against the newest and the oldest allowed versions of each dependency in CI, read the changelog for removals and deprecations, and land the version change with the code that adapts to it.',
+      cues: [
+        [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b|\bpeer\b|\block ?files?\b/i, 1],
+        [/\bdeprecat\w*\b/i, 0.8],
+        [/\bv\d+(\.\d+)*\+?\b|\bversion \d+\b|\bcompatib\w*\b|\bnew (major )?version\b/i, 0.5],
+        [/\b[a-z][\w.-]* ?(>=|<=|\^|~=|==|~>) ?v?\d+\.\d+/i, 1],
+      ],
+    },
+  ],
+});

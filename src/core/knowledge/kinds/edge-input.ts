@@ -1,0 +1,328 @@
+/** The routine kind edge-input (empty, null and missing input): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const edgeInput = defineKind({
+  kind: 'edge-input',
+  template: {
+    label: 'empty, null and missing input',
+    title: 'Test the empty, null and missing inputs of the code you change',
+    description: 'Code written for typical values breaks on an empty string or list, a null or missing value, or zero.',
+    check:
+      'Before calling a fix done, add test cases that pass the changed code an empty string and an empty collection, a null, undefined or missing value, and zero, and assert a sensible result or a clear error rather than a crash.',
+    why: 'Tests that only use typical values let this kind of bug through; one empty-input case fails before such a fix and passes after it.',
+    also: 'include empty, null and missing values in that test',
+    step: 'Add test cases for empty, null, missing and zero input.',
+  },
+  facets: [
+    {
+      name: 'empty',
+      cue: /\b(empty|blank|null|nil|none|undefined|nullish|missing|zero|no (arguments?|args|input|names?|values?|items?|elements?))\b/i,
+    },
+    {
+      name: 'boundary',
+      cue: /\b(boundar(y|ies)|off[- ]by[- ]one|out[- ]of[- ](range|bounds)|(over|under)flow|index|max(imum)?|min(imum)?|negative|single|limits?|infinite loop)\b/i,
+      template: {
+        label: 'boundary values',
+        title: 'Test the boundaries: first, last, largest, smallest and one past the end',
+        description:
+          'Off-by-one errors, overflows and out-of-range indexes hide at the edges of a range, not in its middle.',
+        check:
+          'For every range the change touches, add test cases at the minimum, the maximum, one below and one above each, a single element and a very large input, and assert the exact result.',
+        why: 'A boundary case fails before such a fix and passes after it, where typical values pass both times.',
+        also: 'include the boundary values of each range in that test',
+        step: 'Add test cases at each boundary: minimum, maximum, one past either end, a single element.',
+      },
+    },
+    {
+      name: 'malformed',
+      cue: /\b(malformed|invalid|whitespace|spaces?|trailing|leading|pars(e|er|ing)|special characters?|unexpected (input|characters?))\b/i,
+      template: {
+        label: 'malformed inputs',
+        title: 'Feed the code malformed and unusual input, not only well-formed examples',
+        description:
+          'Parsers and validators fail on stray whitespace, unexpected characters, partial values and inputs that look valid but are not.',
+        check:
+          'Add test cases with leading and trailing whitespace, unexpected characters, truncated and over-long values and almost-valid input, and assert that each is either handled exactly or rejected with a clear error.',
+        why: 'Well-formed examples pass before and after such a fix; one malformed case tells them apart.',
+        also: 'add malformed and almost-valid input to that test',
+        step: 'Add test cases with whitespace, unexpected characters and almost-valid input.',
+      },
+    },
+  ],
+  checkPhrase: 'test the edge inputs',
+  vocabulary: 'empty null zero boundary edge case malformed missing input',
+  textCues: [
+    [/\b(empty|blank)\b/i, 1],
+    [/\b(null|nil|none|undefined|nan|nullish)\b/i, 1],
+    [/\bzero\b|\b0-(length|size)|\bzero-(length|size)/i, 1],
+    [/\bboundar(y|ies)\b|\boff[- ]by[- ]one\b|\bout[- ]of[- ](range|bounds)\b/i, 1],
+    [/\b(over|under)flow/i, 0.8],
+    [/\b(edge|corner)[- ]cases?\b|\bmalformed\b/i, 1],
+    [/\bno (arguments?|args|params|parameters|input|name|value|values|items?|elements?)\b/i, 1],
+    [/\bmissing ([a-z]+ )?(values?|arguments?|fields?|keys?|names?|input|params|parameters?)\b|\bis missing\b/i, 0.8],
+    [/\b(negative|maximum|minimum|max|min) (values?|numbers?|length|size|count)\b/i, 0.8],
+    [/\b(whitespace|spaces|a space|trailing|leading)\b/i, 0.6],
+    [/\bfirst (one|item|element|entry|call|time|to be)\b|\blast (one|item|element|entry|line)\b/i, 0.5],
+    [/\bipv[46]\b|\barbitrary\b/i, 0.5],
+    [/\binvalid (dates?|input|values?|numbers?|strings?|times?)\b/i, 0.8],
+    [/\b(divide|division) by zero\b|\binfinite loop\b/i, 0.7],
+    [/\b(single|one)[- ](char|character|element|item)\b|\blong (input|strings?|lines?)\b/i, 0.7],
+    [/\bpanics?\b|\bsegfault|\bcrash(es|ed)?\b/i, 0.4],
+    [/\bpars(e|er|ing)\b/i, 0.3],
+    [/\b(counts?|amounts?|number of (times|runs|items|retries|attempts|elements|lines|bytes))\b/i, 0.6],
+    [/\b(cyclic|circular|recursi(on|ve)|self[- ]referen\w*)\b/i, 0.7],
+    [/\b(uninitiali[sz]ed|not (been )?(set|initiali[sz]ed|enabled))\b/i, 0.7],
+    [/(>=|<=)\s*-?\d|\bmust be (at least|at most|positive|non-negative|greater|less)\b/i, 0.8],
+    [
+      /\b(typeerror|valueerror|keyerror|indexerror|attributeerror|rangeerror|zerodivisionerror|nullpointerexception)\b/i,
+      1,
+    ],
+  ],
+  lessons: [
+    {
+      id: 'falsy-value-as-absent',
+      title: 'A falsy but valid value (false, 0, empty string) must not be treated as absent',
+      description: 'A presence check written as a truthiness test drops or overrides values that are valid but falsy.',
+      check:
+        'Test each falsy value (false, 0, an empty string, an empty list) where the code checks whether a value was given, and assert it is kept rather than replaced by the default.',
+      cues: [
+        [/\bfalsy\b|\bfalsey\b/i, 1.5],
+        [
+          /\b(false|0|zero|empty string)\b.{0,40}\b(ignored|treated as|overrid\w*|replaced|default|unset|absent|missing|dropped)\b/i,
+          1.2,
+        ],
+        [/\b(ignored|treated as|overrid\w*|replaced|dropped)\b.{0,30}\b(false|zero|0|empty string)\b/i, 1.2],
+        [/\bempty\b.{0,20}\b(treated as|as) (unset|absent|missing|not set)\b|\bempty string\b/i, 0.8],
+      ],
+    },
+    {
+      id: 'absent-value-stringified',
+      title: 'An absent value (null, undefined, None) must be left out, not written as the text "null"',
+      description:
+        'String building that interpolates an absent value writes the literal word into a path, URL, header or output.',
+      check:
+        'Build the output with each optional part absent and assert the result contains neither the part nor the words null, undefined or None.',
+      cues: [
+        [
+          /\b(null|undefined|none|nil)\b.{0,40}\b(appended|append\w*|added|written|printed|in (the )?(url|path|query|string|output|header|name)|stringif\w*|serializ\w*|as (a )?string)\b/i,
+          1.3,
+        ],
+        [/\b("null"|'null'|"undefined"|'undefined')\b/i, 1],
+      ],
+    },
+    {
+      id: 'empty-input',
+      title: 'Empty input (an empty string, list, pattern, file or argument list) must take its own path',
+      description:
+        'Code written for typical input indexes, splits or iterates an empty value and crashes or does the wrong thing.',
+      check:
+        'Add a test that passes the changed code each empty form of its input (empty string, empty list, no arguments, empty file) and assert a sensible result or a clear error.',
+      cues: [
+        [/\bempty\b/i, 0.8],
+        [/\bempty [a-z]\w*/i, 0.4],
+        [
+          /\b(no|zero|without) (arguments?|args|input|items?|elements?|entries|values?|files?|results?|matches|patterns?|lines?|commands?|options?|children|rows?|data|body|content|payload|message|name|value)\b/i,
+          1,
+        ],
+        [/\b(no|zero|without) \w+s\b/i, 0.6],
+        [/\b(null|nil|none|undefined) (body|value|input|argument|payload|content)\b/i, 0.6],
+        [/\bzero[- ](length|size|width|items)\b|\b0[- ](length|size|bytes?)\b|\bblank\b/i, 1],
+        [/\b(is|are|was|were|when) (given )?(nothing|empty)\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'missing-part-crash',
+      title: 'A missing optional part (nil, null, None, no name) must not crash the code that reads it',
+      description: 'Code that assumes an optional field, name or value is set dereferences it and panics or throws.',
+      check:
+        'Construct the object or input with only its required parts and call every public method on it; assert no crash and a sensible default.',
+      cues: [
+        [
+          /\b(nil|null|none|undefined|missing|not set|unset)\b.{0,40}\b(panic\w*|crash\w*|throws?|exception|segfault|error)\b/i,
+          1.1,
+        ],
+        [/\b(panic\w*|crash\w*|throws?|exception)\b.{0,40}\b(nil|null|none|undefined|missing)\b/i, 1.1],
+        [/\b(nil|null) (pointer|dereference|reference)\b|\bnoneType\b|\bcannot read propert/i, 1.3],
+        [/\b(panic\w*|crash\w*|segfault)\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'boundary-position',
+      title: 'The first, last and one-past-the-end positions must be tested, not only the middle',
+      description: 'Off-by-one errors hide at the ends of a range, a string or a collection.',
+      check:
+        'Add cases at the boundaries of every range the change touches: the first and last element, exactly at a limit and one past it, and a single-element input.',
+      cues: [
+        [/\boff[- ]by[- ]one\b|\bout of (range|bounds)\b|\bindex (out|error)\b|\bindexerror\b/i, 1.5],
+        [
+          /\bboundar(y|ies)\b|\blast (element|item|line|char\w*|page)\b|\bfirst (element|item|line|char\w*)\b|\bend of (the )?(range|string|input|file|line)\b/i,
+          1,
+        ],
+        [/\b(exclusive|inclusive)\b|\bupper bound\b|\blower bound\b|\b24:00\b|\bmidnight\b/i, 0.8],
+        [/\b(maximum|minimum|max|min|limit)\b/i, 0.6],
+      ],
+    },
+    {
+      id: 'numeric-extremes',
+      title: 'Numbers at their extremes (zero, negative, very large, NaN, fractions) must be tested',
+      description: 'Arithmetic and parsing written for small positive integers overflow, round wrongly or accept NaN.',
+      check:
+        'Test the changed computation with zero, a negative value, the largest supported value, a fraction and NaN, and assert the exact result or a clear error.',
+      cues: [
+        [
+          /\b(over|under)flow\w*\b|\bnan\b|\binfinity\b|\bprecision\b|\brounding\b|\bfloat(ing point)?\b|\bintegers?\b/i,
+          1,
+        ],
+        [/\bnegative\b|\blarge (numbers?|values?|files?|inputs?)\b|\bhuge\b|\bbig ?int\b/i, 1],
+        [/\bdivi(de|sion) by zero\b/i, 1.5],
+      ],
+    },
+    {
+      id: 'special-characters-in-input',
+      title: 'Input with separators and special characters (spaces, quotes, colons, a lone dash) must survive parsing',
+      description:
+        'Splitting, quoting and tokenizing written for plain words break on characters that have a meaning of their own.',
+      check:
+        'Test the parser or formatter with values that contain spaces, quotes, the separator itself, a lone dash, a trailing backslash and non-letter characters, and assert the value comes back unchanged.',
+      cues: [
+        [
+          /\bspecial characters?\b|\b(colons?|semicolons?|commas?|quotes?|brackets?|braces|spaces?|dash(es)?|hyphens?|slash(es)?|dots?|equals sign|percent|ampersand)\b/i,
+          0.7,
+        ],
+        [/"-"|'-'|\blone dash\b|\bdouble dash\b|"--"/i, 1.2],
+        [/\b(whitespace|trailing|leading)\b/i, 0.6],
+        [/\bescap(e|ed|ing)\b(?! sequence)|\bunescap\w*\b|\bquot(e|ed|ing)\b/i, 0.6],
+        [/\b(glob|regex|regular expression|wildcard)s?\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'malformed-input-rejected',
+      title: 'Malformed input must be rejected with a clear error, not half-parsed',
+      description:
+        'A lenient parser accepts input with extra or invalid parts and returns a wrong value instead of failing.',
+      check:
+        'Feed the parser inputs with extra characters, missing parts and invalid values, and assert each is rejected with an error (or an invalid result) rather than parsed into something plausible.',
+      cues: [
+        [
+          /\bmalformed\b|\binvalid (input|format|dates?|strings?|values?|syntax|json|urls?|numbers?)\b|\bnot returning invalid\b/i,
+          1.2,
+        ],
+        [/\bstrict(ly)? pars\w*|\bpars(e|er|ing)\b.{0,40}\b(accept\w*|allow\w*|invalid|extra|garbage|spaces?)\b/i, 0.9],
+        [/\bincorrect(ly)? pars\w*|\bwrong(ly)? pars\w*|\bpars\w* (error|bug|issue)\b/i, 0.8],
+      ],
+    },
+    {
+      id: 'non-advancing-loop',
+      title: 'A loop or recursion must advance on every input, or it hangs',
+      description: 'A parser or walker that does not consume input on some path loops forever or overflows the stack.',
+      check:
+        'Add a test with the input that made no progress (and a cycle, for graphs and links) under a timeout, and assert it finishes.',
+      cues: [
+        [
+          /\binfinite (loop|recursion)\b|\bstack overflow\b|\bmaximum (call stack|recursion)\b|\brecursion (depth|limit)\b/i,
+          1.5,
+        ],
+        [/\b(cycles?|cyclic|circular|symlink loops?)\b/i, 0.7],
+      ],
+    },
+    {
+      id: 'unknown-value',
+      title: 'A value outside the known set (an unknown method, key, name or type) must be refused cleanly, not crash',
+      description:
+        'A lookup that assumes its key is one of the known ones dereferences nothing and panics or throws on anything else.',
+      check:
+        'Call the changed code with a value it does not know (an unknown method, key, enum name or type) and assert a clear error or a documented fallback, not a crash.',
+      cues: [
+        [
+          /\b(unknown|unsupported|unrecogni[sz]ed|unregistered|undeclared|invalid) (methods?|keys?|names?|types?|values?|commands?|options?|fields?|kinds?|formats?|encodings?)\b/i,
+          1.2,
+        ],
+        [/\bnot (in|found in|part of|present in|registered in|listed in)\b/i, 0.7],
+        [/\b(panic\w*|crash\w*|throws?|exception)\b/i, 0.4],
+      ],
+    },
+    {
+      id: 'repeated-values',
+      title:
+        'A key given several times (repeated headers, parameters, flags or fields) must keep every value, or the documented one',
+      description:
+        'Code that stores one value per key overwrites, merges or double-counts values given more than once.',
+      check:
+        'Pass the same key twice with different values (and with the same value) and assert the documented result: all values in order, the last one, or a clear error; assert nothing is counted twice.',
+      cues: [
+        [
+          /\b(repeated|duplicat\w*|multiple (values|headers|times|occurrences|entries)|twice|double[- ]count\w*|more than once|several times)\b/i,
+          1.1,
+        ],
+        [/\b(headers?|parameters?|params|keys?|flags?|fields?|values?|entries|cookies?)\b/i, 0.3],
+      ],
+    },
+    {
+      id: 'anchored-pattern',
+      title: 'A pattern must match the whole value where it must, not just a part of it',
+      description:
+        'An unanchored regular expression or wildcard accepts values that merely contain a match, or matches at the wrong place.',
+      check:
+        'Test the pattern with values that contain a match at the start, the middle and the end, and with a prefix or suffix added, and assert which are accepted; anchor the expression where the whole value must match.',
+      cues: [
+        [/\b(regex\w*|regexp|regular expressions?|patterns?|wildcards?|globs?|route matching|matcher)\b/i, 0.6],
+        [
+          /\b(only (a )?part of|partial(ly)? match\w*|anchor\w*|whole (value|string|path|word)|entire (value|string|path)|at (the )?end of|prefix|suffix|more than \d+)\b/i,
+          0.6,
+        ],
+      ],
+    },
+    {
+      id: 'case-insensitive-names',
+      title: 'Names a protocol or platform treats as case-insensitive must match in any case',
+      description:
+        'Header names, encodings, schemes, hosts and some file names compared case-sensitively miss values written in another case.',
+      check:
+        'Test each such comparison with the value in lower, upper and mixed case, and assert it matches; compare after normalizing the case rather than with a plain equality.',
+      cues: [
+        [
+          /\bcase[- ]?insensitiv\w*\b|\bcase[- ]?sensitiv\w*\b|\b(upper|lower|mixed)[- ]?case\b|\bcapitali[sz]ation\b/i,
+          1.2,
+        ],
+      ],
+    },
+    {
+      id: 'path-joining',
+      title: 'Joining paths and URLs must neither double nor drop a separator',
+      description:
+        'Concatenating a prefix and a path doubles or loses slashes at the joint, and drops or duplicates a query string.',
+      check:
+        'Join every combination of a prefix with and without a trailing slash and a path with and without a leading slash (and with a query string), and assert exactly one separator and the query kept once.',
+      cues: [
+        [
+          /\b(double|trailing|leading|duplicate|extra|missing) (slash(es)?|separators?)\b|\b(double|trailing|leading) \/|\/\//i,
+          1,
+        ],
+        [
+          /\bnest(ed|ing)? (routes?|routers?|paths?)\b|\bjoin(ing|ed)? (paths?|urls?)\b|\bprefix(es|ed)?\b|\bmount(ed|ing)?\b/i,
+          0.6,
+        ],
+        [/\bslash(es)?\b|\bquery (strings?|parameters?|params)\b/i, 0.4],
+      ],
+    },
+    {
+      id: 'unexpected-input-type',
+      title: 'Code that receives values of several types must be tested with each of them',
+      description:
+        'A function written for strings breaks on a number, a list, bytes or an object it also receives in practice.',
+      check:
+        'Call the changed code with each type a caller may pass (a string, a number, a list, bytes, an object, a subclass) and assert a correct result or a clear type error.',
+      cues: [
+        [/\bnon-?(strings?|str|numeric|numbers?|integers?|lists?|dicts?|objects?|iterables?|bytes)\b/i, 1.1],
+        [
+          /\b(strings?|str|integers?|int|floats?|lists?|dicts?|objects?|bytes|arrays?|numbers?) (instead of|rather than|as well as|or)\b.{0,20}\b(strings?|str|integers?|int|floats?|lists?|dicts?|objects?|bytes|arrays?|numbers?)\b/i,
+          1,
+        ],
+        [
+          /\bwhen an? (integer|number|int|float|list|dict|object|string|tuple) is passed\b|\bwrong type\b|\btype coercion\b/i,
+          1,
+        ],
+      ],
+    },
+  ],
+});

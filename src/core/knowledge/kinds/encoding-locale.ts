@@ -1,0 +1,165 @@
+/** The routine kind encoding-locale (time zones and DST): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const encodingLocale = defineKind({
+  kind: 'encoding-locale',
+  template: {
+    label: 'time zones and DST',
+    title: 'Run date and time tests in several time zones and across DST changes',
+    description:
+      "Date code can be right in the author's time zone and wrong in another one, at a DST change or near midnight UTC.",
+    check:
+      'Run the affected tests with the process time zone set far from UTC on both sides (such as UTC+13 and UTC-10), with dates on both sides of a DST change and near midnight, and compare instants rather than formatted strings.',
+    why: "Such bugs pass every test run in the author's own zone and fail for users elsewhere.",
+    also: 'repeat it in another time zone and across a DST change',
+    step: 'Run the tests again under other time zones and across a DST change.',
+  },
+  facets: [
+    {
+      name: 'time',
+      cue: /\b(time ?zones?|tz|dst|daylight[- ]saving|utc|gmt|offsets?|dates?|midnight|calendar)\b|[+-]\d{2}:?\d{2}\b/i,
+    },
+    {
+      name: 'text',
+      cue: /\b(unicode|utf-?(8|16|32)|charsets?|emoji|non-ascii|ascii|(en|de)cod(e|es|ed|ing|er)|bytes?|line[- ]endings?|crlf|bom)\b/i,
+      template: {
+        label: 'text encodings',
+        title: 'Test text handling with multi-byte characters and other encodings',
+        description:
+          'Code that counts, slices or decodes text can be right for ASCII and wrong for multi-byte characters, another encoding or other line endings.',
+        check:
+          'Add test cases with non-ASCII and multi-byte text (accents, CJK, emoji), invalid byte sequences and CRLF line endings, and assert on lengths in bytes and in characters and on the exact decoded text.',
+        why: 'ASCII-only tests pass before and after such a fix; one multi-byte case tells them apart.',
+        also: 'repeat it with multi-byte text',
+        step: 'Add test cases with multi-byte text, invalid bytes and other line endings.',
+      },
+    },
+    {
+      name: 'locale',
+      cue: /\b(locales?|i18n|l10n|translations?|intl)\b/i,
+      template: {
+        label: 'locales',
+        title: 'Run locale-dependent code under more than one locale',
+        description:
+          'Formatting, sorting and parsing that depend on the locale can be right in English and wrong in other locales.',
+        check:
+          'Run the affected tests under at least one non-English locale with different number, date and sorting rules, and assert on the localised output rather than on an English string.',
+        why: "A test run only in the author's locale cannot catch such a bug.",
+        also: 'repeat it under another locale',
+        step: 'Run the tests under a non-English locale.',
+      },
+    },
+  ],
+  checkPhrase: 'test other encodings, locales and time zones',
+  vocabulary: 'encoding unicode utf-8 time zone dst locale date',
+  textCues: [
+    [/\bunicode\b|\butf-?(8|16|32)\b|\bcharsets?\b|\bemoji\b|\bnon-ascii\b|\bascii\b/i, 1],
+    [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 1],
+    [/\bline[- ]endings?\b|\bcrlf\b|\bbom\b/i, 1],
+    [/\btime ?zones?\b|\btz\b|\bdst\b|\bdaylight[- ]saving/i, 1.2],
+    [/\butc\b|\bgmt\b|(^|\s)[+-]\d{2}:\d{2}\b|\b(utc|gmt)[+-]\d{1,2}/i, 1],
+    [/\blocales?\b|\bi18n\b|\bl10n\b|\btranslations?\b|\bintl\b/i, 1],
+    [/\bbytes?\b/i, 0.4],
+    [/\bdates?\b|\btimes?\b/i, 0.3],
+  ],
+  files: {
+    evidence: 'locale or time zone data',
+    cues: [[/(^|\/)(locales?|i18n|l10n|tz|timezones?)(\/|$)|timezone/i, 0.8]],
+  },
+  lessons: [
+    {
+      id: 'display-width',
+      after: 'open-redirect',
+      title: 'Text width on screen is not its length: test alignment with wide characters, tabs and escape codes',
+      description:
+        'Padding, wrapping and alignment computed from string length break on wide characters, tabs, combining marks and invisible escape codes.',
+      check:
+        'Render the changed output with CJK and emoji text, tabs, combining accents and ANSI colour codes, and assert the columns line up and lines wrap at the right width.',
+      cues: [
+        [/\b(display )?width\b|\balign\w*\b|\bwrap(ping|ped|s)?\b|\bpadding\b|\bcolumns?\b/i, 0.6],
+        [
+          /\b(caret notation|control char\w*|escape codes?|ansi|colou?rs?|styles?|emoji|cjk|wide char\w*|tabs?|combining)\b/i,
+          0.6,
+        ],
+      ],
+    },
+    {
+      id: 'time-zone-offset',
+      title: 'Date code must be tested in time zones far from UTC, on both sides',
+      description:
+        'Date arithmetic and formatting can be right in the author’s time zone and wrong for an offset of the other sign or more than a few hours.',
+      check:
+        'Run the date tests with the process time zone set to a large positive and a large negative offset (UTC+13, UTC-10) and compare instants, not formatted strings.',
+      cues: [
+        [/\btime ?zones?\b|\btz\b|\btimezone\w*\b/i, 1.3],
+        [
+          /\butc\b|\bgmt\w*\b|(^|\s)[+-]\d{2}:\d{2}\b|\b(utc|gmt)[+-]\d{1,2}(:?\d{2})?\b|\boffsets?\b.{0,20}\b(sign|hours?|zone)\b/i,
+          1,
+        ],
+        [/\biana\b|\bzone (names?|ids?)\b|\boffsets?\b/i, 0.7],
+        [/\b(etc|america|europe|asia|africa|australia|pacific|atlantic)\/[a-z]\w*/i, 1],
+        [/\blocal time\b|\bdates?\b.{0,30}\b(shift\w*|off by|wrong day|previous day|next day)\b/i, 0.8],
+      ],
+    },
+    {
+      id: 'dst-transition',
+      title: 'Date arithmetic must be tested across a daylight-saving change',
+      description:
+        'Adding days or comparing dates across a DST change gains or loses an hour and lands on the wrong day.',
+      check:
+        'Add cases that add, subtract and compare dates on both sides of a spring-forward and a fall-back transition, in a time zone that has DST.',
+      cues: [[/\bdst\b|\bdaylight[- ]saving\w*\b|\bsummer ?time\b|\bspring forward\b|\bfall back\b/i, 1.6]],
+    },
+    {
+      id: 'locale-dependent-output',
+      title: 'Locale-dependent output must be tested under a locale other than English',
+      description:
+        'Formatting, sorting and parsing that depend on the locale are right in English and wrong elsewhere.',
+      check:
+        'Run the affected tests under at least one non-English locale with other number, date and ordering rules, and assert the localized result.',
+      cues: [
+        [/\blocales?\b|\bi18n\b|\bl10n\b|\bintl\b|\blocali[sz]\w*\b/i, 1.3],
+        [/\btranslations?\b/i, 0.8],
+        [/\b(week ?days?|month names?|plural\w*|ordinals?|first day of (the )?week)\b/i, 0.8],
+      ],
+    },
+    {
+      id: 'bytes-versus-characters',
+      title: 'A length in bytes is not a length in characters: test with multi-byte text',
+      description:
+        'Code that counts or slices text by characters where bytes are meant (or the reverse) is right for ASCII and wrong for multi-byte text.',
+      check:
+        'Test with multi-byte text (accents, CJK, emoji) and assert byte lengths (headers, buffers, offsets) and character lengths (display, truncation) separately.',
+      cues: [
+        [/\bcontent[- ]length\b|\bbyte (length|count|size|offset)s?\b|\b(multi[- ]?byte|wide) char\w*\b/i, 1.4],
+        [/\butf-?8\b|\bcharset\b/i, 0.8],
+        [/\b(length|width|truncat\w*|slic\w*|column\w*)\b.{0,30}\b(unicode|emoji|cjk|utf-?8|characters)\b/i, 1],
+      ],
+    },
+    {
+      id: 'text-encoding-round-trip',
+      title: 'Non-ASCII text and bytes must round-trip through every read, write and decode',
+      description:
+        'Text written, read or decoded with the wrong or a default encoding garbles non-ASCII characters or fails on bytes that are not valid text.',
+      check:
+        'Write and read back text with accents, emoji and an invalid byte sequence through each changed path (files, streams, headers, URLs, terminals) and assert the exact text or a clear decoding error.',
+      cues: [
+        [/\bunicode\b|\bnon-?ascii\b|\bemoji\b|\baccent\w*\b|\blatin-?1\b|\biso-8859\b/i, 1.1],
+        [/\b(en|de)cod(e|es|ed|ing|er|ers)\b/i, 1],
+        [/\bbytes?\b.{0,20}\b(text|strings?|str)\b|\b(text|str) (and|vs|or) bytes\b|\bbinary\b/i, 0.7],
+        [/\bmojibake\b|\bgarbled\b|\bpercent[- ]encod\w*\b|\burl[- ]?encod\w*\b/i, 1.2],
+      ],
+    },
+    {
+      id: 'line-endings',
+      title: 'Text must be tested with CRLF and CR line endings, not only LF',
+      description:
+        'Code that splits, matches or counts lines on LF alone breaks on files written on Windows or old Macs.',
+      check:
+        'Add cases with CRLF, lone CR and a missing final newline to every line-based reader or matcher the change touches.',
+      cues: [
+        [/\bcrlf\b|\bline[- ]?endings?\b|\bline[- ]?terminators?\b|\\r\\n|\bcarriage returns?\b|\bnewlines?\b/i, 1.4],
+      ],
+    },
+  ],
+});

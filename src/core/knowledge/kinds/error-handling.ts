@@ -1,0 +1,133 @@
+/** The routine kind error-handling (swallowed errors): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const errorHandling = defineKind({
+  kind: 'error-handling',
+  template: {
+    label: 'swallowed errors',
+    title: 'Test the failure path: errors must reach the caller, not vanish',
+    description: 'Errors that are swallowed, ignored or masked by a later error leave callers with silent failures.',
+    check:
+      'For each changed operation, add a test that forces a dependency to fail and assert that the caller receives the original error, that no later error masks it, and that nothing keeps running as if it had succeeded.',
+    why: 'Tests that only exercise success cannot catch a swallowed error.',
+    also: 'assert the error that reaches the caller when it fails',
+    step: 'Force each dependency to fail and assert the error reaches the caller.',
+  },
+  facets: [
+    {
+      name: 'surface',
+      cue: /\b(swallow\w*|uncaught|unhandled|propagat\w*|shadow\w*|mask(s|ed|ing)?|silent(ly)?|catch|ignored|lost)\b/i,
+    },
+    {
+      name: 'report',
+      cue: /\b(stderr|stdout|exit (codes?|status)|error messages?|messages?|traceback|stack traces?|panics?|crash(es|ed)?|cast)\b/i,
+      template: {
+        label: 'error messages and exit codes',
+        title: 'Assert how errors are reported: type, message, stream and exit status',
+        description:
+          'An error reported with the wrong type, an unreadable message, on the wrong stream or with the wrong exit status misleads users and scripts.',
+        check:
+          'For each failure the change can produce, add a test that asserts the error type, a useful message, the output stream (stderr, not stdout) and the exit status or response code, and that the program reports instead of crashing.',
+        why: 'A test that only checks that something failed cannot catch an error reported in the wrong form or place.',
+        also: 'assert the type, message and stream of the error',
+        step: 'Assert error type, message, stream and exit status for each failure.',
+      },
+    },
+  ],
+  checkPhrase: 'test the failure path',
+  vocabulary: 'error handling exception swallowed uncaught reported',
+  textCues: [
+    [/\berrors?\b/i, 0.6],
+    [/\bexceptions?\b/i, 0.8],
+    [/\bthrows?\b|\bthrown\b|\bthrowing\b/i, 0.6],
+    [/\bswallow|\buncaught\b|\bunhandled\b|\bpropagat/i, 1.2],
+    [/\b(re)?rais(e|es|ed|ing)\b|\btry\/catch\b|\bcatch\b/i, 0.5],
+    [/\bpanics?\b|\bcrash(es|ed)?\b/i, 0.5],
+    [/\bstderr\b|\bexit (codes?|status)\b|\berror messages?\b/i, 0.9],
+    [/\bshadow|\bmask(s|ed|ing)?\b|\bfail(s|ed)? silently\b|\bsilently\b/i, 0.7],
+    [/\btraceback\b|\bstack traces?\b|\bnot respond|\bhangs?\b/i, 0.5],
+  ],
+  lessons: [
+    {
+      id: 'error-reaches-caller',
+      title: 'An error raised in a callback, hook or handler must reach the caller, not vanish',
+      description:
+        'An error thrown inside a callback, hook or asynchronous step is swallowed or leaves the operation hanging instead of failing it.',
+      check:
+        'For each hook or callback the change touches, add a test that makes it throw (and reject) and assert the caller receives that error and the operation ends.',
+      cues: [
+        [
+          /\bswallow\w*\b|\buncaught\b|\bunhandled\b|\bsilent(ly)?\b|\bignor\w* (the )?errors?\b|\berrors? (are |is )?(lost|ignored|dropped)\b/i,
+          1.3,
+        ],
+        [/\bpropagat\w*\b|\bnot respond\w*\b|\bnever (called|respond\w*|reject\w*)\b|\brejection\b/i, 1],
+        [/\bthrows?\b|\bthrown\b|\bthrowing\b|\berrors?\b/i, 0.3],
+        [/\b(hooks?|callbacks?|handlers?|listeners?|middleware)\b/i, 0.3],
+      ],
+    },
+    {
+      id: 'error-masked',
+      title: 'A cleanup or fallback error must not hide the original error',
+      description:
+        'When cleanup or a second handler fails, its error replaces the first one, and the caller sees the wrong cause.',
+      check:
+        'Make the main step and then its cleanup fail in one test and assert the caller receives the main error (with the cleanup error attached or logged, not instead).',
+      cues: [
+        [
+          /\bshadow\w*\b|\bmask\w*\b|\bhid(e|es|den|ing)\b.{0,20}\berrors?\b|\boriginal errors?\b|\boverwrit\w* (the )?errors?\b/i,
+          1.4,
+        ],
+        [
+          /\b(cleanup|finally|after|defer\w*|teardown)\b.{0,30}\berrors?\b|\berrors?\b.{0,30}\b(cleanup|finally|teardown)\b/i,
+          0.8,
+        ],
+        [/\b[A-Z]\w*(Error|Exception)\b.{0,60}\b[A-Z]\w*(Error|Exception)\b/, 1.1],
+      ],
+    },
+    {
+      id: 'error-output-channel',
+      title: 'Errors go to standard error with a failing exit status, never to standard output with 0',
+      description:
+        'An error printed to standard output, or an exit status of 0 after a failure, breaks pipelines and scripts that rely on them.',
+      check:
+        'Run the failing command in a test, capture both streams and the exit status, and assert the message is on standard error and the status is non-zero.',
+      cues: [
+        [/\bstderr\b|\bstdout\b|\bstandard (error|output)\b/i, 1.3],
+        [/\bexit (codes?|status)\b|\breturn codes?\b|\bexits? (with )?(0|zero|1|non-?zero)\b/i, 1.3],
+      ],
+    },
+    {
+      id: 'error-message-content',
+      title: 'An error must render a message that names what failed, even when built with only some of its fields',
+      description: 'An error object built without its optional fields prints an empty, wrong or crashing message.',
+      check:
+        'Create each error type with only its required arguments and with all of them, and assert its string form names the failing input and does not itself raise.',
+      cues: [
+        [
+          /\berror messages?\b|\bmessages? (of|for) (the )?errors?\b|\bstr(ing)? (cast|form|representation|conversion) of\b|\brepr\b|\btostring\b/i,
+          1.3,
+        ],
+        [/\b(exception|error)s? (class|type|object)\b|\bwrong (error|exception)\b/i, 0.7],
+        [
+          /\b(stack traces?|tracebacks?|log(s|ged|ging)?|print(s|ed|ing)?)\b.{0,30}\b(panics?|errors?|exceptions?)\b|\b(panics?|errors?|exceptions?)\b.{0,30}\b(printed|logged)\b|\brecover(y|ed|s)?\b/i,
+          1,
+        ],
+      ],
+    },
+    {
+      id: 'error-classification',
+      title: 'Classify errors by their kind or code, not by their text, and decide which are benign',
+      description:
+        'Errors that are expected (not found, permission denied, broken pipe) are reported as failures, or real failures are ignored, because the check looks at the wrong property.',
+      check:
+        'Trigger each class of error the code can meet (missing file, no permission, interrupted, not a directory) and assert which are reported and which are skipped.',
+      cues: [
+        [
+          /\b(io|os|system) errors?\b|\berrno\b|\benoent\b|\beacces\b|\beperm\b|\bpermission denied\b|\bnot found errors?\b|\berror (kinds?|types?|codes?)\b/i,
+          1.2,
+        ],
+        [/\bbased on (the )?(type|kind|code)\b|\bbenign\b|\bexpected errors?\b/i, 0.8],
+      ],
+    },
+  ],
+});

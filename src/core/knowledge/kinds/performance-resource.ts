@@ -1,0 +1,108 @@
+/** The routine kind performance-resource (leaks and resource cleanup): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const performanceResource = defineKind({
+  kind: 'performance-resource',
+  template: {
+    label: 'leaks and resource cleanup',
+    title: 'Assert that resources are released after use and on every early exit',
+    description:
+      'Listeners, handles, processes and memory that are not released leak slowly and surface only under load or in long runs.',
+    check:
+      'Add a test that counts listeners, open handles or child processes before and after the operation, also when it fails or is aborted, and assert they return to the starting value; bound hot paths with a simple budget in a benchmark.',
+    why: 'A leak shows as a count that grows with every call, which such a test catches at once.',
+    also: 'check that listeners and handles are released afterwards',
+    step: 'Count listeners, handles and processes before and after, including on failure and abort.',
+  },
+  facets: [
+    {
+      name: 'leak',
+      cue: /\b(leak(s|ed|ing)?|listeners?|clean ?up|cleaned up|dispos(e|al)|clos(e|es|ing)|file descriptors?|handles?|processes|zombies?|unsubscrib\w*|memory)\b/i,
+    },
+    {
+      name: 'slow',
+      cue: /\b(slow(ness)?|perf(ormance)?|quadratic|cpu|throttl\w*|cach(e|es|ing)|latency|benchmarks?)\b/i,
+      template: {
+        label: 'slow paths and large inputs',
+        title: 'Put a budget on the hot path and measure it',
+        description:
+          'Work that grows faster than its input, or is repeated needlessly, stays invisible with small test data.',
+        check:
+          'Add a benchmark or a test with realistically large input for the changed path, with a generous but fixed budget for time, memory or the number of processes or calls, and run it in CI.',
+        why: 'Small test inputs pass before and after such a fix; a sized input with a budget tells them apart.',
+        also: 'run it with a large input and a budget',
+        step: 'Add a benchmark with a large input and a fixed budget.',
+      },
+    },
+  ],
+  checkPhrase: 'assert resources are released',
+  vocabulary: 'leak cleanup listeners resources performance memory',
+  textCues: [
+    [/\bleak(s|ed|ing)?\b/i, 1.2],
+    [/\b(over[- ]?)?allocat(e|es|ed|es|ing|ion|ions)\b/i, 0.6],
+    [/\bmemory\b/i, 0.6],
+    [/\bclean ?up\b|\bcleaned up\b|\bcleanup\b|\bdispos(e|al)\b|\bfinaliz/i, 1],
+    [/\blisteners?\b|\bunsubscrib/i, 0.7],
+    [/\bclos(e|es|ing) (of )?(the )?(handles?|files?|connections?|sockets?|streams?|callbacks?|resources?)\b/i, 1],
+    [/\bfile descriptors?\b|\btoo many (open|processes|connections|files)\b|\bexhaust/i, 1],
+    [/\bslow(ness)?\b|\bperf(ormance)?\b|\bquadratic\b|\bcpu\b|\bthrottl/i, 1],
+    [
+      /\b(not|never|does ?n[o']t|fails? to) (terminat|exit)\w*|\bkeeps? (the )?(process|event loop) (alive|running)\b/i,
+      1,
+    ],
+    [/\bprocesses\b|\bresources?\b|\bzombie|\borphan/i, 0.5],
+    [/\bcach(e|es|ing)\b|\bsockets?\b/i, 0.3],
+  ],
+  lessons: [
+    {
+      id: 'listener-leak',
+      title: 'Listeners must be removed when their work ends: the listener count must stay flat',
+      description:
+        'A listener added on every call to a long-lived object (a pooled connection, a server, a signal) accumulates and leaks memory.',
+      check:
+        'Call the operation many times on the same long-lived object, including calls that fail or are aborted, and assert its listener count returns to the starting value.',
+      cues: [
+        [/\blisteners?\b|\bevent handlers?\b|\bsubscri\w*\b|\bmaxlisteners\w*\b|\bon\(\w*\)/i, 1],
+        [/\bleak\w*\b|\bclean(ed)? ?up\b|\bremov\w*\b|\baccumulat\w*\b/i, 0.7],
+      ],
+    },
+    {
+      id: 'resource-release',
+      title: 'Files, sockets, handles and child processes must be released on every path, including errors',
+      description:
+        'A resource opened on a path that returns early or throws is never closed, and the process runs out of handles or memory.',
+      check:
+        'Count open handles, sockets or child processes before and after the operation, including when it fails, and assert they return to the starting value.',
+      cues: [
+        [/\bleak\w*\b/i, 1],
+        [/\b(file descriptors?|fds?|handles?|sockets?|connections?|child process\w*|processes|zombies?)\b/i, 0.6],
+        [
+          /\bclos(e|es|ed|ing)\b|\brelease[sd]?\b|\bdispos\w*\b|\bclean ?up\b|\bfinaliz\w*\b|\bon exit\b|\bteardown\b/i,
+          0.6,
+        ],
+        [/\btoo many open\b|\bemfile\b|\bexhaust\w*\b|\bout of memory\b|\bmemory (usage|growth)\b/i, 1.2],
+        [/\b(connection|thread|worker|object) pool\w*\b|\bpooling\b|\bpooled\b/i, 0.6],
+      ],
+    },
+    {
+      id: 'bounded-work',
+      title: 'Work that scales with input must be bounded: limit parallelism and avoid quadratic paths',
+      description:
+        'Unbounded parallelism or a quadratic loop is fine on small inputs and exhausts the machine on large ones.',
+      check:
+        'Benchmark the changed path on a large input with a simple budget, and bound parallel work by a limit (such as the CPU count) rather than the input size.',
+      cues: [
+        [/\bslow\w*\b|\bperf(ormance)?\b|\bquadratic\b|\bo\(n\^?2\)|\bcpu\b|\bspeed\w*\b|\bfaster\b/i, 1],
+        [
+          /\b(limit\w*|bound\w*|throttl\w*|too many)\b.{0,20}\b(processes|workers|threads|requests|concurren\w*|parallel\w*)\b/i,
+          1,
+        ],
+        [/\bcach(e|es|ed|ing)\b|\bmemoiz\w*\b/i, 0.5],
+        [
+          /\b(body|size|request|upload|memory|payload|buffer|line) (size )?limits?\b|\blimits? (on|of) (the )?(body|size|request|upload|payload)\b/i,
+          1,
+        ],
+      ],
+    },
+  ],
+});

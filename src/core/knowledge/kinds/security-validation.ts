@@ -1,0 +1,147 @@
+/** The routine kind security-validation (untrusted inputs): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const securityValidation = defineKind({
+  kind: 'security-validation',
+  template: {
+    label: 'untrusted inputs',
+    title: 'Treat every outside value as hostile and test it at the dangerous sink',
+    description:
+      'Untrusted input that reaches a shell, a terminal, a header or a trust decision without validation becomes injection or spoofing.',
+    check:
+      'Find where outside input meets a shell command, escape sequences, a query or a trust decision, and add tests with hostile values (metacharacters, control sequences, forged headers) asserting they are rejected or neutralised; prefer argument lists to command strings and allow-lists to deny-lists.',
+    why: 'One hostile-input test exposes this kind of hole before an attacker does.',
+    also: 'feed it hostile input as well',
+    step: 'Add tests with hostile values at each point where outside input reaches a dangerous call.',
+  },
+  checkPhrase: 'test hostile input',
+  vocabulary: 'security untrusted input injection sanitize spoofing',
+  textCues: [
+    [/\bsecurity\b|\bvulnerab|\bcve-\d/i, 1.2],
+    [/\binjection\b|\bsaniti[sz]|\bescape sequences?\b/i, 1.2],
+    // "inject a script" is often plain wiring (dependency injection, a bundler injecting code)
+    [/\binject(ed|s)?\b/i, 0.4],
+    [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
+    [/\btrust(ed)?[- ]?prox|\buntrusted\b|\btrust\b/i, 0.8],
+    [
+      /\b(3rd|third)[- ]part(y|ies)\b|\bcross[- ](origin|domain|site)\b|\b(secure|sensitive) (headers?|cookies?|data)\b/i,
+      0.8,
+    ],
+    [/\bshell ?(=|command|injection)|\bshell=true\b|\bquot(e|ing) (of )?(arguments?|commands?)/i, 1],
+    [/\bauth(entication|orization)?\b|\bpermissions?\b|\bsecrets?\b|\bcredentials?\b/i, 0.5],
+  ],
+  files: {
+    evidence: 'security-related code',
+    cues: [[/(saniti[sz]|escape|auth|security|trust)[\w-]*\.\w+$/i, 0.4]],
+  },
+  lessons: [
+    {
+      id: 'open-redirect',
+      after: 'anchored-pattern',
+      title: 'A redirect target taken from the request must stay on the same site',
+      description:
+        'A redirect built from a referer, a path or a parameter that starts with // or a scheme sends the user to another host.',
+      check:
+        'Test the redirect with targets such as //evil.example, /\\evil.example, https://evil.example and an encoded slash, and assert each stays on the same origin or is refused.',
+      cues: [
+        [/\bredirect\w*\b/i, 0.6],
+        [
+          /\b(refer(r)?er|open redirect|slash(es)?|protocol[- ]relative|location header|back url|return url|next url)\b|\/\//i,
+          0.6,
+        ],
+      ],
+    },
+    {
+      id: 'shell-command-injection',
+      title: 'Never build a shell command from a string: pass arguments as a list, and test hostile values',
+      description:
+        'A command assembled by string concatenation or split on spaces lets a value with quotes or metacharacters change what runs.',
+      check:
+        'Pass arguments as a list to the process API (no shell), and add tests with values containing spaces, quotes, semicolons and $() that assert they arrive as one literal argument.',
+      cues: [
+        [
+          /\bshell ?(=|injection|true|command)\b|\bcommand (string|injection|line splitting)\b|\bshlex\b|\bexec\w* (of )?(user|untrusted)\b/i,
+          1.3,
+        ],
+        [/\bsaniti[sz]\w*\b|\binject\w*\b|\bmetachar\w*\b/i, 0.7],
+        [/\b(spawn|exec|subprocess|system\(\))\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'terminal-escape-injection',
+      title: 'Untrusted text printed to a terminal must have its control characters neutralised',
+      description:
+        'File names, messages or data containing escape sequences can rewrite the terminal, hide output or trigger actions when printed raw.',
+      check:
+        'Print values containing ANSI escape sequences, carriage returns and other control characters through each output path and assert they are escaped or removed.',
+      cues: [
+        [/\bescape sequences?\b|\bansi\b|\bcontrol char\w*\b|\bterminal\b/i, 1],
+        [/\binject\w*\b|\bsaniti[sz]\w*\b|\bhyperlinks?\b/i, 0.6],
+      ],
+    },
+    {
+      id: 'spoofed-client-header',
+      title: 'Headers a client can set (X-Forwarded-For, Host) must be trusted only from known proxies',
+      description: 'Trusting a forwarded header from any client lets it spoof its address, protocol or host.',
+      check:
+        'Send requests with forged forwarding headers from an untrusted address and assert the server ignores them; test each trust setting (none, a hop count, a list of proxies).',
+      cues: [
+        [/\bx-forwarded\w*\b|\bforwarded (for|headers?)\b|\btrust ?prox\w*\b|\bproxy trust\b|\bspoof\w*\b/i, 1.4],
+        [/\bclient (ip|address)\b|\bhop[- ]count\b|\bhost header\b/i, 0.8],
+      ],
+    },
+    {
+      id: 'credentials-across-hosts',
+      title: 'Credentials (Authorization, cookies) must not follow a redirect to another host',
+      description:
+        'A client that keeps sending authorization headers or cookies after a redirect leaks them to a host that should not see them.',
+      check:
+        'Follow a redirect to another host (and to another scheme or port) in a test and assert the Authorization header and cookies are dropped, and kept for the same host.',
+      cues: [
+        [/\bauthori[sz]ation\b|\bcredentials?\b|\bcookies?\b|\btokens?\b|\bauth headers?\b|\bbasic auth\b/i, 0.8],
+        [/\bredirect\w*\b|\banother (host|domain|origin)\b|\bcross[- ](origin|domain|site)\b/i, 0.7],
+      ],
+    },
+    {
+      id: 'path-traversal',
+      title: 'A path built from untrusted input must stay inside its root',
+      description:
+        'A name containing a parent-directory step or an absolute path lets a caller read or write outside the intended directory.',
+      check:
+        'Resolve each untrusted path against its root and test names with ../, absolute paths, encoded separators and symbolic links, asserting they are refused.',
+      cues: [
+        [
+          /\bpath traversal\b|\bdirectory traversal\b|\.\.\/|\bzip slip\b|\boutside (the )?(root|directory|folder)\b/i,
+          1.5,
+        ],
+      ],
+    },
+    {
+      id: 'header-value-injection',
+      title: 'A value written into a header must be escaped: quotes, newlines and non-ASCII cannot pass through',
+      description:
+        'A file name, cookie or redirect target copied into a header unescaped breaks its syntax or lets a caller inject another header.',
+      check:
+        'Write values containing quotes, semicolons, CR and LF and non-ASCII characters through each header the change builds, and assert they are escaped or encoded and no new header appears.',
+      cues: [
+        [/\bcontent-disposition\b|\bset-cookie\b|\bheader (values?|injection|splitting)\b|\bresponse splitting\b/i, 1],
+        [/\bescap\w*\b|\bquot\w*\b|\bcrlf\b|\bnewlines?\b|\binject\w*\b|\bfile ?names?\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'weak-randomness',
+      title: 'Secrets and tokens must come from a cryptographic random source, without bias',
+      description:
+        'Random values made with a general-purpose generator, or reduced with a modulo, are predictable or uneven, so tokens can be guessed.',
+      check:
+        'Generate tokens with the platform cryptographic generator, draw uniformly (rejection sampling, not a modulo), and test the distribution of many draws.',
+      cues: [
+        [
+          /\brandom\w*\b.{0,30}\b(bias\w*|predictab\w*|weak|modulo|uniform\w*)\b|\b(bias\w*|predictab\w*|weak)\b.{0,30}\brandom\w*\b/i,
+          1.2,
+        ],
+        [/\bentropy\b|\bcsprng\b|\bmath\.random\b|\bcrypto(graphic)?(ally)? (secure|random)\b|\bnonces?\b/i, 1],
+      ],
+    },
+  ],
+});

@@ -1,0 +1,47 @@
+/** The routine kind type-check (types and type declarations): its cues, routines and lessons. */
+import { defineKind } from '../entry.js';
+
+export const typeCheck = defineKind({
+  kind: 'type-check',
+  template: {
+    label: 'types and type declarations',
+    title: 'Run the type checker and test the published type declarations',
+    description:
+      'Type declarations drift from runtime behaviour, so users get errors where they should not, or none where they should.',
+    check:
+      'Run the type checker in CI and add type-level tests that assert what callers may and may not pass (nullable values, overloads, return types) against the declarations users import.',
+    why: 'A wrong signature fails a type test that uses the API the way its users do.',
+    also: 'add a type-level test for the signature',
+    step: 'Run the type checker and add type-level tests of the public signatures.',
+  },
+  checkPhrase: 'check the published types',
+  vocabulary: 'type checker type declarations signatures',
+  textCues: [
+    [/\btypes?\b|\btyping(s)?\b/i, 0.7],
+    [/\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b/i, 0.8],
+    [/\btype (signatures?|definitions?|declarations?|annotations?|errors?|checks?|checking|hints?)\b/i, 1.2],
+    [/\bgenerics?\b|\bnullable\b|\breturn (value|type)s?\b|\bcasts?\b/i, 0.4],
+  ],
+  files: {
+    evidence: 'type declarations',
+    cues: [[/\.d\.ts$|\.test-d\.ts$|\.pyi$|(^|\/)py\.typed$|(^|\/)types?\//i, 1]],
+  },
+  checks: { types: 1.5 },
+  lessons: [
+    {
+      id: 'published-types',
+      title: 'Test the published type declarations as callers use them',
+      description:
+        'Type declarations drift from the runtime behaviour, so valid calls are rejected (or invalid ones accepted) by the type checker.',
+      check:
+        'Add type tests that compile real call sites (accepted and rejected ones, including null and optional values) and run the type checker on them in CI.',
+      cues: [
+        [/\btypes?\b|\btypings?\b|\btyped\b/i, 0.7],
+        [
+          /\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b|\btype[- ](hints?|checker|checking|definitions?|declarations?|signatures?|annotations?|errors?)\b|\bgenerics?\b/i,
+          1.2,
+        ],
+      ],
+    },
+  ],
+});
