@@ -107,6 +107,7 @@ describe('what a repository may not see', () => {
     expect(recalled.structuredContent).toEqual({
       insights: [],
       withheld: { count: 1, ids: [PRIVATE_ID], visibility: 'public' },
+      taskKind: 'failure',
     });
     expect(textOf(recalled)).toMatch(
       /^No insight this repository may see is relevant to this task\. 1 relevant insight was withheld: .*`memory-transfer share ID` \(ids: m0000000102\)/,
@@ -135,5 +136,27 @@ describe('what a repository may not see', () => {
       repo: 'acme/web',
       visibility: 'public',
     });
+  });
+});
+
+describe('the kind of task recall reads', () => {
+  it('says which kind it read: a failure gets routines, a question gets none and is told why', async () => {
+    const memories = poolInsights();
+    const source = createPoolSource({
+      label: 'the pool',
+      recallDeps: { store: new MemoryIndex(memories), logger: silentLogger, clock: systemClock },
+      tenant: 'acme',
+      list: async () => memories,
+    });
+    const client = await connected(source, true);
+    const failure = await client.callTool({ name: 'recall', arguments: { task: TASK } });
+    expect((failure.structuredContent as { taskKind: string }).taskKind).toBe('failure');
+    const question = await client.callTool({
+      name: 'recall',
+      arguments: { task: 'How do I run the migrations against a fresh database?' },
+    });
+    expect(question.structuredContent).toMatchObject({ taskKind: 'question', insights: [] });
+    expect(textOf(question)).toMatch(/the task is a question/);
+    await client.close();
   });
 });
