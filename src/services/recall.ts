@@ -78,7 +78,7 @@ export interface RecallOptions {
 export const FALLBACK_ROUTINE: Readonly<RoutineCue> = { kind: 'edge-input', weight: 0.3 };
 
 /** The share of the routine match a kind's checklist (an insight with no lesson of its own) gets. */
-const TEMPLATE_ROUTINE_SHARE = 1;
+const TEMPLATE_ROUTINE_SHARE = 0.5;
 
 /** The prior's bonus for an insight learned in two or more repositories. */
 const MULTI_REPO_PRIOR = 0.25;
@@ -330,12 +330,9 @@ function routinePart(
   const learned = isLearnedLesson(lesson) && namesPhrase(task, phraseOfLesson(lesson!)) ? 1 : 0;
   if (routines.length === 0) return 0.25 * learned;
   const lessonMatch = lesson === undefined ? 0 : (lessons.get(lesson) ?? learned);
-  // a guess (the fallback for a failure that names no routine) counts as what it weighs, not in full:
-  // else the kind's broadest insight wins every task that names nothing
-  const sure = 1;
   // a kind's checklist (no lesson of its own) matches the kind, not the task: half the share
   const specific = lesson === undefined ? TEMPLATE_ROUTINE_SHARE : 1;
-  return sure * specific * (0.6 * routineMatch(routines, memory.tags) + 0.15 * expandedScore) + 0.25 * lessonMatch;
+  return specific * (0.6 * routineMatch(routines, memory.tags) + 0.15 * expandedScore) + 0.25 * lessonMatch;
 }
 
 /** The routine kinds of the lessons a task names, added to the kinds its words point to. */
