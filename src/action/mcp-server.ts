@@ -12,7 +12,7 @@ import { InputError, describeError } from '../core/errors.js';
 import { VISIBILITIES, type Visibility } from '../core/types.js';
 import { VERSION } from '../core/version.js';
 import type { Logger } from '../ports/index.js';
-import { appSource, boundRepository, githubUrlOf, poolFileSource, readEventPayload, serveStdio } from '../mcp/stdio.js';
+import { boundRepository, githubUrlOf, poolFileSource, readEventPayload, serveApp, serveStdio } from '../mcp/stdio.js';
 import { workflowRunOf } from '../mcp/workflow-run.js';
 
 /** Warnings and errors on stderr (stdout is the protocol); the rest with MEMORY_TRANSFER_DEBUG=1. */
@@ -54,18 +54,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv, logger: Logger): Pr
   const serving = { logger, version: VERSION, githubUrl: githubUrlOf(env) };
   const run = workflowRunOf(env, await readEventPayload(env));
   if (values.server !== undefined) {
-    const source = appSource({
-      serverUrl: values.server,
-      audience: values.audience,
-      version: VERSION,
-      env,
-      getIdToken: async (audience) => (await import('@actions/core')).getIDToken(audience),
-    });
-    try {
-      await serveStdio(source, serving);
-    } finally {
-      await source.close();
-    }
+    await serveApp({ serverUrl: values.server, audience: values.audience, version: VERSION, env }, serving);
     return;
   }
   const visibility = visibilityOf(values.visibility);

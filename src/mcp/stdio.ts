@@ -146,6 +146,22 @@ export function appSource(options: {
   });
 }
 
+/** Serves the App's /mcp endpoint over stdio (the run's OIDC token from @actions/core), then closes it. */
+export async function serveApp(
+  options: { serverUrl: string; audience: string; version: string; env: Env },
+  serving: { logger: Logger; version: string; githubUrl: string },
+): Promise<void> {
+  const source = appSource({
+    ...options,
+    getIdToken: async (audience) => (await import('@actions/core')).getIDToken(audience),
+  });
+  try {
+    await serveStdio(source, serving);
+  } finally {
+    await source.close();
+  }
+}
+
 /** Serves the source over stdio until the client closes stdin, or SIGINT/SIGTERM. */
 export async function serveStdio(
   source: InsightSource,

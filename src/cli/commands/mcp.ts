@@ -13,7 +13,7 @@ import type { InsightSource } from '../../mcp/insight-source.js';
 import { createPoolSource, type BoundRepository } from '../../mcp/pool-source.js';
 import {
   TOKEN_ENV,
-  appSource,
+  serveApp,
   boundRepository,
   githubUrlOf,
   poolFileSource,
@@ -84,18 +84,7 @@ async function mcp(ctx: CliContext, raw: Record<string, unknown>, version: strin
   const bound = boundRepository(opts, run);
   const serving = { logger: ctx.logger, version, githubUrl: githubUrlOf(env) };
   if (opts.server !== undefined) {
-    const source = appSource({
-      serverUrl: opts.server,
-      audience: opts.audience,
-      version,
-      env,
-      getIdToken: async (audience) => (await import('@actions/core')).getIDToken(audience),
-    });
-    try {
-      await serveStdio(source, serving);
-    } finally {
-      await source.close();
-    }
+    await serveApp({ serverUrl: opts.server, audience: opts.audience, version, env }, serving);
     return;
   }
   if (opts.pool !== undefined) {
