@@ -5,7 +5,6 @@
  * jobs claimed with FOR UPDATE SKIP LOCKED; vectors as bytea searched through the in-memory index
  * (pgvector is not required). Option `schema` isolates a pool inside a database (tests use it).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { InputError, StoreError } from '../core/errors.js';
@@ -17,7 +16,6 @@ import { lexicalSearch, tsQuery } from './fts-query.js';
 import { assertKnownVersion, olderSchemaError, oldestReadableVersion, runMigrations } from './migrations.js';
 import {
   isSampled,
-  iso,
   MEMORY_COLUMNS,
   memoryRepos,
   memoryToValues,
@@ -25,8 +23,6 @@ import {
   sampleWith,
   withFullProvenance,
   rowToAudit,
-  jobBody,
-  rowToJob,
   rowToMemory,
   rowToUsage,
   statsFrom,
@@ -35,10 +31,8 @@ import {
 import { ReadCache } from './read-cache.js';
 import { TermStats } from './term-stats.js';
 import type {
-  Job,
   LearnedFix,
   MemoryFilter,
-  NewJob,
   PoolStats,
   ReadOptions,
   ScoredId,
@@ -50,6 +44,9 @@ import type {
 import { bytesToVector, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
 import type { VectorSink } from './vector-cache.js';
 import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-listener.js';
+import { PostgresHandle } from './postgres/handle.js';
+import { ComposedStore } from './composed-store.js';
+import { SqlJobQueue } from './sql/jobs.js';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
@@ -74,11 +71,7 @@ export interface PostgresStoreOptions {
 }
 
 type Row = Record<string, unknown>;
-type Queryable = pg.Pool | pg.PoolClient;
 
-const EPOCH = new Date(0).toISOString();
-/** rows per INSERT of enqueueJobs (5 parameters each, well under PostgreSQL's 65,535) */
-const JOB_BATCH_ROWS = 500;
 const COLUMNS = [...MEMORY_COLUMNS, 'tags_text'];
 /**
  * the memory upsert; `keep` columns are left as they are on an existing row. `inserted`: the row
@@ -119,8 +112,7 @@ function safeLocation(location: string): string {
   return location.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
 
-export class PostgresStore implements Store {
-  private readonly client = new AsyncLocalStorage<pg.PoolClient>();
+export class PostgresStore extends ComposedStore implements Store {
   private readonly vectors: VectorCache;
   /**
    * parsed memories and recent full-text results: this process's writes drop what they touch at
@@ -132,8 +124,6 @@ export class PostgresStore implements Store {
   private listener: ChangeListener | undefined;
   /** refreshes of the vector index after other replicas' writes, one at a time, in arrival order */
   private vectorRefresh: Promise<void> = Promise.resolve();
-  /** memory writes so far: a transaction that wrote any drops the cached results again once committed */
-  private memoryWrites = 0;
   /** per tenant, the write mark this process's last tenant transaction left (see tenantTransaction) */
   private readonly writeMarks = new Map<string, string>();
   /** the ANALYZE of memories under way (see analyzeWhenGrown) */
@@ -167,14 +157,22 @@ export class PostgresStore implements Store {
     },
   });
 
+  private readonly pool: pg.Pool;
+  readonly location: string;
+
   private constructor(
-    private readonly pool: pg.Pool,
-    readonly location: string,
+    private readonly handle: PostgresHandle,
     private readonly schema: string,
     private readonly logger: Logger,
     searchTtlMs: number,
     private readonly readOnly: boolean,
   ) {
+    super({ jobs: new SqlJobQueue(handle) });
+    this.pool = handle.pool;
+    this.location = handle.location;
+    handle.onRollback(() => this.vectors.clear());
+    // searches that ran meanwhile on other connections did not see the transaction's writes
+    handle.onWritten(() => this.reads.clear());
     this.vectors = new VectorCache(
       (tenant, model, sink) => this.loadVectors(tenant, model, sink),
       (tenant, model, ids) => this.readVectors(tenant, model, ids),
@@ -305,8 +303,7 @@ export class PostgresStore implements Store {
       (options.logger ?? silentLogger).warn('PostgreSQL connection error', { error: error.message }),
     );
     const store = new PostgresStore(
-      pool,
-      safeLocation(location),
+      new PostgresHandle(pool, safeLocation(location)),
       schema,
       options.logger ?? silentLogger,
       options.searchTtlMs ?? SEARCH_TTL_MS,
@@ -369,24 +366,8 @@ export class PostgresStore implements Store {
     await this.pool.end();
   }
 
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.client.getStore()) return fn();
-    const client = await this.connect();
-    const writesBefore = this.memoryWrites;
-    try {
-      await client.query('BEGIN');
-      const result = await this.client.run(client, fn);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      this.vectors.clear();
-      throw pgError(error, this.location);
-    } finally {
-      // searches that ran meanwhile on other connections did not see the transaction's writes
-      if (this.memoryWrites !== writesBefore) this.reads.clear();
-      client.release();
-    }
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.handle.transaction(fn);
   }
 
   /**
@@ -517,7 +498,7 @@ export class PostgresStore implements Store {
   /** Cached while other replicas' writes are heard; outside transactions (their writes are not everyone's). */
   async readMemories(tenant: string, ids: string[]): Promise<readonly Memory[]> {
     const sample = { provenance: 'sample' } as const;
-    if (!this.listener?.listening || this.client.getStore()) return this.getMemories(tenant, ids, sample);
+    if (!this.listener?.listening || this.handle.inTransaction) return this.getMemories(tenant, ids, sample);
     return this.reads.memories(tenant, ids, (missing) => this.getMemories(tenant, missing, sample));
   }
 
@@ -553,7 +534,7 @@ export class PostgresStore implements Store {
 
   /** after a memory row was written; `text` false: its text is unchanged (term counts stand) */
   private noteMemoryWrite(tenant: string, id: string, text = true): void {
-    this.memoryWrites += 1;
+    this.handle.noteWrite();
     if (text) this.termStats.noteWrite();
     this.cleanWhenWritten();
     this.reads.invalidateMemory(tenant, id);
@@ -574,7 +555,7 @@ export class PostgresStore implements Store {
     if (!search) return [];
     const { tokens, levels, key } = search;
     // inside a transaction (a create-or-merge decision) the answer is read, never cached
-    if (this.client.getStore()) return this.searchTokens(tenant, query, tokens, levels, options);
+    if (this.handle.inTransaction) return this.searchTokens(tenant, query, tokens, levels, options);
     return this.reads.search(tenant, key, () => this.searchTokens(tenant, query, tokens, levels, options));
   }
 
@@ -736,92 +717,6 @@ export class PostgresStore implements Store {
     });
   }
 
-  // durable jobs
-
-  async enqueueJobs(jobs: NewJob[]): Promise<boolean[]> {
-    if (jobs.length === 0) return [];
-    const now = new Date().toISOString();
-    const added = new Set<string>();
-    const insert = async (chunk: typeof jobs): Promise<void> => {
-      const params: unknown[] = [now];
-      const values = chunk.map((job) => {
-        params.push(job.key, job.kind, JSON.stringify(job.payload ?? null), jobBody(job), iso(job.runAfter ?? EPOCH));
-        const n = params.length;
-        return `($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, 'pending', 0, $${n}, $1, $1)`;
-      });
-      const rows = await this.query(
-        `INSERT INTO jobs (key, kind, payload, body, state, attempts, run_after, created_at, updated_at)
-         VALUES ${values.join(', ')} ON CONFLICT (key) DO NOTHING RETURNING key`,
-        params,
-      );
-      for (const row of rows) added.add(String(row.key));
-    };
-    // one statement is atomic by itself; a larger batch takes one transaction
-    if (jobs.length <= JOB_BATCH_ROWS) await insert(jobs);
-    else
-      await this.transaction(async () => {
-        for (let start = 0; start < jobs.length; start += JOB_BATCH_ROWS)
-          await insert(jobs.slice(start, start + JOB_BATCH_ROWS));
-      });
-    // a key repeated within the batch was added once: by its first occurrence
-    return jobs.map((job) => added.delete(job.key));
-  }
-
-  async enqueueJob(job: NewJob): Promise<boolean> {
-    const now = new Date().toISOString();
-    const rows = await this.query(
-      `INSERT INTO jobs (key, kind, payload, body, state, attempts, run_after, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $6, $6) ON CONFLICT (key) DO NOTHING RETURNING id`,
-      [job.key, job.kind, JSON.stringify(job.payload ?? null), jobBody(job), iso(job.runAfter ?? EPOCH), now],
-    );
-    return rows.length > 0;
-  }
-
-  async claimJob(now: string, leaseUntil: string): Promise<Job | undefined> {
-    const at = iso(now);
-    const rows = await this.query(
-      `UPDATE jobs SET state = 'running', lease_until = $1, attempts = attempts + 1, updated_at = $2
-       WHERE id = (SELECT id FROM jobs WHERE (state = 'pending' AND run_after <= $2) OR (state = 'running' AND lease_until <= $2)
-                   ORDER BY run_after, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, key, kind, payload, body, attempts, run_after, last_error`,
-      [iso(leaseUntil), at],
-    );
-    return rows[0] && rowToJob(rows[0]);
-  }
-
-  async completeJob(id: number, claim?: number): Promise<boolean> {
-    const rows = await this.query(
-      `UPDATE jobs SET state = 'done', lease_until = NULL, payload = 'null', body = NULL, updated_at = $1
-       WHERE id = $2 AND ($3::int IS NULL OR (state = 'running' AND attempts = $3)) RETURNING id`,
-      [new Date().toISOString(), id, claim ?? null],
-    );
-    return rows.length > 0;
-  }
-
-  async failJob(id: number, error: string, runAfter: string, dead: boolean, claim?: number): Promise<boolean> {
-    const rows = await this.query(
-      `UPDATE jobs SET state = $1, last_error = $2, run_after = $3, lease_until = NULL, updated_at = $4
-       WHERE id = $5 AND ($6::int IS NULL OR (state = 'running' AND attempts = $6)) RETURNING id`,
-      [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id, claim ?? null],
-    );
-    return rows.length > 0;
-  }
-
-  async renewJob(id: number, claim: number, leaseUntil: string): Promise<boolean> {
-    const rows = await this.query(
-      `UPDATE jobs SET lease_until = $1, updated_at = $2 WHERE id = $3 AND state = 'running' AND attempts = $4 RETURNING id`,
-      [iso(leaseUntil), new Date().toISOString(), id, claim],
-    );
-    return rows.length > 0;
-  }
-
-  async countJobs(state: 'pending' | 'done' | 'dead'): Promise<number> {
-    const rows = await this.query('SELECT COUNT(*)::int AS n FROM jobs WHERE state = ANY($1::text[])', [
-      state === 'pending' ? ['pending', 'running'] : [state],
-    ]);
-    return Number(rows[0]?.n ?? 0);
-  }
-
   // state
 
   async getState(key: string): Promise<string | undefined> {
@@ -906,35 +801,9 @@ export class PostgresStore implements Store {
     );
   }
 
-  // internals
-
   /** runs on the transaction's connection when inside one, else on any pooled connection */
-  private async query(sql: string, params: unknown[] = []): Promise<Row[]> {
-    const target: Queryable = this.client.getStore() ?? this.pool;
-    try {
-      const result = await target.query(sql, params);
-      return result.rows as Row[];
-    } catch (error) {
-      throw pgError(error, this.location);
-    }
-  }
-
-  private async connect(): Promise<pg.PoolClient> {
-    try {
-      return await this.pool.connect();
-    } catch (error) {
-      throw pgError(error, this.location);
-    }
-  }
-
-  // ---- App core (src/app/worker.ts): pruning finished jobs ----
-
-  async pruneJobs(before: string): Promise<number> {
-    const rows = await this.query(
-      `WITH gone AS (DELETE FROM jobs WHERE state IN ('done', 'dead') AND updated_at < $1 RETURNING 1) SELECT COUNT(*)::int AS n FROM gone`,
-      [iso(before)],
-    );
-    return Number(rows[0]?.n ?? 0);
+  private query(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.handle.query(sql, params);
   }
 }
 
@@ -955,23 +824,4 @@ function filterSql(tenant: string, filter: MemoryFilter): { where: string; param
     where += ` AND m.seq IN (SELECT seq FROM memory_sources WHERE repo = $${params.length})`;
   }
   return { where, params };
-}
-
-/** Maps a pg/network error to the StoreError a user can act on; others pass through unchanged. */
-function pgError(error: unknown, location: string): unknown {
-  if (error instanceof StoreError || error instanceof InputError) return error;
-  const code = (error as { code?: string } | null)?.code;
-  if (
-    code === 'ECONNREFUSED' ||
-    code === 'ENOTFOUND' ||
-    code === 'ETIMEDOUT' ||
-    code === 'ECONNRESET' ||
-    code === '28P01' ||
-    code === '3D000'
-  ) {
-    return new StoreError(`cannot connect to the pool ${location}: ${(error as Error).message}`, 'io');
-  }
-  if (code === '55P03' || code === '40P01')
-    return new StoreError(`the pool ${location} is locked: ${(error as Error).message}`, 'locked');
-  return error;
 }

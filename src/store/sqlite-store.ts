@@ -5,7 +5,6 @@
  * One connection per store. Writes are serialized in-process (a promise queue) so concurrent async
  * callers never interleave statements inside each other's transaction; reads are not queued.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../core/errors.js';
@@ -16,15 +15,12 @@ import { fts5Query, lexicalSearch } from './fts-query.js';
 import { candidateFetch, rankLexically } from '../core/lexical-rank.js';
 import {
   isSampled,
-  iso,
   MEMORY_COLUMNS,
   memoryToValues,
   provenanceRow,
   sampleWith,
   withFullProvenance,
   rowToAudit,
-  jobBody,
-  rowToJob,
   rowToMemory,
   rowToUsage,
   statsFrom,
@@ -38,15 +34,16 @@ import {
   SCHEMA_VERSION,
 } from './migrations.js';
 import { SqliteConnection } from './sqlite-connection.js';
+import { SqliteHandle } from './sqlite/handle.js';
+import { ComposedStore } from './composed-store.js';
+import { SqlJobQueue } from './sql/jobs.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
 import { rankByTerms, TokenTerms, type TermRow } from './token-terms.js';
 import type { SqlValue } from './sqlite-connection.js';
 import type {
-  Job,
   LearnedFix,
   MemoryFilter,
-  NewJob,
   PoolStats,
   ReadOptions,
   ScoredId,
@@ -98,8 +95,6 @@ const REQUIRED_TABLES = new Set([
   'usage',
   ...Object.values(FTS_TABLES),
 ]);
-/** due jobs are claimed from the past; this is "due immediately" */
-const EPOCH = new Date(0).toISOString();
 
 /** the memory upsert; `keep` columns are left as they are on an existing row */
 function upsertMemory(keep: readonly string[]): string {
@@ -116,9 +111,7 @@ const UPSERT_MEMORY = upsertMemory([]);
 /** a memory read with a sample of its provenance: the stored provenance, sample and count stay */
 const UPSERT_MEMORY_KEEP_SOURCES = upsertMemory(['provenance', 'provenance_count']);
 
-export class SqliteStore implements Store {
-  private readonly inTransaction = new AsyncLocalStorage<true>();
-  private queue: Promise<unknown> = Promise.resolve();
+export class SqliteStore extends ComposedStore implements Store {
   private readonly vectors: VectorCache;
   /** each query token's bm25 terms (searches outside a transaction), dropped whenever `reads` is */
   private readonly tokenTerms = new TokenTerms((level, tokens, cap) => this.loadTokenTerms(level, tokens, cap));
@@ -152,11 +145,20 @@ export class SqliteStore implements Store {
     },
   });
 
+  private readonly db: SqliteConnection;
+  readonly path: string;
+
   private constructor(
-    private readonly db: SqliteConnection,
-    readonly path: string,
+    private readonly handle: SqliteHandle,
     private readonly logger: Logger,
   ) {
+    super({ jobs: new SqlJobQueue(handle) });
+    this.db = handle.db;
+    this.path = handle.path;
+    handle.onRollback(() => {
+      this.vectors.clear();
+      this.reads.clear();
+    });
     this.vectors = new VectorCache(
       (tenant, model, sink) => this.loadVectors(tenant, model, sink),
       (tenant, model, ids) => this.readVectors(tenant, model, ids),
@@ -196,7 +198,7 @@ export class SqliteStore implements Store {
       throw error;
     }
     const logger = options.logger ?? silentLogger;
-    const store = new SqliteStore(db, path, logger);
+    const store = new SqliteStore(new SqliteHandle(db, path, logger), logger);
     if (isFile && !readOnly && options.backgroundCheckpoint !== false) {
       // a commit that crosses SQLite's auto-checkpoint threshold would copy the whole WAL into the
       // database and fsync it before answering (tens of ms on a webhook burst): checkpoints run
@@ -261,44 +263,13 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.handle.drain();
     await this.checkpointer?.close();
     await this.db.close();
   }
 
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.inTransaction.getStore()) return fn();
-    return this.serialized(async () => {
-      await this.begin();
-      try {
-        const result = await this.inTransaction.run(true, fn);
-        await this.db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        await this.db.exec('ROLLBACK').catch(() => undefined);
-        this.vectors.clear();
-        this.reads.clear();
-        throw error;
-      }
-    });
-  }
-
-  /**
-   * BEGIN IMMEDIATE takes the write lock at once, so every transaction is serialized with every
-   * other writer of the file (this process's are already queued). The busy timeout waits for
-   * another process's lock; a transaction still refused after it is tried again a few times
-   * (nothing of it ran yet) before StoreError('locked') reaches the caller.
-   */
-  private async begin(): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.db.exec('BEGIN IMMEDIATE');
-        return;
-      } catch (error) {
-        if (!(error instanceof StoreError && error.code === 'locked') || attempt >= BEGIN_ATTEMPTS) throw error;
-        this.logger.warn('the pool is locked by another process; waiting again', { path: this.path, attempt });
-      }
-    }
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.handle.transaction(fn);
   }
 
   /**
@@ -317,7 +288,7 @@ export class SqliteStore implements Store {
   async putMemory(memory: Memory): Promise<void> {
     // triggers keep the full-text tables in step; the store keeps memory_provenance and memory_sources
     if (isSampled(memory)) {
-      await this.write(() => this.db.get(UPSERT_MEMORY_KEEP_SOURCES, memoryToValues(memory)));
+      await this.handle.write(() => this.db.get(UPSERT_MEMORY_KEEP_SOURCES, memoryToValues(memory)));
     } else {
       await this.transaction(async () => {
         const row = await this.db.get<{ seq: number }>(UPSERT_MEMORY, memoryToValues(memory));
@@ -438,7 +409,7 @@ export class SqliteStore implements Store {
 
   async deleteMemory(tenant: string, id: string): Promise<boolean> {
     // triggers and foreign keys remove its full-text entry, sources and vectors
-    const result = await this.write(() =>
+    const result = await this.handle.write(() =>
       this.db.run('DELETE FROM memories WHERE tenant = ? AND id = ?', [tenant, id]),
     );
     if (result.changes === 0) return false;
@@ -450,7 +421,7 @@ export class SqliteStore implements Store {
 
   /** FTS5 keeps deleted tokens in its segments until they are merged; then the WAL is truncated. */
   async purgeDeleted(): Promise<void> {
-    await this.serialized(async () => {
+    await this.handle.serialized(async () => {
       for (const table of Object.values(FTS_TABLES))
         await this.db.exec(`INSERT INTO ${table}(${table}) VALUES('optimize')`);
       await this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
@@ -472,7 +443,7 @@ export class SqliteStore implements Store {
     if (!search) return [];
     const { tokens, levels, key } = search;
     // inside a transaction (a create-or-merge decision) the answer is read, never cached
-    if (this.inTransaction.getStore()) return this.searchTokens(tenant, query, tokens, levels, options);
+    if (this.handle.inTransaction) return this.searchTokens(tenant, query, tokens, levels, options);
     await this.syncWithOtherWriters();
     return this.reads.search(tenant, key, () => this.searchTokens(tenant, query, tokens, levels, options));
   }
@@ -487,7 +458,7 @@ export class SqliteStore implements Store {
   ): Promise<ScoredId[]> {
     const fetch = { ...options, limit: candidateFetch(options.limit) };
     const hits: { id: string; rank: number }[] = [];
-    const cached = !this.inTransaction.getStore();
+    const cached = !this.handle.inTransaction;
     for (const level of levels) {
       const searched = await this.termStats.selective(level, tokens);
       const terms = cached ? await this.tokenTerms.terms(level, searched) : undefined;
@@ -651,7 +622,7 @@ export class SqliteStore implements Store {
   async markFixLearned(tenant: string, repo: string, ref: string, how?: LearnedFix): Promise<boolean> {
     const key = [tenant, repo.toLowerCase(), ref];
     const fallback = how?.fallback ?? null;
-    return this.write(async () => {
+    return this.handle.write(async () => {
       const result = await this.db.run(
         'INSERT OR IGNORE INTO fixes (tenant, repo, ref, learned_at, fallback) VALUES (?, ?, ?, ?, ?)',
         [...key, new Date().toISOString(), fallback],
@@ -679,7 +650,7 @@ export class SqliteStore implements Store {
   }
 
   async unmarkFix(tenant: string, repo: string, ref?: string): Promise<void> {
-    await this.write(() =>
+    await this.handle.write(() =>
       ref === undefined
         ? this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ?', [tenant, repo.toLowerCase()])
         : this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ? AND ref = ?', [tenant, repo.toLowerCase(), ref]),
@@ -699,124 +670,6 @@ export class SqliteStore implements Store {
     });
   }
 
-  // durable jobs
-
-  async enqueueJobs(jobs: NewJob[]): Promise<boolean[]> {
-    if (jobs.length === 0) return [];
-    const now = new Date().toISOString();
-    const added = new Set<string>();
-    const insert = async (chunk: typeof jobs, rowCount = 2 ** Math.ceil(Math.log2(chunk.length))): Promise<void> => {
-      const params: SqlValue[] = [];
-      for (const job of chunk)
-        params.push(
-          job.key,
-          job.kind,
-          JSON.stringify(job.payload ?? null),
-          jobBody(job),
-          iso(job.runAfter ?? EPOCH),
-          now,
-          now,
-        );
-      // the statement has a power-of-two number of rows, padded with repeats of the last job (a
-      // repeated key is ignored), so a handful of prepared statements serve every batch size
-      const last = params.slice(-JOB_COLUMNS);
-      for (let row = chunk.length; row < rowCount; row += 1) params.push(...last);
-      const rows = await this.db.all<{ key: string }>(
-        `INSERT INTO jobs (key, kind, payload, body, state, attempts, run_after, created_at, updated_at)
-         VALUES ${Array.from({ length: rowCount }, () => "(?, ?, ?, ?, 'pending', 0, ?, ?, ?)").join(', ')}
-         ON CONFLICT (key) DO NOTHING RETURNING key`,
-        params,
-      );
-      for (const row of rows) added.add(row.key);
-    };
-    if (jobs.length <= JOB_BATCH_ROWS) {
-      // one statement is atomic by itself: one round trip to the database thread, no BEGIN/COMMIT
-      await this.write(() => insert(jobs));
-    } else {
-      // statements of JOB_BATCH_ROWS rows, queued on the connection together: the database thread
-      // runs them one after the other, in order (one prepared statement, so one queue), without
-      // waiting for this thread between them. One statement of hundreds of rows took 2–4× as
-      // long as the same rows in statements of 16 (29 KB webhook bodies; docs/quality.md)
-      await this.transaction(async () => {
-        const chunks: Promise<void>[] = [];
-        for (let start = 0; start < jobs.length; start += JOB_BATCH_ROWS)
-          chunks.push(insert(jobs.slice(start, start + JOB_BATCH_ROWS), JOB_BATCH_ROWS));
-        // every statement settled before COMMIT or ROLLBACK: none can run after the transaction
-        const failed = (await Promise.allSettled(chunks)).find((result) => result.status === 'rejected');
-        if (failed) throw failed.reason;
-      });
-    }
-    // a key repeated within the batch was added once: by its first occurrence
-    return jobs.map((job) => added.delete(job.key));
-  }
-
-  async enqueueJob(job: NewJob): Promise<boolean> {
-    const now = new Date().toISOString();
-    const result = await this.write(() =>
-      this.db.run(
-        `INSERT INTO jobs (key, kind, payload, body, state, attempts, run_after, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-        [job.key, job.kind, JSON.stringify(job.payload ?? null), jobBody(job), iso(job.runAfter ?? EPOCH), now, now],
-      ),
-    );
-    return result.changes > 0;
-  }
-
-  async claimJob(now: string, leaseUntil: string): Promise<Job | undefined> {
-    const at = iso(now);
-    const row = await this.write(() =>
-      this.db.get(
-        `UPDATE jobs SET state = 'running', lease_until = ?, attempts = attempts + 1, updated_at = ?
-         WHERE id = (SELECT id FROM jobs WHERE (state = 'pending' AND run_after <= ?) OR (state = 'running' AND lease_until <= ?)
-                     ORDER BY run_after, id LIMIT 1)
-         RETURNING id, key, kind, payload, body, attempts, run_after, last_error`,
-        [iso(leaseUntil), at, at, at],
-      ),
-    );
-    return row && rowToJob(row);
-  }
-
-  async completeJob(id: number, claim?: number): Promise<boolean> {
-    const result = await this.write(() =>
-      this.db.run(
-        `UPDATE jobs SET state = 'done', lease_until = NULL, payload = 'null', body = NULL, updated_at = ?
-         WHERE id = ? AND (? IS NULL OR (state = 'running' AND attempts = ?))`,
-        [new Date().toISOString(), id, claim ?? null, claim ?? null],
-      ),
-    );
-    return result.changes > 0;
-  }
-
-  async failJob(id: number, error: string, runAfter: string, dead: boolean, claim?: number): Promise<boolean> {
-    const result = await this.write(() =>
-      this.db.run(
-        `UPDATE jobs SET state = ?, last_error = ?, run_after = ?, lease_until = NULL, updated_at = ?
-         WHERE id = ? AND (? IS NULL OR (state = 'running' AND attempts = ?))`,
-        [dead ? 'dead' : 'pending', error, iso(runAfter), new Date().toISOString(), id, claim ?? null, claim ?? null],
-      ),
-    );
-    return result.changes > 0;
-  }
-
-  async renewJob(id: number, claim: number, leaseUntil: string): Promise<boolean> {
-    const result = await this.write(() =>
-      this.db.run(
-        `UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?`,
-        [iso(leaseUntil), new Date().toISOString(), id, claim],
-      ),
-    );
-    return result.changes > 0;
-  }
-
-  async countJobs(state: 'pending' | 'done' | 'dead'): Promise<number> {
-    const states = state === 'pending' ? ['pending', 'running'] : [state];
-    const row = await this.db.get<{ n: number }>(
-      'SELECT COUNT(*) AS n FROM jobs WHERE state IN (SELECT value FROM json_each(?))',
-      [JSON.stringify(states)],
-    );
-    return row?.n ?? 0;
-  }
-
   // state
 
   async getState(key: string): Promise<string | undefined> {
@@ -825,7 +678,7 @@ export class SqliteStore implements Store {
   }
 
   async setState(key: string, value: string): Promise<void> {
-    await this.write(() =>
+    await this.handle.write(() =>
       this.db.run(
         'INSERT INTO state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
         [key, value, new Date().toISOString()],
@@ -844,7 +697,7 @@ export class SqliteStore implements Store {
   // audit and usage
 
   async appendAudit(entry: AuditEntry): Promise<void> {
-    await this.write(() =>
+    await this.handle.write(() =>
       this.db.run('INSERT INTO audit (tenant, actor, action, memory_id, detail, at) VALUES (?, ?, ?, ?, ?, ?)', [
         entry.tenant,
         entry.actor,
@@ -862,7 +715,7 @@ export class SqliteStore implements Store {
   }
 
   async recordUsage(usage: UsageRecord): Promise<void> {
-    await this.write(() =>
+    await this.handle.write(() =>
       this.db.run('INSERT INTO usage (tenant, memory_id, repo, run_ref, at) VALUES (?, ?, ?, ?, ?)', [
         usage.tenant,
         usage.memoryId,
@@ -939,35 +792,7 @@ export class SqliteStore implements Store {
     const row = await this.db.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_version');
     return row?.v ?? 0;
   }
-
-  /** runs fn after every write queued before it; the queue never stalls on a failure */
-  private serialized<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  /** a single-statement write: joins the current transaction, or waits its turn in the queue */
-  private write<T>(fn: () => Promise<T>): Promise<T> {
-    return this.inTransaction.getStore() ? fn() : this.serialized(fn);
-  }
-
-  // ---- App core (src/app/worker.ts): pruning finished jobs ----
-
-  async pruneJobs(before: string): Promise<number> {
-    const result = await this.write(() =>
-      this.db.run(`DELETE FROM jobs WHERE state IN ('done', 'dead') AND updated_at < ?`, [iso(before)]),
-    );
-    return result.changes;
-  }
 }
-
-/** tries of BEGIN IMMEDIATE, each waiting up to the busy timeout, before the pool counts as locked */
-const BEGIN_ATTEMPTS = 4;
-/** parameters per row of a jobs INSERT */
-const JOB_COLUMNS = 7;
-/** rows per INSERT of enqueueJobs (a power of two; 7 parameters each): larger statements were slower */
-const JOB_BATCH_ROWS = 16;
 
 /**
  * Refuses a database holding tables memory-transfer does not own (another program's file given as

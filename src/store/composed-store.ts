@@ -1,0 +1,39 @@
+/**
+ * A store as the composition of its roles (store.ts): each role's methods are handed to the
+ * module that implements it for the engine; the engine's store adds the pool itself (PoolAdmin).
+ */
+import type { Job, JobQueue, NewJob } from './store.js';
+
+export interface StoreRoles {
+  jobs: JobQueue;
+}
+
+export abstract class ComposedStore implements JobQueue {
+  protected constructor(private readonly roles: StoreRoles) {}
+
+  // the job queue
+  enqueueJob(job: NewJob): Promise<boolean> {
+    return this.roles.jobs.enqueueJob(job);
+  }
+  enqueueJobs(jobs: NewJob[]): Promise<boolean[]> {
+    return this.roles.jobs.enqueueJobs(jobs);
+  }
+  claimJob(now: string, leaseUntil: string): Promise<Job | undefined> {
+    return this.roles.jobs.claimJob(now, leaseUntil);
+  }
+  completeJob(id: number, claim?: number): Promise<boolean> {
+    return this.roles.jobs.completeJob(id, claim);
+  }
+  failJob(id: number, error: string, runAfter: string, dead: boolean, claim?: number): Promise<boolean> {
+    return this.roles.jobs.failJob(id, error, runAfter, dead, claim);
+  }
+  renewJob(id: number, claim: number, leaseUntil: string): Promise<boolean> {
+    return this.roles.jobs.renewJob(id, claim, leaseUntil);
+  }
+  countJobs(state: 'pending' | 'done' | 'dead'): Promise<number> {
+    return this.roles.jobs.countJobs(state);
+  }
+  pruneJobs(before: string): Promise<number> {
+    return this.roles.jobs.pruneJobs(before);
+  }
+}
