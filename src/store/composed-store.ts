@@ -2,13 +2,14 @@
  * A store as the composition of its roles (store.ts): each role's methods are handed to the
  * module that implements it for the engine; the engine's store adds the pool itself (PoolAdmin).
  */
-import type { Job, JobQueue, NewJob } from './store.js';
+import type { Job, JobQueue, NewJob, StateEntry, StateStore } from './store.js';
 
 export interface StoreRoles {
   jobs: JobQueue;
+  state: StateStore;
 }
 
-export abstract class ComposedStore implements JobQueue {
+export abstract class ComposedStore implements JobQueue, StateStore {
   protected constructor(private readonly roles: StoreRoles) {}
 
   // the job queue
@@ -35,5 +36,16 @@ export abstract class ComposedStore implements JobQueue {
   }
   pruneJobs(before: string): Promise<number> {
     return this.roles.jobs.pruneJobs(before);
+  }
+
+  // key-value state
+  getState(key: string): Promise<string | undefined> {
+    return this.roles.state.getState(key);
+  }
+  setState(key: string, value: string): Promise<void> {
+    return this.roles.state.setState(key, value);
+  }
+  listStates(prefix: string): Promise<StateEntry[]> {
+    return this.roles.state.listStates(prefix);
   }
 }

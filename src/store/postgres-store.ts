@@ -37,7 +37,6 @@ import type {
   ReadOptions,
   ScoredId,
   SearchOptions,
-  StateEntry,
   Store,
   UsageRecord,
 } from './store.js';
@@ -47,6 +46,7 @@ import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-l
 import { PostgresHandle } from './postgres/handle.js';
 import { ComposedStore } from './composed-store.js';
 import { SqlJobQueue } from './sql/jobs.js';
+import { SqlStateStore } from './sql/state.js';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
@@ -167,7 +167,7 @@ export class PostgresStore extends ComposedStore implements Store {
     searchTtlMs: number,
     private readonly readOnly: boolean,
   ) {
-    super({ jobs: new SqlJobQueue(handle) });
+    super({ jobs: new SqlJobQueue(handle), state: new SqlStateStore(handle) });
     this.pool = handle.pool;
     this.location = handle.location;
     handle.onRollback(() => this.vectors.clear());
@@ -715,29 +715,6 @@ export class PostgresStore extends ComposedStore implements Store {
       await this.query('DELETE FROM fixes WHERE tenant = $1 AND repo = $2', [tenant, source]);
       return moved.length;
     });
-  }
-
-  // state
-
-  async getState(key: string): Promise<string | undefined> {
-    const rows = await this.query('SELECT value FROM state WHERE key = $1', [key]);
-    return rows[0] ? String(rows[0].value) : undefined;
-  }
-
-  async setState(key: string, value: string): Promise<void> {
-    await this.query(
-      `INSERT INTO state (key, value, updated_at) VALUES ($1, $2, $3)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-      [key, value, new Date().toISOString()],
-    );
-  }
-
-  async listStates(prefix: string): Promise<StateEntry[]> {
-    const rows = await this.query(
-      'SELECT key, value, updated_at FROM state WHERE starts_with(key, $1) ORDER BY key COLLATE "C"',
-      [prefix],
-    );
-    return rows.map((row) => ({ key: String(row.key), value: String(row.value), updatedAt: String(row.updated_at) }));
   }
 
   // audit and usage

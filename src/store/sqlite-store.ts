@@ -37,6 +37,7 @@ import { SqliteConnection } from './sqlite-connection.js';
 import { SqliteHandle } from './sqlite/handle.js';
 import { ComposedStore } from './composed-store.js';
 import { SqlJobQueue } from './sql/jobs.js';
+import { SqlStateStore } from './sql/state.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
 import { rankByTerms, TokenTerms, type TermRow } from './token-terms.js';
@@ -48,7 +49,6 @@ import type {
   ReadOptions,
   ScoredId,
   SearchOptions,
-  StateEntry,
   Store,
   UsageRecord,
 } from './store.js';
@@ -152,7 +152,7 @@ export class SqliteStore extends ComposedStore implements Store {
     private readonly handle: SqliteHandle,
     private readonly logger: Logger,
   ) {
-    super({ jobs: new SqlJobQueue(handle) });
+    super({ jobs: new SqlJobQueue(handle), state: new SqlStateStore(handle) });
     this.db = handle.db;
     this.path = handle.path;
     handle.onRollback(() => {
@@ -668,30 +668,6 @@ export class SqliteStore extends ComposedStore implements Store {
       await this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ?', [tenant, source]);
       return moved.changes;
     });
-  }
-
-  // state
-
-  async getState(key: string): Promise<string | undefined> {
-    const row = await this.db.get<{ value: string }>('SELECT value FROM state WHERE key = ?', [key]);
-    return row?.value;
-  }
-
-  async setState(key: string, value: string): Promise<void> {
-    await this.handle.write(() =>
-      this.db.run(
-        'INSERT INTO state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
-        [key, value, new Date().toISOString()],
-      ),
-    );
-  }
-
-  async listStates(prefix: string): Promise<StateEntry[]> {
-    const rows = await this.db.all<{ key: string; value: string; updated_at: string }>(
-      'SELECT key, value, updated_at FROM state WHERE substr(key, 1, length(?)) = ? ORDER BY key',
-      [prefix, prefix],
-    );
-    return rows.map((row) => ({ key: row.key, value: row.value, updatedAt: row.updated_at }));
   }
 
   // audit and usage
