@@ -2,14 +2,16 @@
  * A store as the composition of its roles (store.ts): each role's methods are handed to the
  * module that implements it for the engine; the engine's store adds the pool itself (PoolAdmin).
  */
-import type { Job, JobQueue, NewJob, StateEntry, StateStore } from './store.js';
+import type { AuditEntry } from '../core/types.js';
+import type { AuditLog, Job, JobQueue, NewJob, StateEntry, StateStore } from './store.js';
 
 export interface StoreRoles {
   jobs: JobQueue;
   state: StateStore;
+  audit: AuditLog;
 }
 
-export abstract class ComposedStore implements JobQueue, StateStore {
+export abstract class ComposedStore implements JobQueue, StateStore, AuditLog {
   protected constructor(private readonly roles: StoreRoles) {}
 
   // the job queue
@@ -47,5 +49,13 @@ export abstract class ComposedStore implements JobQueue, StateStore {
   }
   listStates(prefix: string): Promise<StateEntry[]> {
     return this.roles.state.listStates(prefix);
+  }
+
+  // the audit log
+  appendAudit(entry: AuditEntry): Promise<void> {
+    return this.roles.audit.appendAudit(entry);
+  }
+  listAudit(tenant: string, limit?: number): Promise<AuditEntry[]> {
+    return this.roles.audit.listAudit(tenant, limit);
   }
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { InputError, StoreError } from '../core/errors.js';
-import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
+import type { Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
 import type { Logger } from '../ports/index.js';
 import { silentLogger } from '../ports/index.js';
 import { candidateFetch, rankLexically } from '../core/lexical-rank.js';
@@ -22,7 +22,6 @@ import {
   provenanceRow,
   sampleWith,
   withFullProvenance,
-  rowToAudit,
   rowToMemory,
   rowToUsage,
   statsFrom,
@@ -47,6 +46,7 @@ import { PostgresHandle } from './postgres/handle.js';
 import { ComposedStore } from './composed-store.js';
 import { SqlJobQueue } from './sql/jobs.js';
 import { SqlStateStore } from './sql/state.js';
+import { SqlAuditLog } from './sql/audit.js';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
@@ -167,7 +167,7 @@ export class PostgresStore extends ComposedStore implements Store {
     searchTtlMs: number,
     private readonly readOnly: boolean,
   ) {
-    super({ jobs: new SqlJobQueue(handle), state: new SqlStateStore(handle) });
+    super({ jobs: new SqlJobQueue(handle), state: new SqlStateStore(handle), audit: new SqlAuditLog(handle) });
     this.pool = handle.pool;
     this.location = handle.location;
     handle.onRollback(() => this.vectors.clear());
@@ -718,18 +718,6 @@ export class PostgresStore extends ComposedStore implements Store {
   }
 
   // audit and usage
-
-  async appendAudit(entry: AuditEntry): Promise<void> {
-    await this.query(
-      'INSERT INTO audit (tenant, actor, action, memory_id, detail, at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [entry.tenant, entry.actor, entry.action, entry.memoryId ?? null, entry.detail ?? null, entry.at],
-    );
-  }
-
-  async listAudit(tenant: string, limit = 100): Promise<AuditEntry[]> {
-    const rows = await this.query('SELECT * FROM audit WHERE tenant = $1 ORDER BY seq DESC LIMIT $2', [tenant, limit]);
-    return rows.map(rowToAudit);
-  }
 
   async recordUsage(usage: UsageRecord): Promise<void> {
     await this.query('INSERT INTO usage (tenant, memory_id, repo, run_ref, at) VALUES ($1, $2, $3, $4, $5)', [

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../core/errors.js';
-import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
+import type { Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
 import type { Logger } from '../ports/index.js';
 import { silentLogger } from '../ports/index.js';
 import { fts5Query, lexicalSearch } from './fts-query.js';
@@ -20,7 +20,6 @@ import {
   provenanceRow,
   sampleWith,
   withFullProvenance,
-  rowToAudit,
   rowToMemory,
   rowToUsage,
   statsFrom,
@@ -38,6 +37,7 @@ import { SqliteHandle } from './sqlite/handle.js';
 import { ComposedStore } from './composed-store.js';
 import { SqlJobQueue } from './sql/jobs.js';
 import { SqlStateStore } from './sql/state.js';
+import { SqlAuditLog } from './sql/audit.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
 import { rankByTerms, TokenTerms, type TermRow } from './token-terms.js';
@@ -152,7 +152,7 @@ export class SqliteStore extends ComposedStore implements Store {
     private readonly handle: SqliteHandle,
     private readonly logger: Logger,
   ) {
-    super({ jobs: new SqlJobQueue(handle), state: new SqlStateStore(handle) });
+    super({ jobs: new SqlJobQueue(handle), state: new SqlStateStore(handle), audit: new SqlAuditLog(handle) });
     this.db = handle.db;
     this.path = handle.path;
     handle.onRollback(() => {
@@ -671,24 +671,6 @@ export class SqliteStore extends ComposedStore implements Store {
   }
 
   // audit and usage
-
-  async appendAudit(entry: AuditEntry): Promise<void> {
-    await this.handle.write(() =>
-      this.db.run('INSERT INTO audit (tenant, actor, action, memory_id, detail, at) VALUES (?, ?, ?, ?, ?, ?)', [
-        entry.tenant,
-        entry.actor,
-        entry.action,
-        entry.memoryId ?? null,
-        entry.detail ?? null,
-        entry.at,
-      ]),
-    );
-  }
-
-  async listAudit(tenant: string, limit = 100): Promise<AuditEntry[]> {
-    const rows = await this.db.all('SELECT * FROM audit WHERE tenant = ? ORDER BY seq DESC LIMIT ?', [tenant, limit]);
-    return rows.map(rowToAudit);
-  }
 
   async recordUsage(usage: UsageRecord): Promise<void> {
     await this.handle.write(() =>
