@@ -3,15 +3,16 @@
  * module that implements it for the engine; the engine's store adds the pool itself (PoolAdmin).
  */
 import type { AuditEntry } from '../core/types.js';
-import type { AuditLog, Job, JobQueue, NewJob, StateEntry, StateStore } from './store.js';
+import type { AuditLog, Job, JobQueue, NewJob, StateEntry, StateStore, UsageLog, UsageRecord } from './store.js';
 
 export interface StoreRoles {
   jobs: JobQueue;
   state: StateStore;
   audit: AuditLog;
+  usage: UsageLog;
 }
 
-export abstract class ComposedStore implements JobQueue, StateStore, AuditLog {
+export abstract class ComposedStore implements JobQueue, StateStore, AuditLog, UsageLog {
   protected constructor(private readonly roles: StoreRoles) {}
 
   // the job queue
@@ -57,5 +58,16 @@ export abstract class ComposedStore implements JobQueue, StateStore, AuditLog {
   }
   listAudit(tenant: string, limit?: number): Promise<AuditEntry[]> {
     return this.roles.audit.listAudit(tenant, limit);
+  }
+
+  // the usage log
+  recordUsage(usage: UsageRecord): Promise<void> {
+    return this.roles.usage.recordUsage(usage);
+  }
+  listUsage(tenant: string, runRef: string): Promise<UsageRecord[]> {
+    return this.roles.usage.listUsage(tenant, runRef);
+  }
+  listTenantUsage(tenant: string, since?: string): Promise<UsageRecord[]> {
+    return this.roles.usage.listTenantUsage(tenant, since);
   }
 }

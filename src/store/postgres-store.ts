@@ -23,22 +23,12 @@ import {
   sampleWith,
   withFullProvenance,
   rowToMemory,
-  rowToUsage,
   statsFrom,
   tagsText,
 } from './rows.js';
 import { ReadCache } from './read-cache.js';
 import { TermStats } from './term-stats.js';
-import type {
-  LearnedFix,
-  MemoryFilter,
-  PoolStats,
-  ReadOptions,
-  ScoredId,
-  SearchOptions,
-  Store,
-  UsageRecord,
-} from './store.js';
+import type { LearnedFix, MemoryFilter, PoolStats, ReadOptions, ScoredId, SearchOptions, Store } from './store.js';
 import { bytesToVector, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
 import type { VectorSink } from './vector-cache.js';
 import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-listener.js';
@@ -47,6 +37,7 @@ import { ComposedStore } from './composed-store.js';
 import { SqlJobQueue } from './sql/jobs.js';
 import { SqlStateStore } from './sql/state.js';
 import { SqlAuditLog } from './sql/audit.js';
+import { SqlUsageLog } from './sql/usage.js';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
@@ -167,7 +158,12 @@ export class PostgresStore extends ComposedStore implements Store {
     searchTtlMs: number,
     private readonly readOnly: boolean,
   ) {
-    super({ jobs: new SqlJobQueue(handle), state: new SqlStateStore(handle), audit: new SqlAuditLog(handle) });
+    super({
+      jobs: new SqlJobQueue(handle),
+      state: new SqlStateStore(handle),
+      audit: new SqlAuditLog(handle),
+      usage: new SqlUsageLog(handle),
+    });
     this.pool = handle.pool;
     this.location = handle.location;
     handle.onRollback(() => this.vectors.clear());
@@ -715,34 +711,6 @@ export class PostgresStore extends ComposedStore implements Store {
       await this.query('DELETE FROM fixes WHERE tenant = $1 AND repo = $2', [tenant, source]);
       return moved.length;
     });
-  }
-
-  // audit and usage
-
-  async recordUsage(usage: UsageRecord): Promise<void> {
-    await this.query('INSERT INTO usage (tenant, memory_id, repo, run_ref, at) VALUES ($1, $2, $3, $4, $5)', [
-      usage.tenant,
-      usage.memoryId,
-      usage.repo,
-      usage.runRef,
-      usage.at,
-    ]);
-  }
-
-  async listUsage(tenant: string, runRef: string): Promise<UsageRecord[]> {
-    const rows = await this.query('SELECT * FROM usage WHERE tenant = $1 AND run_ref = $2 ORDER BY seq', [
-      tenant,
-      runRef,
-    ]);
-    return rows.map(rowToUsage);
-  }
-
-  async listTenantUsage(tenant: string, since?: string): Promise<UsageRecord[]> {
-    const rows = await this.query('SELECT * FROM usage WHERE tenant = $1 AND at >= $2 ORDER BY at, seq', [
-      tenant,
-      since ?? '',
-    ]);
-    return rows.map(rowToUsage);
   }
 
   async stats(tenant: string): Promise<PoolStats> {

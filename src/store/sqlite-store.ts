@@ -21,7 +21,6 @@ import {
   sampleWith,
   withFullProvenance,
   rowToMemory,
-  rowToUsage,
   statsFrom,
 } from './rows.js';
 import {
@@ -38,20 +37,12 @@ import { ComposedStore } from './composed-store.js';
 import { SqlJobQueue } from './sql/jobs.js';
 import { SqlStateStore } from './sql/state.js';
 import { SqlAuditLog } from './sql/audit.js';
+import { SqlUsageLog } from './sql/usage.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
 import { rankByTerms, TokenTerms, type TermRow } from './token-terms.js';
 import type { SqlValue } from './sqlite-connection.js';
-import type {
-  LearnedFix,
-  MemoryFilter,
-  PoolStats,
-  ReadOptions,
-  ScoredId,
-  SearchOptions,
-  Store,
-  UsageRecord,
-} from './store.js';
+import type { LearnedFix, MemoryFilter, PoolStats, ReadOptions, ScoredId, SearchOptions, Store } from './store.js';
 import { ReadCache } from './read-cache.js';
 import { tagCharSql, tagsFromChars, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
 import type { StoredCodes, VectorSink } from './vector-cache.js';
@@ -152,7 +143,12 @@ export class SqliteStore extends ComposedStore implements Store {
     private readonly handle: SqliteHandle,
     private readonly logger: Logger,
   ) {
-    super({ jobs: new SqlJobQueue(handle), state: new SqlStateStore(handle), audit: new SqlAuditLog(handle) });
+    super({
+      jobs: new SqlJobQueue(handle),
+      state: new SqlStateStore(handle),
+      audit: new SqlAuditLog(handle),
+      usage: new SqlUsageLog(handle),
+    });
     this.db = handle.db;
     this.path = handle.path;
     handle.onRollback(() => {
@@ -668,36 +664,6 @@ export class SqliteStore extends ComposedStore implements Store {
       await this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ?', [tenant, source]);
       return moved.changes;
     });
-  }
-
-  // audit and usage
-
-  async recordUsage(usage: UsageRecord): Promise<void> {
-    await this.handle.write(() =>
-      this.db.run('INSERT INTO usage (tenant, memory_id, repo, run_ref, at) VALUES (?, ?, ?, ?, ?)', [
-        usage.tenant,
-        usage.memoryId,
-        usage.repo,
-        usage.runRef,
-        usage.at,
-      ]),
-    );
-  }
-
-  async listUsage(tenant: string, runRef: string): Promise<UsageRecord[]> {
-    const rows = await this.db.all('SELECT * FROM usage WHERE tenant = ? AND run_ref = ? ORDER BY seq', [
-      tenant,
-      runRef,
-    ]);
-    return rows.map(rowToUsage);
-  }
-
-  async listTenantUsage(tenant: string, since?: string): Promise<UsageRecord[]> {
-    const rows = await this.db.all('SELECT * FROM usage WHERE tenant = ? AND at >= ? ORDER BY at, seq', [
-      tenant,
-      since ?? '',
-    ]);
-    return rows.map(rowToUsage);
   }
 
   async stats(tenant: string): Promise<PoolStats> {
