@@ -3,17 +3,46 @@
  * module that implements it for the engine; the engine's store adds the pool itself (PoolAdmin).
  */
 import type { AuditEntry } from '../core/types.js';
-import type { AuditLog, Job, JobQueue, NewJob, StateEntry, StateStore, UsageLog, UsageRecord } from './store.js';
+import type {
+  AuditLog,
+  FixLedger,
+  Job,
+  JobQueue,
+  LearnedFix,
+  NewJob,
+  StateEntry,
+  StateStore,
+  UsageLog,
+  UsageRecord,
+} from './store.js';
 
 export interface StoreRoles {
   jobs: JobQueue;
   state: StateStore;
   audit: AuditLog;
   usage: UsageLog;
+  fixes: FixLedger;
 }
 
-export abstract class ComposedStore implements JobQueue, StateStore, AuditLog, UsageLog {
+export abstract class ComposedStore implements FixLedger, JobQueue, StateStore, AuditLog, UsageLog {
   protected constructor(private readonly roles: StoreRoles) {}
+
+  // the fix ledger
+  markFixLearned(tenant: string, repo: string, ref: string, how?: LearnedFix): Promise<boolean> {
+    return this.roles.fixes.markFixLearned(tenant, repo, ref, how);
+  }
+  isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
+    return this.roles.fixes.isFixLearned(tenant, repo, ref);
+  }
+  learnedFix(tenant: string, repo: string, ref: string): Promise<LearnedFix | undefined> {
+    return this.roles.fixes.learnedFix(tenant, repo, ref);
+  }
+  unmarkFix(tenant: string, repo: string, ref?: string): Promise<void> {
+    return this.roles.fixes.unmarkFix(tenant, repo, ref);
+  }
+  renameFixRepo(tenant: string, from: string, to: string): Promise<number> {
+    return this.roles.fixes.renameFixRepo(tenant, from, to);
+  }
 
   // the job queue
   enqueueJob(job: NewJob): Promise<boolean> {

@@ -28,7 +28,7 @@ import {
 } from './rows.js';
 import { ReadCache } from './read-cache.js';
 import { TermStats } from './term-stats.js';
-import type { LearnedFix, MemoryFilter, PoolStats, ReadOptions, ScoredId, SearchOptions, Store } from './store.js';
+import type { MemoryFilter, PoolStats, ReadOptions, ScoredId, SearchOptions, Store } from './store.js';
 import { bytesToVector, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
 import type { VectorSink } from './vector-cache.js';
 import { CHANGE_CHANNEL, CHANGE_NOTIFY_SQL, ChangeListener } from './pg-change-listener.js';
@@ -38,6 +38,7 @@ import { SqlJobQueue } from './sql/jobs.js';
 import { SqlStateStore } from './sql/state.js';
 import { SqlAuditLog } from './sql/audit.js';
 import { SqlUsageLog } from './sql/usage.js';
+import { SqlFixLedger } from './sql/fixes.js';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
@@ -163,6 +164,7 @@ export class PostgresStore extends ComposedStore implements Store {
       state: new SqlStateStore(handle),
       audit: new SqlAuditLog(handle),
       usage: new SqlUsageLog(handle),
+      fixes: new SqlFixLedger(handle),
     });
     this.pool = handle.pool;
     this.location = handle.location;
@@ -654,63 +656,6 @@ export class PostgresStore extends ComposedStore implements Store {
         });
       }
     }
-  }
-
-  // fixes learned
-
-  async markFixLearned(tenant: string, repo: string, ref: string, how?: LearnedFix): Promise<boolean> {
-    const key = [tenant, repo.toLowerCase(), ref];
-    const fallback = how?.fallback ?? null;
-    const rows = await this.query(
-      'INSERT INTO fixes (tenant, repo, ref, learned_at, fallback) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1 AS x',
-      [...key, new Date().toISOString(), fallback],
-    );
-    if (rows.length === 0 && how)
-      await this.query('UPDATE fixes SET fallback = $4 WHERE tenant = $1 AND repo = $2 AND ref = $3', [
-        ...key,
-        fallback,
-      ]);
-    return rows.length > 0;
-  }
-
-  async isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
-    return (await this.learnedFix(tenant, repo, ref)) !== undefined;
-  }
-
-  async learnedFix(tenant: string, repo: string, ref: string): Promise<LearnedFix | undefined> {
-    const rows = await this.query('SELECT fallback FROM fixes WHERE tenant = $1 AND repo = $2 AND ref = $3', [
-      tenant,
-      repo.toLowerCase(),
-      ref,
-    ]);
-    const row = rows[0];
-    if (!row) return undefined;
-    return row.fallback === null || row.fallback === undefined ? {} : { fallback: String(row.fallback) };
-  }
-
-  async unmarkFix(tenant: string, repo: string, ref?: string): Promise<void> {
-    if (ref === undefined)
-      await this.query('DELETE FROM fixes WHERE tenant = $1 AND repo = $2', [tenant, repo.toLowerCase()]);
-    else
-      await this.query('DELETE FROM fixes WHERE tenant = $1 AND repo = $2 AND ref = $3', [
-        tenant,
-        repo.toLowerCase(),
-        ref,
-      ]);
-  }
-
-  async renameFixRepo(tenant: string, from: string, to: string): Promise<number> {
-    const [source, target] = [from.toLowerCase(), to.toLowerCase()];
-    if (source === target) return 0;
-    return this.transaction(async () => {
-      const moved = await this.query(
-        `INSERT INTO fixes (tenant, repo, ref, learned_at, fallback) SELECT tenant, $1, ref, learned_at, fallback FROM fixes
-         WHERE tenant = $2 AND repo = $3 ON CONFLICT DO NOTHING RETURNING 1 AS x`,
-        [target, tenant, source],
-      );
-      await this.query('DELETE FROM fixes WHERE tenant = $1 AND repo = $2', [tenant, source]);
-      return moved.length;
-    });
   }
 
   async stats(tenant: string): Promise<PoolStats> {

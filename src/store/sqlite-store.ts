@@ -38,11 +38,12 @@ import { SqlJobQueue } from './sql/jobs.js';
 import { SqlStateStore } from './sql/state.js';
 import { SqlAuditLog } from './sql/audit.js';
 import { SqlUsageLog } from './sql/usage.js';
+import { SqlFixLedger } from './sql/fixes.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { TermStats } from './term-stats.js';
 import { rankByTerms, TokenTerms, type TermRow } from './token-terms.js';
 import type { SqlValue } from './sqlite-connection.js';
-import type { LearnedFix, MemoryFilter, PoolStats, ReadOptions, ScoredId, SearchOptions, Store } from './store.js';
+import type { MemoryFilter, PoolStats, ReadOptions, ScoredId, SearchOptions, Store } from './store.js';
 import { ReadCache } from './read-cache.js';
 import { tagCharSql, tagsFromChars, VECTOR_PAGE_ROWS, VectorCache, vectorToBytes } from './vector-cache.js';
 import type { StoredCodes, VectorSink } from './vector-cache.js';
@@ -148,6 +149,7 @@ export class SqliteStore extends ComposedStore implements Store {
       state: new SqlStateStore(handle),
       audit: new SqlAuditLog(handle),
       usage: new SqlUsageLog(handle),
+      fixes: new SqlFixLedger(handle),
     });
     this.db = handle.db;
     this.path = handle.path;
@@ -611,59 +613,6 @@ export class SqliteStore extends ComposedStore implements Store {
       [model, tenant, JSON.stringify(ids)],
     );
     return new Map(rows.map((r) => [r.id, r.data]));
-  }
-
-  // fixes learned
-
-  async markFixLearned(tenant: string, repo: string, ref: string, how?: LearnedFix): Promise<boolean> {
-    const key = [tenant, repo.toLowerCase(), ref];
-    const fallback = how?.fallback ?? null;
-    return this.handle.write(async () => {
-      const result = await this.db.run(
-        'INSERT OR IGNORE INTO fixes (tenant, repo, ref, learned_at, fallback) VALUES (?, ?, ?, ?, ?)',
-        [...key, new Date().toISOString(), fallback],
-      );
-      if (result.changes === 0 && how)
-        await this.db.run('UPDATE fixes SET fallback = ? WHERE tenant = ? AND repo = ? AND ref = ?', [
-          fallback,
-          ...key,
-        ]);
-      return result.changes > 0;
-    });
-  }
-
-  async isFixLearned(tenant: string, repo: string, ref: string): Promise<boolean> {
-    return (await this.learnedFix(tenant, repo, ref)) !== undefined;
-  }
-
-  async learnedFix(tenant: string, repo: string, ref: string): Promise<LearnedFix | undefined> {
-    const row = await this.db.get<{ fallback: string | null }>(
-      'SELECT fallback FROM fixes WHERE tenant = ? AND repo = ? AND ref = ?',
-      [tenant, repo.toLowerCase(), ref],
-    );
-    if (!row) return undefined;
-    return row.fallback === null ? {} : { fallback: row.fallback };
-  }
-
-  async unmarkFix(tenant: string, repo: string, ref?: string): Promise<void> {
-    await this.handle.write(() =>
-      ref === undefined
-        ? this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ?', [tenant, repo.toLowerCase()])
-        : this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ? AND ref = ?', [tenant, repo.toLowerCase(), ref]),
-    );
-  }
-
-  async renameFixRepo(tenant: string, from: string, to: string): Promise<number> {
-    const [source, target] = [from.toLowerCase(), to.toLowerCase()];
-    if (source === target) return 0;
-    return this.transaction(async () => {
-      const moved = await this.db.run(
-        'INSERT OR IGNORE INTO fixes (tenant, repo, ref, learned_at, fallback) SELECT tenant, ?, ref, learned_at, fallback FROM fixes WHERE tenant = ? AND repo = ?',
-        [target, tenant, source],
-      );
-      await this.db.run('DELETE FROM fixes WHERE tenant = ? AND repo = ?', [tenant, source]);
-      return moved.changes;
-    });
   }
 
   async stats(tenant: string): Promise<PoolStats> {
