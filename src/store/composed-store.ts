@@ -2,21 +2,34 @@
  * A store as the composition of its roles (store.ts): each role's methods are handed to the
  * module that implements it for the engine; the engine's store adds the pool itself (PoolAdmin).
  */
-import type { AuditEntry } from '../core/types.js';
+import type { AuditEntry, Memory, MemoryLevel, Provenance } from '../core/types.js';
 import type {
   AuditLog,
   FixLedger,
   Job,
   JobQueue,
   LearnedFix,
+  MemoryFilter,
+  MemoryStore,
   NewJob,
+  PoolStats,
+  ReadOptions,
+  ScoredId,
+  SearchOptions,
   StateEntry,
   StateStore,
+  Store,
   UsageLog,
   UsageRecord,
+  VectorStore,
 } from './store.js';
 
+/** A memory store that has the optional reads of the recall hot path. */
+export type CachingMemoryStore = MemoryStore & Required<Pick<MemoryStore, 'readMemories' | 'poolGeneration'>>;
+
 export interface StoreRoles {
+  memories: CachingMemoryStore;
+  vectors: VectorStore;
   jobs: JobQueue;
   state: StateStore;
   audit: AuditLog;
@@ -24,8 +37,64 @@ export interface StoreRoles {
   fixes: FixLedger;
 }
 
-export abstract class ComposedStore implements FixLedger, JobQueue, StateStore, AuditLog, UsageLog {
+export abstract class ComposedStore implements Store {
   protected constructor(private readonly roles: StoreRoles) {}
+
+  // the pool itself: the engine's store
+  abstract migrate(): Promise<void>;
+  abstract verifySchema(): Promise<void>;
+  abstract close(): Promise<void>;
+  abstract transaction<T>(fn: () => Promise<T>): Promise<T>;
+  abstract tenantTransaction<T>(tenant: string, fn: () => Promise<T>): Promise<T>;
+  abstract listTenants(): Promise<string[]>;
+  abstract stats(tenant: string): Promise<PoolStats>;
+
+  // memories and their search
+  putMemory(memory: Memory): Promise<void> {
+    return this.roles.memories.putMemory(memory);
+  }
+  getMemory(tenant: string, id: string, options?: ReadOptions): Promise<Memory | undefined> {
+    return this.roles.memories.getMemory(tenant, id, options);
+  }
+  getMemories(tenant: string, ids: string[], options?: ReadOptions): Promise<Memory[]> {
+    return this.roles.memories.getMemories(tenant, ids, options);
+  }
+  appendProvenance(tenant: string, id: string, entry: Provenance): Promise<boolean> {
+    return this.roles.memories.appendProvenance(tenant, id, entry);
+  }
+  readMemories(tenant: string, ids: string[]): Promise<readonly Memory[]> {
+    return this.roles.memories.readMemories(tenant, ids);
+  }
+  poolGeneration(tenant: string): Promise<string | undefined> {
+    return this.roles.memories.poolGeneration(tenant);
+  }
+  listMemories(tenant: string, filter?: MemoryFilter): Promise<Memory[]> {
+    return this.roles.memories.listMemories(tenant, filter);
+  }
+  countMemories(tenant: string, filter?: MemoryFilter): Promise<number> {
+    return this.roles.memories.countMemories(tenant, filter);
+  }
+  deleteMemory(tenant: string, id: string): Promise<boolean> {
+    return this.roles.memories.deleteMemory(tenant, id);
+  }
+  /** (a store whose memory role has nothing to purge does nothing) */
+  async purgeDeleted(): Promise<void> {
+    await this.roles.memories.purgeDeleted?.();
+  }
+  searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]> {
+    return this.roles.memories.searchLexical(tenant, query, options);
+  }
+
+  // vectors
+  putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void> {
+    return this.roles.vectors.putVector(tenant, id, vector, model);
+  }
+  searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]> {
+    return this.roles.vectors.searchVector(tenant, vector, model, options);
+  }
+  listIdsWithoutVector(tenant: string, model: string, levels: MemoryLevel[]): Promise<string[]> {
+    return this.roles.vectors.listIdsWithoutVector(tenant, model, levels);
+  }
 
   // the fix ledger
   markFixLearned(tenant: string, repo: string, ref: string, how?: LearnedFix): Promise<boolean> {
