@@ -1,9 +1,12 @@
 /**
  * The default Store: one SQLite file (WAL, busy timeout, foreign keys), FTS5 full-text search
- * (bm25 fetches the candidates, core/lexical-rank.ts orders them), vectors as Float32 BLOBs searched through an in-memory index.
+ * (bm25 fetches the candidates, core/lexical-rank.ts orders them), vectors as Float32 BLOBs
+ * searched through an in-memory index.
  *
- * One connection per store. Writes are serialized in-process (a promise queue) so concurrent async
- * callers never interleave statements inside each other's transaction; reads are not queued.
+ * This class is the pool itself (opening, schema, transactions); each role lives in its own module
+ * (store/sqlite/, store/sql/), all sharing one connection (sqlite/handle.ts: writes serialized
+ * in-process, so concurrent async callers never interleave statements inside each other's
+ * transaction; reads are not queued).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
