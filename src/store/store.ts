@@ -1,6 +1,9 @@
 /**
- * The Store port: everything the services persist. Implemented by sqlite-store.ts (default,
- * one file) and postgres-store.ts. Both pass the same contract suite
+ * The Store port: everything the services persist, as a few role interfaces (the pool itself,
+ * memories and their search, vectors, the fix ledger, the job queue, key-value state, the audit
+ * log, the usage log) and `Store`, their composition. Implemented by sqlite-store.ts (default, one
+ * file) and postgres-store.ts, each role in its own module (store/sqlite/, store/postgres/, and
+ * store/sql/ for the roles whose SQL both engines share). Both pass the same contract suite
  * (__tests__/store/contract.ts). Every row carries its tenant; no method crosses tenants.
  */
 import type { ReadOptions } from '../core/memory-index.js';
@@ -83,7 +86,8 @@ export interface PoolStats {
   fixesByFallback: number;
 }
 
-export interface Store {
+/** The pool itself: its schema, its transactions, what spans every role. */
+export interface PoolAdmin {
   /** creates or upgrades the schema; throws StoreError('newer-schema') for a pool written by a newer version */
   migrate(): Promise<void>;
   /**
@@ -103,8 +107,13 @@ export interface Store {
    * transaction, the lock is taken there and held until the outer transaction ends.
    */
   tenantTransaction<T>(tenant: string, fn: () => Promise<T>): Promise<T>;
+  /** every tenant that has data (memories, learned fixes, audit or usage) */
+  listTenants(): Promise<string[]>;
+  stats(tenant: string): Promise<PoolStats>;
+}
 
-  // memories
+/** Memories, their provenance and their full-text search. */
+export interface MemoryStore {
   /**
    * inserts or replaces the memory (by tenant+id), keeping the full-text index in step. A memory
    * with complete provenance replaces its provenance rows; a sampled one (read with
@@ -138,27 +147,29 @@ export interface Store {
   countMemories(tenant: string, filter?: MemoryFilter): Promise<number>;
   /** removes the memory, its full-text entry and its vector; false when it did not exist */
   deleteMemory(tenant: string, id: string): Promise<boolean>;
-  /** every tenant that has data */
-  listTenants(): Promise<string[]>;
   /**
    * Optional: makes deleted memories unrecoverable from the pool's files (free pages zeroed,
    * full-text segments merged, WAL truncated). Called after forget / revoke; outside a transaction.
    */
   purgeDeleted?(): Promise<void>;
-
-  // retrieval
   /**
    * full-text search: the engine (FTS5 / tsvector) fetches candidates, core/lexical-rank.ts orders
    * them, the same in every store; query is plain text, never store syntax
    */
   searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]>;
+}
+
+/** The memories' embeddings, one per memory and model. */
+export interface VectorStore {
   putVector(tenant: string, id: string, vector: Float32Array, model: string): Promise<void>;
   /** cosine similarity against stored vectors of the same model */
   searchVector(tenant: string, vector: Float32Array, model: string, options: SearchOptions): Promise<ScoredId[]>;
   /** ids of the tenant's memories of these levels (every status) with no vector of this model, oldest first */
   listIdsWithoutVector(tenant: string, model: string, levels: MemoryLevel[]): Promise<string[]>;
+}
 
-  // fixes already learned (natural-key dedupe)
+/** The fixes already learned (natural-key dedupe: tenant, repository, ref). */
+export interface FixLedger {
   /**
    * records that a fix was learned; false if it was already recorded. With `how`, also records
    * (or, with no `fallback`, clears) that the rules wrote it because the model failed; without
@@ -176,8 +187,10 @@ export interface Store {
    * fixes now carry the new name that did not before.
    */
   renameFixRepo(tenant: string, from: string, to: string): Promise<number>;
+}
 
-  // durable jobs
+/** Durable jobs (the App's webhook deliveries and their work), claimed under a lease. */
+export interface JobQueue {
   /** false when a job with this key already exists (done or not) */
   enqueueJob(job: NewJob): Promise<boolean>;
   /**
@@ -211,22 +224,30 @@ export interface Store {
    * payloads do not pile up; returns how many were removed. Their keys may then be enqueued again.
    */
   pruneJobs(before: string): Promise<number>;
+}
 
-  // small key-value state: cursors, caches, comment ids
+/** Small key-value state: cursors, caches, comment ids, settings. */
+export interface StateStore {
   getState(key: string): Promise<string | undefined>;
   setState(key: string, value: string): Promise<void>;
   /** (report) every state entry whose key starts with `prefix`, in key order */
   listStates(prefix: string): Promise<StateEntry[]>;
+}
 
-  // audit log
+/** Who did what to which memory (governance), newest first. */
+export interface AuditLog {
   appendAudit(entry: AuditEntry): Promise<void>;
   listAudit(tenant: string, limit?: number): Promise<AuditEntry[]>;
+}
 
-  // usage of memories (injections, comments)
+/** Which memories were used where (injections, comments). */
+export interface UsageLog {
   recordUsage(usage: UsageRecord): Promise<void>;
   listUsage(tenant: string, runRef: string): Promise<UsageRecord[]>;
   /** (report) every use of the tenant's memories, at or after `since` (ISO) when given, oldest first */
   listTenantUsage(tenant: string, since?: string): Promise<UsageRecord[]>;
-
-  stats(tenant: string): Promise<PoolStats>;
 }
+
+/** Everything the services persist: the composition of the roles (a caller may ask for one role only). */
+export interface Store
+  extends PoolAdmin, MemoryStore, VectorStore, FixLedger, JobQueue, StateStore, AuditLog, UsageLog {}
