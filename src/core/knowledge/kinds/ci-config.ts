@@ -31,7 +31,7 @@ export const ciConfig = defineKind({
   lessons: [
     {
       id: 'ci-pipeline',
-      title: 'Treat the CI workflow as code: pin what it uses and test changes to it',
+      title: 'Treat the CI workflow as code, pinning what it uses and testing every change to it',
       description:
         'A CI workflow breaks on a runner, tool or permission change and stops checking anything while looking green or red for the wrong reason.',
       check:

@@ -70,7 +70,7 @@ export const encodingLocale = defineKind({
     {
       id: 'display-width',
       after: 'open-redirect',
-      title: 'Text width on screen is not its length: test alignment with wide characters, tabs and escape codes',
+      title: 'Text width on screen is not its length, so test alignment with wide characters, tabs and escape codes',
       description:
         'Padding, wrapping and alignment computed from string length break on wide characters, tabs, combining marks and invisible escape codes.',
       check:
@@ -125,7 +125,7 @@ export const encodingLocale = defineKind({
     },
     {
       id: 'bytes-versus-characters',
-      title: 'A length in bytes is not a length in characters: test with multi-byte text',
+      title: 'A length in bytes is not a length in characters, so test it with multi-byte text',
       description:
         'Code that counts or slices text by characters where bytes are meant (or the reverse) is right for ASCII and wrong for multi-byte text.',
       check:

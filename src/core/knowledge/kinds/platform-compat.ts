@@ -114,7 +114,8 @@ export const platformCompat = defineKind({
     },
     {
       id: 'file-system-differences',
-      title: 'File-system behaviour (timestamps, case, links, permissions) differs between systems: test it there',
+      title:
+        'File-system behaviour (timestamps, case, links, permissions) differs between systems and must be tested on each',
       description:
         'Timestamp resolution, case sensitivity, symbolic links and permissions differ between file systems, so code that relies on one behaviour fails on another.',
       check:
