@@ -244,11 +244,12 @@ function withFolded(memory: Memory, folded: readonly Memory[] | undefined): Memo
 }
 
 function unionProvenance(a: readonly Provenance[], b: readonly Provenance[]): Provenance[] {
-  const seen = new Set(a.map((p) => `${p.repo.toLowerCase()}@${p.ref}`));
-  return [
-    ...a,
-    ...b.filter((p) => !seen.has(`${p.repo.toLowerCase()}@${p.ref}`) && seen.add(`${p.repo.toLowerCase()}@${p.ref}`)),
-  ];
+  const union = new Map<string, Provenance>();
+  for (const p of [...a, ...b]) {
+    const key = `${p.repo.toLowerCase()}@${p.ref}`;
+    if (!union.has(key)) union.set(key, p);
+  }
+  return [...union.values()];
 }
 
 /** Distinct repositories among a memory's (sampled) sources. */

@@ -65,8 +65,11 @@ export interface KindEntry<K extends string = string> {
   /** the kind's routine (of its first facet, when it has facets) */
   template: Template;
   facets?: readonly FacetEntry[];
-  /** a short imperative for the title of a lesson the catalog does not name ("test the edge inputs") */
-  checkPhrase: string;
+  /**
+   * the rule a lesson learned from the organization states for this kind, {p} its phrase
+   * ("Test the {p} with empty, missing and boundary values"; core/knowledge/learned-lessons.ts)
+   */
+  learnedRule: string;
   /** words that describe the routine, added to a recall query that points to this kind */
   vocabulary: string;
   /** cues in prose (titles, bodies, task descriptions), summed and capped per text */

@@ -6,6 +6,7 @@
  * learn service finds where a phrase recurs. Pure: no I/O.
  */
 import type { RoutineKind } from '../routines.js';
+import { KIND_ENTRIES } from './kinds/index.js';
 
 /** A lesson learned from the organization: its phrase, id and text. */
 export interface LearnedLesson {
@@ -15,26 +16,6 @@ export interface LearnedLesson {
   description: string;
   check: string;
 }
-
-/** The rule a learned lesson states, by the routine kind of the fixes that taught it; {p} is the phrase. */
-const RULES: Record<RoutineKind, string> = {
-  'edge-input': 'Test the {p} with empty, missing and boundary values',
-  'encoding-locale': 'Test the {p} under other encodings, locales and time zones',
-  'platform-compat': 'Test the {p} on every supported platform and runtime',
-  'concurrency-async': 'Test the {p} under overlapping, late and cancelled operations',
-  'performance-resource': 'Check that the {p} releases what it holds under repeated use',
-  'error-handling': 'Test how the {p} fails: its errors must reach the caller intact',
-  'security-validation': 'Treat the {p} as hostile input and test it that way',
-  'api-compat': 'Pin the public behaviour of the {p} with a test before changing it',
-  'dependency-compat': 'Test the {p} against the oldest and newest dependency versions allowed',
-  'type-check': 'Check the published types of the {p} against how callers use them',
-  'lint-format': 'Keep the code of the {p} clean under the linter and formatter in CI',
-  'build-packaging': 'Build and install the package to test the {p} as users get it',
-  'ci-config': 'Test a change to the {p} on a branch before relying on CI',
-  'config-env': 'Test every source of the {p} setting and their precedence',
-  'data-migration': 'Run the migrations that touch the {p} on a fresh database',
-  'regression-test': 'Pin the behaviour of the {p} with a regression test',
-};
 
 /** Words that join a phrase but name nothing: English function words and the words of any failure. */
 const FILLER = new Set(
@@ -75,9 +56,17 @@ function usable(word: string, isGeneral: (word: string) => boolean): boolean {
   return word.length >= 3 && !/\d/.test(word) && !FILLER.has(word) && isGeneral(word);
 }
 
+/** One pattern per phrase (recall asks for the same few phrases of every task). */
+const phrasePatterns = new Map<string, RegExp>();
+
 /** Whether a text names the phrase (as words, not inside other words). */
 export function namesPhrase(text: string, phrase: string): boolean {
-  return new RegExp(`(^|[^a-z0-9])${phrase.replace(/ /g, '[\\s_-]+')}($|[^a-z0-9])`).test(text.toLowerCase());
+  let pattern = phrasePatterns.get(phrase);
+  if (!pattern) {
+    pattern = new RegExp(`(^|[^a-z0-9])${phrase.replace(/ /g, '[\\s_-]+')}($|[^a-z0-9])`, 'i');
+    if (phrasePatterns.size < 10_000) phrasePatterns.set(phrase, pattern);
+  }
+  return pattern.test(text);
 }
 
 const LEARNED_PREFIX = 'learned-';
@@ -96,12 +85,17 @@ export function phraseOfLesson(id: string): string {
   return id.slice(LEARNED_PREFIX.length).replace(/-/g, ' ');
 }
 
+/** The rule a learned lesson states for a kind (its entry's `learnedRule`). */
+function ruleOf(kind: RoutineKind): string {
+  return KIND_ENTRIES.find((entry) => entry.kind === kind)!.learnedRule;
+}
+
 /** The lesson a phrase teaches fixes of this kind; `check` is the kind's own check. */
 export function learnedLesson(phrase: string, kind: RoutineKind, check: string): LearnedLesson {
   return {
     phrase,
     id: learnedLessonId(phrase),
-    title: RULES[kind].replace('{p}', phrase),
+    title: ruleOf(kind).replace('{p}', phrase),
     description: `Fixes in several repositories of this organization broke on the ${phrase}.`,
     check,
   };

@@ -59,7 +59,10 @@ const kind = z
     kind: slug,
     template,
     facets: z.array(facet).min(2, 'a kind with facets has at least two').optional(),
-    checkPhrase: text.regex(/^[a-z]/, 'must start in lower case (it follows a colon)'),
+    learnedRule: text.regex(
+      /^[A-Z][^{]*\{p\}[^{]*$/,
+      'must be a rule starting in upper case that names the phrase {p} once',
+    ),
     vocabulary: text,
     textCues: cues,
     casedCues: cues.optional(),

@@ -13,7 +13,7 @@ export const apiCompat = defineKind({
     also: 'keep the previous public behaviour covered by a test',
     step: 'Write tests of the public API as callers use it before changing the code.',
   },
-  checkPhrase: 'pin the public behaviour',
+  learnedRule: 'Pin the public behaviour of the {p} with a test before changing it',
   vocabulary: 'backward compatibility breaking change public behaviour contract',
   textCues: [
     [/\bbreaking( changes?)?\b|\bbackwards?[- ]compat|\bbackwards?[- ]incompatib/i, 1.2],

@@ -14,7 +14,7 @@ export const buildPackaging = defineKind({
     also: 'build and install the package from a clean checkout',
     step: 'Build from a clean checkout, pack, install and import the artifact.',
   },
-  checkPhrase: 'build and install from a clean checkout',
+  learnedRule: 'Build and install the package to test the {p} as users get it',
   vocabulary: 'build compile bundle package artifacts',
   textCues: [
     [/\bbuild(s|ing)?\b/i, 0.8],

@@ -13,7 +13,7 @@ export const ciConfig = defineKind({
     also: 'make sure CI actually runs that check',
     step: 'Run the edited workflows on a branch and check every job ran and passed.',
   },
-  checkPhrase: 'test the CI change on a branch',
+  learnedRule: 'Test a change to the {p} on a branch before relying on CI',
   vocabulary: 'ci workflow pipeline configuration',
   textCues: [
     [/\bci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bjenkins\b/i, 1.2],

@@ -35,7 +35,7 @@ export const concurrencyAsync = defineKind({
       },
     },
   ],
-  checkPhrase: 'test overlapping and cancelled operations',
+  learnedRule: 'Test the {p} under overlapping, late and cancelled operations',
   vocabulary: 'race concurrency async ordering timeout cancellation',
   textCues: [
     [/\brace( conditions?)?\b|\bracy\b|\bconcurren|\bparallel|\bdeadlock|\bthread-?safe/i, 1.2],

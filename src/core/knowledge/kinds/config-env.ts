@@ -35,7 +35,7 @@ export const configEnv = defineKind({
       },
     },
   ],
-  checkPhrase: 'test every source of the setting',
+  learnedRule: 'Test every source of the {p} setting and their precedence',
   vocabulary: 'configuration options flags environment variables defaults',
   textCues: [
     [/\bconfig(uration|s)?\b|\bsettings?\b|\bprecedence\b/i, 1],

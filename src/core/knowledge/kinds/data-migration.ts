@@ -13,7 +13,7 @@ export const dataMigration = defineKind({
     also: 'run the migrations on a populated database',
     step: 'Apply and roll back migrations on a fresh and on a seeded database.',
   },
-  checkPhrase: 'run the migrations on a fresh database',
+  learnedRule: 'Run the migrations that touch the {p} on a fresh database',
   vocabulary: 'migration schema database',
   textCues: [[/\bmigrat(e|ion|ions)\b|\bschema\b|\bdatabase\b|\bsql\b/i, 1.2]],
   files: {

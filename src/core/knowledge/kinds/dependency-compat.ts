@@ -14,7 +14,7 @@ export const dependencyCompat = defineKind({
     also: 'run it against the newest allowed dependency versions too',
     step: 'Run the suite against the oldest and newest allowed dependency and toolchain versions.',
   },
-  checkPhrase: 'test the allowed dependency versions',
+  learnedRule: 'Test the {p} against the oldest and newest dependency versions allowed',
   vocabulary: 'dependency version upgrade compatibility lockfile',
   textCues: [
     [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad|\bpeer\b|\block ?files?\b/i, 1],

@@ -49,7 +49,7 @@ export const edgeInput = defineKind({
       },
     },
   ],
-  checkPhrase: 'test the edge inputs',
+  learnedRule: 'Test the {p} with empty, missing and boundary values',
   vocabulary: 'empty null zero boundary edge case malformed missing input',
   textCues: [
     [/\b(empty|blank)\b/i, 1],

@@ -50,7 +50,7 @@ export const encodingLocale = defineKind({
       },
     },
   ],
-  checkPhrase: 'test other encodings, locales and time zones',
+  learnedRule: 'Test the {p} under other encodings, locales and time zones',
   vocabulary: 'encoding unicode utf-8 time zone dst locale date',
   textCues: [
     [/\bunicode\b|\butf-?(8|16|32)\b|\bcharsets?\b|\bemoji\b|\bnon-ascii\b|\bascii\b/i, 1],

@@ -34,7 +34,7 @@ export const errorHandling = defineKind({
       },
     },
   ],
-  checkPhrase: 'test the failure path',
+  learnedRule: 'Test how the {p} fails: its errors must reach the caller intact',
   vocabulary: 'error handling exception swallowed uncaught reported',
   textCues: [
     [/\berrors?\b/i, 0.6],

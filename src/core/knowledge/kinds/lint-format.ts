@@ -14,7 +14,7 @@ export const lintFormat = defineKind({
     also: 'keep the linter clean on the changed code',
     step: 'Run the linter, vet tool and formatter and fix every finding.',
   },
-  checkPhrase: 'keep the linter clean',
+  learnedRule: 'Keep the code of the {p} clean under the linter and formatter in CI',
   vocabulary: 'linter formatter warnings static analysis',
   textCues: [
     [

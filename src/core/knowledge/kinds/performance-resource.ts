@@ -35,7 +35,7 @@ export const performanceResource = defineKind({
       },
     },
   ],
-  checkPhrase: 'assert resources are released',
+  learnedRule: 'Check that the {p} releases what it holds under repeated use',
   vocabulary: 'leak cleanup listeners resources performance memory',
   textCues: [
     [/\bleak(s|ed|ing)?\b/i, 1.2],

@@ -35,7 +35,7 @@ export const platformCompat = defineKind({
       },
     },
   ],
-  checkPhrase: 'test on every supported platform',
+  learnedRule: 'Test the {p} on every supported platform and runtime',
   vocabulary: 'platform operating system windows paths runtime version shell',
   textCues: [
     [/\bwindows\b|\bwin32\b|\bmacos\b|\bdarwin\b|\bos ?x\b|\blinux\b|\bposix\b|\bfreebsd\b|\bandroid\b|\bios\b/i, 1.2],

@@ -13,7 +13,7 @@ export const regressionTest = defineKind({
     also: 'keep a failing-first test for it',
     step: 'Reproduce the problem as a failing test before changing the code.',
   },
-  checkPhrase: 'pin it with a regression test',
+  learnedRule: 'Pin the behaviour of the {p} with a regression test',
   vocabulary: 'regression test',
   textCues: [[/\btests?\b|\bregression tests?\b/i, 0.2]],
   checks: { unit: 0.5, e2e: 0.5, other: 0.3 },

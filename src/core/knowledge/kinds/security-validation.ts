@@ -14,7 +14,7 @@ export const securityValidation = defineKind({
     also: 'feed it hostile input as well',
     step: 'Add tests with hostile values at each point where outside input reaches a dangerous call.',
   },
-  checkPhrase: 'test hostile input',
+  learnedRule: 'Treat the {p} as hostile input and test it that way',
   vocabulary: 'security untrusted input injection sanitize spoofing',
   textCues: [
     [/\bsecurity\b|\bvulnerab|\bcve-\d/i, 1.2],

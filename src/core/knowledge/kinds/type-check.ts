@@ -14,7 +14,7 @@ export const typeCheck = defineKind({
     also: 'add a type-level test for the signature',
     step: 'Run the type checker and add type-level tests of the public signatures.',
   },
-  checkPhrase: 'check the published types',
+  learnedRule: 'Check the published types of the {p} against how callers use them',
   vocabulary: 'type checker type declarations signatures',
   textCues: [
     [/\btypes?\b|\btyping(s)?\b/i, 0.7],
