@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles src/core/wasm/*.wat with wabt into the TypeScript modules beside them that embed the
+// Compiles src/core/retrieval/wasm/*.wat with wabt into the TypeScript modules beside them that embed the
 // bytes (base64), so the code carries its kernels without a file to find at run time.
 // `--check` fails (exit 1) when an embedded module differs from a fresh compile.
 import wabtInit from 'wabt';
@@ -7,7 +7,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/core/wasm');
+const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/core/retrieval/wasm');
 const check = process.argv.includes('--check');
 const wabt = await wabtInit();
 let stale = 0;

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRulesAbstractor } from '../src/abstraction/rules-abstractor.js';
-import { readTaskKind } from '../src/core/task-kind.js';
+import { readTaskKind } from '../src/core/retrieval/task-kind.js';
 import type { Fix, Memory } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';

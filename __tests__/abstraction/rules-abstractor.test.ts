@@ -1,4 +1,4 @@
-import { routinesOfTags } from '../../src/core/routines.js';
+import { routinesOfTags } from '../../src/core/knowledge/routines.js';
 import { describe, expect, it } from 'vitest';
 import { abstractWithRules, createRulesAbstractor, RULES_MODEL } from '../../src/abstraction/rules-abstractor.js';
 import { checkSpecificity, leaksSource } from '../../src/abstraction/specificity.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSpecificity, concreteReason, leaksSource } from '../../src/abstraction/specificity.js';
 import { FACET_TEMPLATES, ROUTINE_TEMPLATES } from '../../src/abstraction/routine-templates.js';
-import { LESSONS } from '../../src/core/lessons.js';
+import { LESSONS } from '../../src/core/knowledge/lessons.js';
 import type { AbstractedMemory } from '../../src/ports/index.js';
 import { makeFix, makeInsight } from './llm-fixtures.js';
 

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePoolBytes, parsePoolBytes, serializePool } from '../../src/core/pool-file.js';
+import { encodePoolBytes, parsePoolBytes, serializePool } from '../../src/core/retrieval/pool-file.js';
 import { SMOKE_POOL } from './harness.js';
 
 const ROOT = process.cwd();

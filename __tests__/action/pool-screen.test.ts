@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePool, serializePool } from '../../src/core/pool-file.js';
+import { parsePool, serializePool } from '../../src/core/retrieval/pool-file.js';
 import type { Memory } from '../../src/core/types.js';
 import { HOSTILE_SAMPLES } from '../fixtures/hostile/corpus.js';
 import { harness } from './harness.js';

@@ -7,7 +7,7 @@ import { crc32, gzipSync } from 'node:zlib';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, START_MARKER } from '../../src/action/inject/marked-section.js';
-import { parsePool, parsePoolEntries, serializePool } from '../../src/core/pool-file.js';
+import { parsePool, parsePoolEntries, serializePool } from '../../src/core/retrieval/pool-file.js';
 import { sampleMemory } from '../helpers/sample-memory.js';
 import { examplePayload, harness } from './harness.js';
 

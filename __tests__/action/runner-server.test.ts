@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import type { InjectedInsight } from '../../src/core/render-injection.js';
+import type { InjectedInsight } from '../../src/core/rendering/render-injection.js';
 import { harness } from './harness.js';
 
 const SERVER = 'https://memory.acme.dev';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_TASK_LENGTH as API_MAX_TASK_LENGTH } from '../../src/core/recall-api.js';
-import { MAX_TASK_LENGTH } from '../../src/core/recall-limits.js';
+import { MAX_TASK_LENGTH } from '../../src/core/retrieval/recall-limits.js';
 import { MEMORY_LEVELS, VISIBILITIES } from '../../src/core/types.js';
 import {
   checkFlags,

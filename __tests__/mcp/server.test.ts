@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/core/errors.js';
 import type { InsightSource } from '../../src/mcp/insight-source.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { MemoryIndex } from '../../src/core/memory-index.js';
+import { MemoryIndex } from '../../src/core/retrieval/memory-index.js';
 import { createPoolSource, type BoundRepository } from '../../src/mcp/pool-source.js';
 import { boundRepository } from '../../src/mcp/stdio.js';
 import { silentLogger, systemClock, type Logger } from '../../src/ports/index.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePoolBytes, serializePool } from '../../src/core/pool-file.js';
+import { encodePoolBytes, serializePool } from '../../src/core/retrieval/pool-file.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { runCli } from '../helpers/run-cli.js';
 import { CANARY, PRIVATE_ID, PROPOSED_ID, PUBLIC_ID, TASK, poolInsights, stdioClient, textOf } from './mcp-harness.js';

@@ -25,6 +25,42 @@ const MAY_IMPORT: Record<string, readonly string[] | '*'> = {
   cli: '*',
 };
 
+/** Inside core: the role folders each part of core may import; the root (the model) imports none of them. */
+const CORE_MAY_IMPORT: Record<string, readonly string[]> = {
+  model: [],
+  knowledge: ['model'],
+  retrieval: ['model', 'knowledge'],
+  rendering: ['model', 'knowledge'],
+};
+
+/** "src/core/x.ts imports ./retrieval/y.js (the model may import no role folder)" for each import against CORE_MAY_IMPORT */
+function coreRoleViolations(files: { path: string; text: string }[]): string[] {
+  return files
+    .filter(({ path }) => folderOf(path) === 'core')
+    .flatMap(({ path, text }) => {
+      const from = roleOf(path);
+      const allowed = CORE_MAY_IMPORT[from];
+      if (!allowed)
+        return [`src/core/${from}/ is no role of core: add it to CORE_MAY_IMPORT in __tests__/repo/layers.test.ts`];
+      return ts
+        .preProcessFile(text, true, true)
+        .importedFiles.map((imported) => imported.fileName)
+        .filter((name) => name.startsWith('.'))
+        .flatMap((name) => {
+          const to = roleOf(resolve(dirname(path), name));
+          if (to === from || allowed.includes(to)) return [];
+          const may = allowed.length ? allowed.join(', ') : 'no role folder';
+          return [`src/${relative(src, path)} imports ${name} (${from} may import ${may})`];
+        });
+    });
+}
+
+/** the role folder of core that holds a path: knowledge, retrieval, rendering, or the model at its root */
+function roleOf(path: string): string {
+  const parts = relative(join(src, 'core'), path).split(/[\\/]/);
+  return parts.length > 1 ? parts[0]! : 'model';
+}
+
 /** "src/store/x.ts imports ../services/y.js (store may import core, ports)" for each import against the table */
 function layerViolations(files: { path: string; text: string }[]): string[] {
   return files.flatMap(({ path, text }) => {
@@ -78,6 +114,34 @@ describe('the layers of src/', () => {
       'src/store/x.ts imports ../services/z.js (store may import core, ports)',
       'src/core/sub/y.ts imports ../../store/b.js (core may import no other folder)',
       'src/knowledge/ is in no layer: add it to MAY_IMPORT in __tests__/repo/layers.test.ts',
+    ]);
+  });
+
+  it('inside core, knowledge reads the model only, and retrieval and rendering never import each other', () => {
+    const files = sourceFiles(join(src, 'core')).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+    expect(new Set(files.map(({ path }) => roleOf(path)))).toEqual(
+      new Set(['model', 'knowledge', 'retrieval', 'rendering']),
+    );
+    expect(coreRoleViolations(files)).toEqual([]);
+  });
+
+  it('names an import against the roles of core', () => {
+    expect(
+      coreRoleViolations([
+        { path: join(src, 'core', 'rendering', 'a.ts'), text: "import { rank } from '../retrieval/ranking.js';" },
+        { path: join(src, 'core', 'types.ts'), text: "import { x } from './knowledge/lessons.js';" },
+        {
+          path: join(src, 'core', 'knowledge', 'kinds', 'k.ts'),
+          text: "import { y } from '../../retrieval/top-k.js';",
+        },
+        { path: join(src, 'core', 'retrieval', 'b.ts'), text: "import { z } from '../knowledge/routines.js';" },
+        { path: join(src, 'core', 'misc', 'c.ts'), text: '' },
+      ]),
+    ).toEqual([
+      'src/core/rendering/a.ts imports ../retrieval/ranking.js (rendering may import model, knowledge)',
+      'src/core/types.ts imports ./knowledge/lessons.js (model may import no role folder)',
+      'src/core/knowledge/kinds/k.ts imports ../../retrieval/top-k.js (knowledge may import model)',
+      'src/core/misc/ is no role of core: add it to CORE_MAY_IMPORT in __tests__/repo/layers.test.ts',
     ]);
   });
 });

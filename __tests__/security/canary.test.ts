@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recallInMemory } from '../../src/action/local-recall.js';
-import { renderSuggestionComment } from '../../src/core/comment-render.js';
-import { parsePoolEntries, serializePool } from '../../src/core/pool-file.js';
-import { renderInjection, toInjectedInsights } from '../../src/core/render-injection.js';
+import { renderSuggestionComment } from '../../src/core/rendering/comment-render.js';
+import { parsePoolEntries, serializePool } from '../../src/core/retrieval/pool-file.js';
+import { renderInjection, toInjectedInsights } from '../../src/core/rendering/render-injection.js';
 import type { MemoryLevel, RecallHit, Requester } from '../../src/core/types.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../../src/core/types.js';
 import { escapeMarkdown, markdownLink } from '../../src/security/markdown.js';

@@ -13,7 +13,7 @@ import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
-import { renderSuggestionComment } from '../../src/core/comment-render.js';
+import { renderSuggestionComment } from '../../src/core/rendering/comment-render.js';
 import { escapeMarkdown, markdownLink } from '../../src/security/markdown.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../../src/core/types.js';
 import { createRedactor } from '../../src/security/redact.js';

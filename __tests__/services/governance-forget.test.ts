@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serializePool } from '../../src/core/pool-file.js';
+import { serializePool } from '../../src/core/retrieval/pool-file.js';
 import { MEMORY_STATUSES } from '../../src/core/types.js';
 import { forget, revokeSource } from '../../src/services/governance.js';
 import { recall } from '../../src/services/recall.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { abstractWithRules } from '../../src/abstraction/rules-abstractor.js';
-import { MemoryIndex, type Retriever } from '../../src/core/memory-index.js';
+import { MemoryIndex, type Retriever } from '../../src/core/retrieval/memory-index.js';
 import type { Fix, Memory, Visibility } from '../../src/core/types.js';
 import type { Embedder } from '../../src/ports/index.js';
 import { silentLogger } from '../../src/ports/index.js';

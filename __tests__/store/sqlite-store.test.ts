@@ -10,7 +10,7 @@ import { defaultPoolLocation, openStore } from '../../src/store/open-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { copyV3Pool, expectMigratedWithoutLoss, readV3Rows, v3Memory } from '../helpers/v3-pool.js';
-import { encodeVector, exactCosine, unitVector } from '../../src/core/vector-index.js';
+import { encodeVector, exactCosine, unitVector } from '../../src/core/retrieval/vector-index.js';
 import { bytesToVector } from '../../src/store/vector-cache.js';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -101,7 +101,7 @@ describe('full-text search from cached token terms', () => {
 
     // a write of a memory the query does not match moves every FTS5 term (bm25's row count and
     // average length are the whole table's), but no score: the order is the shared formula's, over
-    // the candidates' statistics (core/lexical-rank.ts)
+    // the candidates' statistics (core/retrieval/lexical-rank.ts)
     const other = makeMemory({ tenant: 'acme', title: 'Unrelated', description: 'nothing', content: 'qqq www' });
     await store.putMemory(other);
     const afterWrite = await store.searchLexical('acme', query, options);

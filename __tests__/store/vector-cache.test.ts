@@ -1,7 +1,7 @@
 import sqlite3 from 'sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../../src/core/types.js';
-import { codeLength, encodeVector, SEGMENT_ROWS } from '../../src/core/vector-index.js';
+import { codeLength, encodeVector, SEGMENT_ROWS } from '../../src/core/retrieval/vector-index.js';
 import { tagCharSql, tagsFromChars, VectorCache } from '../../src/store/vector-cache.js';
 
 function evaluate(sql: string): Promise<string> {

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { GITHUB_OIDC_ISSUER, type InstalledRepository } from '../../src/app/http/oidc.js';
-import { serializePool } from '../../src/core/pool-file.js';
+import { serializePool } from '../../src/core/retrieval/pool-file.js';
 import type { Memory } from '../../src/core/types.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { BENCH_PROCESSES, startBenchCluster } from './cluster.js';

@@ -1,5 +1,5 @@
 /** Where leave-one-repository-out precision is lost (npm run eval -- --diagnose). */
-import { routinesOfTags } from '../../src/core/routines.js';
+import { routinesOfTags } from '../../src/core/knowledge/routines.js';
 import type { Fix, RecallHit } from '../../src/core/types.js';
 import { FALLBACK_ROUTINE, taskRoutines, withCompleteProvenance } from '../../src/services/recall.js';
 import type { Store } from '../../src/store/store.js';

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTaskKindOf } from '../../src/core/task-kind.js';
+import { readTaskKindOf } from '../../src/core/retrieval/task-kind.js';
 import { issueTask, readJsonl } from './data.js';
 
 const verbose = process.argv.includes('--verbose');

@@ -14,10 +14,10 @@
  */
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
-import { detectEcosystem } from '../core/ecosystem.js';
+import { detectEcosystem } from '../core/knowledge/ecosystem.js';
 import { LlmAuthError } from '../core/errors.js';
-import { detectLesson, lessonTag } from '../core/lessons.js';
-import { routineTag } from '../core/routines.js';
+import { detectLesson, lessonTag } from '../core/knowledge/lessons.js';
+import { routineTag } from '../core/knowledge/routines.js';
 import type { TokenMeter } from '../core/token-usage.js';
 import type { Fix } from '../core/types.js';
 import { screenInsightText } from '../security/screen.js';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ROUTINE_KINDS } from '../core/routines.js';
+import { ROUTINE_KINDS } from '../core/knowledge/routines.js';
 import { CHECK_KINDS, type Fix } from '../core/types.js';
 
 export const LANGUAGES = [

@@ -4,13 +4,13 @@
  * plus generic qualifiers, so an insight can never quote a path, symbol or string of the fix it
  * came from.
  */
-import type { RoutineKind } from '../core/routines.js';
+import type { RoutineKind } from '../core/knowledge/routines.js';
 import type { Template } from '../core/knowledge/entry.js';
 import { KIND_ENTRIES as ENTRIES } from '../core/knowledge/kinds/index.js';
 
 export type RoutineTemplate = Template;
 
-/** The template of each kind; for a kind with facets (src/core/routines.ts), of its first facet. */
+/** The template of each kind; for a kind with facets (src/core/knowledge/routines.ts), of its first facet. */
 export const ROUTINE_TEMPLATES = Object.fromEntries(ENTRIES.map((entry) => [entry.kind, entry.template])) as Record<
   RoutineKind,
   RoutineTemplate

@@ -7,10 +7,10 @@
 import { withExamples } from '../core/insight-text.js';
 import { fixProse } from '../core/text.js';
 import { generalizeSubject, type Vocabulary } from '../core/generalize.js';
-import { cueOutranksLesson, detectLesson, lessonTag, type Lesson } from '../core/lessons.js';
+import { cueOutranksLesson, detectLesson, lessonTag, type Lesson } from '../core/knowledge/lessons.js';
 import { checkSpecificity } from './specificity.js';
 import { generalVocabulary } from './vocabulary.js';
-import { detectEcosystem, runHint, type Ecosystem } from '../core/ecosystem.js';
+import { detectEcosystem, runHint, type Ecosystem } from '../core/knowledge/ecosystem.js';
 import {
   checkRoutine,
   detectRoutinesInFiles,
@@ -19,7 +19,7 @@ import {
   routineTag,
   type RoutineCue,
   type RoutineKind,
-} from '../core/routines.js';
+} from '../core/knowledge/routines.js';
 import type { Fix } from '../core/types.js';
 import type { AbstractedMemory, Abstraction, Abstractor } from '../ports/index.js';
 import { templateFor, type RoutineTemplate } from './routine-templates.js';

@@ -1,7 +1,7 @@
 /** Pool-file mode's ranking: the engine's recall over an in-memory index, no store, no LLM. */
-import { MemoryIndex } from '../core/memory-index.js';
-import { parsePoolEntries } from '../core/pool-file.js';
-import { AGENT_TASK_KINDS } from '../core/task-kind.js';
+import { MemoryIndex } from '../core/retrieval/memory-index.js';
+import { parsePoolEntries } from '../core/retrieval/pool-file.js';
+import { AGENT_TASK_KINDS } from '../core/retrieval/task-kind.js';
 import { silentLogger, systemClock } from '../ports/index.js';
 import { recall } from '../services/recall.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';

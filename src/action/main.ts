@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, describeError } from '../core/errors.js';
-import { renderInjection, type InjectedInsight, type RenderedInjection } from '../core/render-injection.js';
+import { renderInjection, type InjectedInsight, type RenderedInjection } from '../core/rendering/render-injection.js';
 import type { MemoryLevel, Requester } from '../core/types.js';
 import type { Logger } from '../ports/index.js';
 import { taskFromEvent, type ChangedPathsFetcher } from './event-task.js';

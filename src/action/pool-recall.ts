@@ -4,12 +4,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
-import type { IndexEntry, LexicalStats } from '../core/memory-index.js';
-import { PoolLineError } from '../core/pool-file.js';
-import { toInjectedInsights, type InjectedInsight } from '../core/render-injection.js';
+import type { IndexEntry, LexicalStats } from '../core/retrieval/memory-index.js';
+import { PoolLineError } from '../core/retrieval/pool-file.js';
+import { toInjectedInsights, type InjectedInsight } from '../core/rendering/render-injection.js';
 import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
-import type { WithheldInsights } from '../core/withheld.js';
+import type { WithheldInsights } from '../core/rendering/withheld.js';
 import { withheldInsights } from '../services/withheld.js';
 import { DEFAULT_ALLOWED_HOSTS, type ScreenResult } from '../security/screen.js';
 import { screenPoolMemory } from '../services/pool-screen.js';
@@ -65,7 +65,7 @@ export interface PoolRecallOptions {
  * Relevant insights this repository may not see: their sources are more private than it (a pool
  * learned as private read by a public repository). Only ids and a count: never their text.
  */
-export type { WithheldInsights } from '../core/withheld.js';
+export type { WithheldInsights } from '../core/rendering/withheld.js';
 
 export interface PoolRecallResult {
   insights: InjectedInsight[];

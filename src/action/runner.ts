@@ -14,7 +14,7 @@ import { main, type ActionInputs, type ActionResult, type RunContext } from './m
 import type { McpServerProgram } from './mcp-config/server-spec.js';
 import type { LocalRecall, PoolParser } from './pool-recall.js';
 import type { RecallClient } from './server-client.js';
-import { withheldLine } from '../core/withheld.js';
+import { withheldLine } from '../core/rendering/withheld.js';
 import { renderSummary } from './summary.js';
 import { workflowCommands } from './workflow-commands.js';
 

@@ -1,9 +1,9 @@
 /** The job summary: a table of what was injected, or one line saying why nothing was. Pure. */
-import type { InjectedInsight } from '../core/render-injection.js';
-import { AGENT_TASK_KINDS, readTaskKind, silenceReason } from '../core/task-kind.js';
+import type { InjectedInsight } from '../core/rendering/render-injection.js';
+import { AGENT_TASK_KINDS, readTaskKind, silenceReason } from '../core/retrieval/task-kind.js';
 import { escapeMarkdown, markdownLink } from '../security/markdown.js';
 import type { ActionResult } from './main.js';
-import { withheldLine } from '../core/withheld.js';
+import { withheldLine } from '../core/rendering/withheld.js';
 
 const cell = escapeMarkdown;
 

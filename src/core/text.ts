@@ -43,7 +43,7 @@ const TERM_CACHE_LIMIT = 100_000;
 
 /**
  * The version of what `terms` returns for a text. Pool files made for the Action carry their
- * memories' terms counted ahead (src/core/pool-file.ts); a reader uses them only when they were
+ * memories' terms counted ahead (src/core/retrieval/pool-file.ts); a reader uses them only when they were
  * counted by the same version. Bump it whenever a change to rawTokens, stem, the stop words or
  * terms changes any output (__tests__/core/text-terms.test.ts pins a sample).
  */

@@ -4,11 +4,11 @@
  * is the engine's recall; what may be seen is decided by core/visibility.ts (maySee for the
  * insights, mayLinkSource for naming where they were learned), as for every other reader.
  */
-import { AGENT_TASK_KINDS } from '../core/task-kind.js';
-import { sourceUrl } from '../core/comment-render.js';
+import { AGENT_TASK_KINDS } from '../core/retrieval/task-kind.js';
+import { sourceUrl } from '../core/rendering/comment-render.js';
 import { AuthError, InputError, NotFoundError } from '../core/errors.js';
-import { qualityPrior } from '../core/ranking.js';
-import { toInjectedInsights } from '../core/render-injection.js';
+import { qualityPrior } from '../core/retrieval/ranking.js';
+import { toInjectedInsights } from '../core/rendering/render-injection.js';
 import type { Memory, RecallHit, Requester, Visibility } from '../core/types.js';
 import { DEFAULT_REPO_VISIBILITY, mayLinkSource, maySee } from '../core/visibility.js';
 import { recordAgentReport, type AgentReportDeps } from '../services/agent-report.js';

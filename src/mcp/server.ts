@@ -5,12 +5,12 @@
  * (a locked pool, an unreachable App, a refused vote) is a tool error with one line saying what
  * to change, never a crash of the server.
  */
-import { AGENT_TASK_KINDS, readTaskKind, silenceOf, type TaskKind } from '../core/task-kind.js';
+import { AGENT_TASK_KINDS, readTaskKind, silenceOf, type TaskKind } from '../core/retrieval/task-kind.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryTransferError, describeError } from '../core/errors.js';
-import { INJECTION_PREAMBLE, inlineText, renderInjection } from '../core/render-injection.js';
-import { withheldLine } from '../core/withheld.js';
+import { INJECTION_PREAMBLE, inlineText, renderInjection } from '../core/rendering/render-injection.js';
+import { withheldLine } from '../core/rendering/withheld.js';
 import type { Logger } from '../ports/index.js';
 import type { InsightSource } from './insight-source.js';
 import {

@@ -3,7 +3,7 @@
  * for what goes in and out (the SDK turns them into JSON schemas and validates with them; the
  * remote proxy parses the App's answers with the same ones). Pure: no I/O.
  */
-import { TASK_KINDS } from '../core/task-kind.js';
+import { TASK_KINDS } from '../core/retrieval/task-kind.js';
 import { z } from 'zod';
 import { injectedInsightSchema, MAX_TASK_LENGTH, MAX_TOP_K, withheldSchema } from '../core/recall-api.js';
 import { MEMORY_LEVELS } from '../core/types.js';

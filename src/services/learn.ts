@@ -11,11 +11,11 @@
  * abstractions ahead, as many at once as the abstractor allows, and writes in input order.
  */
 import { memoryId } from '../core/ids.js';
-import { searchableText } from '../core/memory-index.js';
+import { searchableText } from '../core/retrieval/memory-index.js';
 import { examplesOf, mergeExamples, sameTitle } from '../core/insight-text.js';
-import { lessonOfTags } from '../core/lessons.js';
-import { adviceTerms, NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_JACCARD } from '../core/ranking.js';
-import { facetOfTags, routinesOfTags } from '../core/routines.js';
+import { lessonOfTags } from '../core/knowledge/lessons.js';
+import { adviceTerms, NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_JACCARD } from '../core/retrieval/ranking.js';
+import { facetOfTags, routinesOfTags } from '../core/knowledge/routines.js';
 import { jaccard, termSet } from '../core/text.js';
 import type { Fix, Memory, MemoryStatus, Provenance } from '../core/types.js';
 import { MEMORY_STATUSES } from '../core/types.js';

@@ -5,8 +5,8 @@
  * dense vectors when an embedder is configured; then the routine match, a bounded quality prior
  * (votes, support, recency, outcomes), diversity, top-k with a minimum relevance.
  */
-import type { Retriever, ScoredId, SearchOptions } from '../core/memory-index.js';
-import { searchableText } from '../core/memory-index.js';
+import type { Retriever, ScoredId, SearchOptions } from '../core/retrieval/memory-index.js';
+import { searchableText } from '../core/retrieval/memory-index.js';
 import {
   adviceTerms,
   combine,
@@ -22,11 +22,16 @@ import {
   type FusionMethod,
   type RankedCandidate,
   type RankingWeights,
-} from '../core/ranking.js';
-import { cueOutranksLesson, lessonOfTags, rankLessons, STRONG_CUE } from '../core/lessons.js';
-import { detectRoutinesInText, ROUTINE_VOCABULARY, type RoutineCue, type RoutineKind } from '../core/routines.js';
-import { readTaskKindOf, type TaskKind, type TaskKindReading } from '../core/task-kind.js';
-import { specificText } from '../core/task-focus.js';
+} from '../core/retrieval/ranking.js';
+import { cueOutranksLesson, lessonOfTags, rankLessons, STRONG_CUE } from '../core/knowledge/lessons.js';
+import {
+  detectRoutinesInText,
+  ROUTINE_VOCABULARY,
+  type RoutineCue,
+  type RoutineKind,
+} from '../core/knowledge/routines.js';
+import { readTaskKindOf, type TaskKind, type TaskKindReading } from '../core/retrieval/task-kind.js';
+import { specificText } from '../core/retrieval/task-focus.js';
 import { termSet, terms } from '../core/text.js';
 import type { Memory, MemoryLevel, Provenance, RecallHit, Requester } from '../core/types.js';
 import { sameTitle } from '../core/insight-text.js';

@@ -4,7 +4,7 @@
  * insight (`all`: after a change of model or dimensions). Batches are written as they come: a
  * failure keeps what was written, and the next run embeds only what is still missing.
  */
-import { searchableText } from '../core/memory-index.js';
+import { searchableText } from '../core/retrieval/memory-index.js';
 import type { Store } from '../store/store.js';
 import type { Embedder, Logger } from '../ports/index.js';
 

@@ -1,11 +1,11 @@
 /**
  * report: reads what the report needs from the pool (insights of every status, uses, current
- * votes, the audit log) and builds the report model for a viewer (core/report-model.ts). Used by
+ * votes, the audit log) and builds the report model for a viewer (core/rendering/report-model.ts). Used by
  * `memory-transfer report` (a local admin) and the App's /dashboard (a signed-in member).
  */
-import { buildReportModel, type ReportModel, type ReportVote } from '../core/report-model.js';
+import { buildReportModel, type ReportModel, type ReportVote } from '../core/rendering/report-model.js';
 import { MEMORY_STATUSES, type Memory } from '../core/types.js';
-import type { Viewer } from '../core/viewer.js';
+import type { Viewer } from '../core/rendering/viewer.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from '../ports/index.js';
 

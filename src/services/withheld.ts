@@ -3,7 +3,7 @@
  * private than it: what a private repository of the organization would have been given, less
  * what this one was. One computation for every reader (CLI, MCP, Action, recall API, comments).
  */
-import { MAX_WITHHELD_IDS, type WithheldInsights } from '../core/withheld.js';
+import { MAX_WITHHELD_IDS, type WithheldInsights } from '../core/rendering/withheld.js';
 import type { Memory, RecallHit, Requester } from '../core/types.js';
 
 export interface WithheldOptions {

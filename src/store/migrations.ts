@@ -4,7 +4,7 @@
  * `schema_version`; a pool whose version is newer than the code's is refused (never downgraded).
  */
 import { StoreError } from '../core/errors.js';
-import { encodeVector } from '../core/vector-index.js';
+import { encodeVector } from '../core/retrieval/vector-index.js';
 import type { Logger } from '../ports/index.js';
 import { bytesToVector } from './vector-cache.js';
 
@@ -307,7 +307,7 @@ UPDATE memories m SET
 `;
 
 /**
- * Version 5 (SQLite): the int8 code of every stored vector (core/vector-index.ts), 516 bytes at 512
+ * Version 5 (SQLite): the int8 code of every stored vector (core/retrieval/vector-index.ts), 516 bytes at 512
  * dimensions, in its own table, so a row fits in its b-tree page (a 2 KB float vector sits in an
  * overflow page) and loading the vector index reads a quarter of the bytes. A code follows its vector:
  * written with it (putVector) and deleted with it (the foreign key). PostgreSQL computes the codes

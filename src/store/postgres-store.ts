@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL Store, for teams that run the App at scale: same contract as the SQLite store.
  * Full text through a generated, weighted tsvector column (GIN index): ts_rank fetches the
- * candidates, core/lexical-rank.ts orders them; jobs claimed with FOR UPDATE SKIP LOCKED; vectors
+ * candidates, core/retrieval/lexical-rank.ts orders them; jobs claimed with FOR UPDATE SKIP LOCKED; vectors
  * as bytea searched through the in-memory index (pgvector is not required). Option `schema`
  * isolates a pool inside a database (tests use it). Each role lives in its own module
  * (store/postgres/, store/sql/); this class is the pool itself.

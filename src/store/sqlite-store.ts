@@ -1,6 +1,6 @@
 /**
  * The default Store: one SQLite file (WAL, busy timeout, foreign keys), FTS5 full-text search
- * (bm25 fetches the candidates, core/lexical-rank.ts orders them), vectors as Float32 BLOBs
+ * (bm25 fetches the candidates, core/retrieval/lexical-rank.ts orders them), vectors as Float32 BLOBs
  * searched through an in-memory index.
  *
  * This class is the pool itself (opening, schema, transactions); each role lives in its own module

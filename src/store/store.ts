@@ -6,10 +6,10 @@
  * store/sql/ for the roles whose SQL both engines share). Both pass the same contract suite
  * (__tests__/store/contract.ts). Every row carries its tenant; no method crosses tenants.
  */
-import type { ReadOptions } from '../core/memory-index.js';
+import type { ReadOptions } from '../core/retrieval/memory-index.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
 
-export type { ReadOptions } from '../core/memory-index.js';
+export type { ReadOptions } from '../core/retrieval/memory-index.js';
 
 export interface MemoryFilter {
   status?: MemoryStatus[];
@@ -22,7 +22,7 @@ export interface MemoryFilter {
 
 export interface ScoredId {
   id: string;
-  /** higher is better; lexical: the BM25 of core/lexical-rank.ts (positive), vector: cosine similarity */
+  /** higher is better; lexical: the BM25 of core/retrieval/lexical-rank.ts (positive), vector: cosine similarity */
   score: number;
 }
 
@@ -153,7 +153,7 @@ export interface MemoryStore {
    */
   purgeDeleted?(): Promise<void>;
   /**
-   * full-text search: the engine (FTS5 / tsvector) fetches candidates, core/lexical-rank.ts orders
+   * full-text search: the engine (FTS5 / tsvector) fetches candidates, core/retrieval/lexical-rank.ts orders
    * them, the same in every store; query is plain text, never store syntax
    */
   searchLexical(tenant: string, query: string, options: SearchOptions): Promise<ScoredId[]>;

@@ -2,15 +2,15 @@
  * The in-memory vector indexes of a store, one per tenant+model, loaded lazily from the store on
  * the first search and kept in step by the store's writes. Shared by both stores.
  *
- * An index holds int8 codes of the vectors (core/vector-index.ts); a search takes the best
+ * An index holds int8 codes of the vectors (core/retrieval/vector-index.ts); a search takes the best
  * `rescoredCandidates(limit)` rows by their codes, reads those rows' stored Float32 vectors and
  * returns the best `limit` by exact cosine, with exact scores.
  */
 import { InputError } from '../core/errors.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../core/types.js';
 import type { MemoryLevel, MemoryStatus } from '../core/types.js';
-import { codeLength, exactCosine, SEGMENT_ROWS, unitVector, VectorIndex } from '../core/vector-index.js';
-import type { VectorHit } from '../core/vector-index.js';
+import { codeLength, exactCosine, SEGMENT_ROWS, unitVector, VectorIndex } from '../core/retrieval/vector-index.js';
+import type { VectorHit } from '../core/retrieval/vector-index.js';
 import type { ScoredId, SearchOptions } from './store.js';
 
 /** One stored vector as a loader reads it: its bytes (little-endian Float32), encoded into the index without a vector object. */
@@ -59,7 +59,7 @@ interface Entry {
   appliedAfterLoad: number;
 }
 
-/** Many rows' stored codes at once (core/vector-index.ts `encodeVector`), laid end to end in `codes`. */
+/** Many rows' stored codes at once (core/retrieval/vector-index.ts `encodeVector`), laid end to end in `codes`. */
 export interface StoredCodes {
   ids: string[];
   /** each row's memory level and status as a tag (`tagsFromChars` of `tagCharSql`) */

@@ -6,7 +6,7 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../../../src/core/comment-render.js';
+import { COMMENT_MARKER } from '../../../src/core/rendering/comment-render.js';
 import type { Store } from '../../../src/store/store.js';
 import { createHarness, tempPool, type Harness } from '../app-harness.js';
 import { CONFIG, delivery, EMPTY_INPUT, issueOpened, OWNER, putInsight, REPO, TENANT } from './helpers.js';

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMMENT_HEADING } from '../../../src/core/comment-render.js';
+import { COMMENT_HEADING } from '../../../src/core/rendering/comment-render.js';
 import { createHarness, github, type Harness } from '../app-harness.js';
 import {
   commentStateOf,

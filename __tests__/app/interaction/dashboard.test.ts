@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requestReview } from '../../../src/app/handlers/interaction.js';
 import { keys } from '../../../src/app/interaction/state.js';
-import { DASHBOARD_TITLE } from '../../../src/core/dashboard-render.js';
+import { DASHBOARD_TITLE } from '../../../src/core/rendering/dashboard-render.js';
 import { createHarness, github, type Harness } from '../app-harness.js';
 import {
   CONFIG,

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACTION_SOURCES, decodePoolBytes, parsePool, serializePool } from '../../../src/core/pool-file.js';
+import { ACTION_SOURCES, decodePoolBytes, parsePool, serializePool } from '../../../src/core/retrieval/pool-file.js';
 import type { Provenance } from '../../../src/core/types.js';
 import { maySee } from '../../../src/core/visibility.js';
 import { sampleMemory } from '../../helpers/sample-memory.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serializePool } from '../../../src/core/pool-file.js';
+import { serializePool } from '../../../src/core/retrieval/pool-file.js';
 import { sampleMemory } from '../../helpers/sample-memory.js';
 import { runCli, type CliRun } from '../../helpers/run-cli.js';
 

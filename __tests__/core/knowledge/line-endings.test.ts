@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { abstractWithRules } from '../../../src/abstraction/rules-abstractor.js';
-import { detectLesson } from '../../../src/core/lessons.js';
+import { detectLesson } from '../../../src/core/knowledge/lessons.js';
 import { sampleFix } from '../../helpers/sample-fix.js';
 
 const named = (text: string) => detectLesson([[text, 1]])?.lesson.id;

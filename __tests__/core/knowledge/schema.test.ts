@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LESSONS } from '../../../src/core/lessons.js';
+import { LESSONS } from '../../../src/core/knowledge/lessons.js';
 import type { KindEntry, LessonEntry } from '../../../src/core/knowledge/entry.js';
 import { catalogLessons, FILE_CUE_ORDER, KINDS } from '../../../src/core/knowledge/kinds/index.js';
 import { assertKnowledge, knowledgeProblems } from '../../../src/core/knowledge/schema.js';

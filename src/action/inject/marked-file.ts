@@ -1,6 +1,6 @@
 /** Injects into a marker-delimited section of a file the user owns (AGENTS.md, CONVENTIONS.md…). */
 import path from 'node:path';
-import type { RenderedInjection } from '../../core/render-injection.js';
+import type { RenderedInjection } from '../../core/rendering/render-injection.js';
 import { hasMarkers, upsertMarkedSection } from './marked-section.js';
 import { readIfExists, writeIfChanged, type FileChange } from './target.js';
 

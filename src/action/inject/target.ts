@@ -1,7 +1,7 @@
 /** What every injection adapter implements, and the small file helper they share. */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RenderedInjection } from '../../core/render-injection.js';
+import type { RenderedInjection } from '../../core/rendering/render-injection.js';
 
 export interface InjectionEnv {
   /** GITHUB_WORKSPACE: the checked-out repository */

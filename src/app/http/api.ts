@@ -5,7 +5,7 @@
  * a body size limit.
  * Mounted by server.ts with Probot's `server.addHandler(createApiHandler(deps, options))`.
  */
-import { AGENT_TASK_KINDS } from '../../core/task-kind.js';
+import { AGENT_TASK_KINDS } from '../../core/retrieval/task-kind.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWTVerifyGetKey } from 'jose';
 import { AuthError, InputError, NotFoundError, StoreError, UpstreamError, describeError } from '../../core/errors.js';
@@ -18,7 +18,7 @@ import {
   type RecallResponse,
   type WithheldInsights,
 } from '../../core/recall-api.js';
-import { toInjectedInsights } from '../../core/render-injection.js';
+import { toInjectedInsights } from '../../core/rendering/render-injection.js';
 import type { RecallHit, Requester } from '../../core/types.js';
 import { recall, type RecallOptions } from '../../services/recall.js';
 import { recordInjectionUsage } from '../../services/usage.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { parseCommands, WRITE_COMMANDS, type MemoryCommand } from '../../core/commands.js';
-import { HELP_TEXT, renderReply, renderSearch, renderWhy } from '../../core/comment-render.js';
+import { HELP_TEXT, renderReply, renderSearch, renderWhy } from '../../core/rendering/comment-render.js';
 import { tenantOf } from '../../core/ids.js';
 import { MEMORY_STATUSES, VISIBILITIES, type Memory, type Requester } from '../../core/types.js';
 import { maySee } from '../../core/visibility.js';

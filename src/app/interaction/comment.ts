@@ -10,7 +10,7 @@ import {
   renderNoLongerRelevant,
   renderSuggestionComment,
   type ShownHit,
-} from '../../core/comment-render.js';
+} from '../../core/rendering/comment-render.js';
 import { tenantOf } from '../../core/ids.js';
 import { MAX_TOP_K } from '../../core/repo-config.js';
 import { VISIBILITIES, type RecallHit, type Requester } from '../../core/types.js';

@@ -4,7 +4,7 @@
  * place when proposals arrive or are decided; a dashboard closed by a person is never reopened
  * or recreated (reopening it turns it back on). It also shows configuration problems.
  */
-import { DASHBOARD_TITLE, renderDashboard, tickedIds } from '../../core/dashboard-render.js';
+import { DASHBOARD_TITLE, renderDashboard, tickedIds } from '../../core/rendering/dashboard-render.js';
 import { dashboardRepoOf, type RepoConfig } from '../../core/repo-config.js';
 import { z } from 'zod';
 import { VISIBILITIES, type Memory, type Visibility } from '../../core/types.js';

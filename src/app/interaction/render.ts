@@ -3,7 +3,7 @@
  * escapeMarkdown (no HTML, images, links, mentions or cross-references), links only to the App's
  * GitHub host.
  */
-import type { RenderContext } from '../../core/comment-render.js';
+import type { RenderContext } from '../../core/rendering/comment-render.js';
 import type { Requester } from '../../core/types.js';
 import { escapeMarkdown, markdownLink } from '../../security/markdown.js';
 import type { InteractionContext } from './context.js';

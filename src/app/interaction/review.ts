@@ -4,7 +4,7 @@
  * review dashboard, or in a comment on the source PR, or nowhere (they wait for `/memory approve`).
  */
 import { z } from 'zod';
-import { renderReviewComment } from '../../core/dashboard-render.js';
+import { renderReviewComment } from '../../core/rendering/dashboard-render.js';
 import { tenantOf } from '../../core/ids.js';
 import { dashboardRepoOf } from '../../core/repo-config.js';
 import { VISIBILITIES, type Visibility } from '../../core/types.js';

@@ -8,7 +8,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
-import { encodePoolBytes, forActionFile, serializePool } from '../../core/pool-file.js';
+import { encodePoolBytes, forActionFile, serializePool } from '../../core/retrieval/pool-file.js';
 import type { Memory } from '../../core/types.js';
 import type { CliContext } from '../context.js';
 import { parseTenant } from '../default-tenant.js';

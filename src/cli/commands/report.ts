@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
-import { renderReportPage } from '../../core/report-html.js';
+import { renderReportPage } from '../../core/rendering/report-html.js';
 import { systemClock } from '../../ports/index.js';
 import { loadReport } from '../../services/report.js';
 import type { CliContext } from '../context.js';

@@ -1,7 +1,7 @@
 /** stats: what the pool holds. */
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { supportingFixes } from '../../core/report-model.js';
+import { supportingFixes } from '../../core/rendering/report-model.js';
 import { allInsights } from '../../services/report.js';
 import type { CliContext } from '../context.js';
 import { defaultTenant } from '../default-tenant.js';

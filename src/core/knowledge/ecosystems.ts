@@ -1,7 +1,7 @@
 /**
  * What the engine knows about ecosystems: the language of a file extension, the usual test tool of
  * a language, the files that name another tool, and how to run each kind of check with each tool
- * (tool names only, no project names). core/ecosystem.ts reads them.
+ * (tool names only, no project names). core/knowledge/ecosystem.ts reads them.
  */
 
 /** Lower-case language name of each source file extension. */

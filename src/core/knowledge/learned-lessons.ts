@@ -5,7 +5,7 @@
  * of the fixes that taught it. This module reads the phrases of a text and words the lesson; the
  * learn service finds where a phrase recurs. Pure: no I/O.
  */
-import type { RoutineKind } from '../routines.js';
+import type { RoutineKind } from './routines.js';
 import { KIND_ENTRIES } from './kinds/index.js';
 
 /** A lesson learned from the organization: its phrase, id and text. */

@@ -1,5 +1,5 @@
 /**
- * The cues that tell what kind of task a text is (core/task-kind.ts weighs them). General English
+ * The cues that tell what kind of task a text is (core/retrieval/task-kind.ts weighs them). General English
  * and software vocabulary, written from how people phrase issues anywhere, never from a
  * repository's words. Patterns read the lower-cased text unless `on: 'raw'` (exception names and
  * error lines keep their case); `on: 'title'` reads the first line only.

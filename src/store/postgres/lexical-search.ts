@@ -1,9 +1,9 @@
 /**
  * Full-text search in a PostgreSQL pool: a generated, weighted tsvector column (GIN index).
  * ts_rank fetches the candidates (ts_rank_cd, cover density, cost twice the time);
- * core/lexical-rank.ts orders them, the same in every store.
+ * core/retrieval/lexical-rank.ts orders them, the same in every store.
  */
-import { candidateFetch, rankLexically } from '../../core/lexical-rank.js';
+import { candidateFetch, rankLexically } from '../../core/retrieval/lexical-rank.js';
 import type { Memory, MemoryLevel } from '../../core/types.js';
 import { lexicalSearch, tsQuery } from '../fts-query.js';
 import type { ScoredId, SearchOptions } from '../store.js';
@@ -60,7 +60,7 @@ export class PostgresLexicalSearch {
     return this.caches.reads.search(tenant, key, () => this.searchTokens(tenant, query, tokens, levels, options));
   }
 
-  /** the tsvector index fetches the candidates (by ts_rank), the shared formula orders them (core/lexical-rank.ts) */
+  /** the tsvector index fetches the candidates (by ts_rank), the shared formula orders them (core/retrieval/lexical-rank.ts) */
   private async searchTokens(
     tenant: string,
     query: string,

@@ -1,10 +1,10 @@
 /**
  * Full-text search in a SQLite pool: one FTS5 table per memory level. FTS5 (bm25) fetches the
  * candidates, or, outside a transaction, the cached bm25 terms of each query token do
- * (token-terms.ts); core/lexical-rank.ts orders them, the same in every store.
+ * (token-terms.ts); core/retrieval/lexical-rank.ts orders them, the same in every store.
  */
 import { StoreError } from '../../core/errors.js';
-import { candidateFetch, rankLexically } from '../../core/lexical-rank.js';
+import { candidateFetch, rankLexically } from '../../core/retrieval/lexical-rank.js';
 import type { Memory, MemoryLevel } from '../../core/types.js';
 import { fts5Query, lexicalSearch } from '../fts-query.js';
 import type { SqliteConnection, SqlValue } from '../sqlite-connection.js';
@@ -73,7 +73,7 @@ export class SqliteLexicalSearch {
     return this.caches.reads.search(tenant, key, () => this.searchTokens(tenant, query, tokens, levels, options));
   }
 
-  /** FTS5 fetches the candidates (by its bm25), the shared formula orders them (core/lexical-rank.ts) */
+  /** FTS5 fetches the candidates (by its bm25), the shared formula orders them (core/retrieval/lexical-rank.ts) */
   private async searchTokens(
     tenant: string,
     query: string,

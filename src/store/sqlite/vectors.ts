@@ -5,7 +5,7 @@
  */
 import { StoreError } from '../../core/errors.js';
 import type { MemoryLevel, MemoryStatus } from '../../core/types.js';
-import { encodeVector } from '../../core/vector-index.js';
+import { encodeVector } from '../../core/retrieval/vector-index.js';
 import type { SqliteConnection } from '../sqlite-connection.js';
 import type { ScoredId, SearchOptions, VectorStore } from '../store.js';
 import { tagCharSql, tagsFromChars, VECTOR_PAGE_ROWS, vectorToBytes } from '../vector-cache.js';

@@ -7,7 +7,7 @@
 import { OAuthApp } from '@octokit/oauth-app';
 import { Octokit } from 'octokit';
 import { UpstreamError } from '../../../core/errors.js';
-import type { MemberAccess } from '../../../core/viewer.js';
+import type { MemberAccess } from '../../../core/rendering/viewer.js';
 import type { Clock } from '../../../ports/index.js';
 import { httpStatus } from '../../../github/client.js';
 

@@ -2,7 +2,7 @@
  * /dashboard: the report's pages served by the App to members of an organization that installed
  * it (docs/dashboard.md). GitHub sign-in with the App's OAuth credentials; membership and
  * repository access asked with the person's own token; every figure filtered for that person
- * (core/viewer.ts); people with write access to a repository an insight was learned in can
+ * (core/rendering/viewer.ts); people with write access to a repository an insight was learned in can
  * approve, reject, edit and forget it, through the same audited governance service as the
  * `/memory` commands. Forms carry a CSRF token bound to the session; every page has a strict
  * Content-Security-Policy with a fresh nonce. Without OAuth configured it explains the set-up.
@@ -18,9 +18,9 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { InputError, NotFoundError, UpstreamError, describeError } from '../../../core/errors.js';
-import { renderMessagePage, renderOrgListPage, renderSetupPage } from '../../../core/dashboard-pages.js';
-import { renderReportPage, servedPolicy, type PageChrome } from '../../../core/report-html.js';
-import { viewerMayChange, type MemberAccess, type Viewer } from '../../../core/viewer.js';
+import { renderMessagePage, renderOrgListPage, renderSetupPage } from '../../../core/rendering/dashboard-pages.js';
+import { renderReportPage, servedPolicy, type PageChrome } from '../../../core/rendering/report-html.js';
+import { viewerMayChange, type MemberAccess, type Viewer } from '../../../core/rendering/viewer.js';
 import { approve, edit, forget, reject } from '../../../services/governance.js';
 import { loadReport } from '../../../services/report.js';
 import type { AppDeps } from '../../deps.js';

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import {
+  detectRoutinesInFix,
+  detectRoutinesInText,
+  routinesOfTags,
+  ROUTINE_KINDS,
+  ROUTINE_VOCABULARY,
+} from '../../../src/core/knowledge/routines.js';
+import { sampleFix } from '../../helpers/sample-fix.js';
+
+const top = (text: string) => detectRoutinesInText(text)[0]?.kind;
+
+describe('detectRoutinesInText', () => {
+  it.each([
+    ['date parsing breaks for users in UTC+13', 'encoding-locale'],
+    ['wrong day shown after the daylight saving change', 'encoding-locale'],
+    ['garbled output for non-ASCII file names', 'encoding-locale'],
+    ['the parser crashes on an empty string', 'edge-input'],
+    ['off-by-one when the list has a single element', 'edge-input'],
+    ['paths use backslashes on Windows', 'platform-compat'],
+    ['fails on Node.js 22 only', 'platform-compat'],
+    ['two workers write the cache at the same time: race condition', 'concurrency-async'],
+    ['upload never stops after the user cancels it', 'concurrency-async'],
+    ['memory keeps growing: event listeners are never removed', 'performance-resource'],
+    ['the exception from the hook is swallowed and the request hangs', 'error-handling'],
+    ['user-controlled header allows spoofing the client address', 'security-validation'],
+    ['this is a breaking change for existing callers', 'api-compat'],
+    ['the retries option ignores its default when set by environment variable', 'config-env'],
+    ['eslint reports an unused variable', 'lint-format'],
+    ['the bundle fails to compile for ES5 targets', 'build-packaging'],
+    ['the GitHub Actions workflow skips the test job', 'ci-config'],
+    ['upgrade to the new major version of the HTTP client dependency', 'dependency-compat'],
+    ['type declarations reject a nullable argument', 'type-check'],
+    ['the migration fails on a database with existing rows', 'data-migration'],
+    // a runtime exception's name is bad input, not a type checker's finding
+    ['a TypeError is raised when the value is a tuple', 'edge-input'],
+    ['printing a self-referencing structure overflows the stack', 'edge-input'],
+    ['the retry delay must be >= 0', 'edge-input'],
+    ['the retry count is one higher than asked for', 'edge-input'],
+    ['wrong checksums on 32-bit ARM builds', 'platform-compat'],
+    ['the import hook fails on PyPy', 'platform-compat'],
+    ['the command never exits once the timer is started', 'performance-resource'],
+    ['the logger crashes when an entry has a missing timestamp field', 'edge-input'],
+    ['wrong URL when no params are given', 'edge-input'],
+    ['the cookie is sent along to a third-party host', 'security-validation'],
+    ['tests broken by the latest YAML library update', 'dependency-compat'],
+    ['the pool keeps over-allocating buffers', 'performance-resource'],
+    ['the loader does not respect the cache directory', 'config-env'],
+  ])('%s → %s', (text, kind) => {
+    expect(top(text)).toBe(kind);
+  });
+
+  it.each([
+    // plain wiring, a CSS property and a runtime environment are not these kinds' findings
+    ['inject the polyfill script into the page head', 'security-validation'],
+    ['the inline style attribute is dropped', 'lint-format'],
+  ])('does not read "%s" as %s', (text, kind) => {
+    expect(
+      detectRoutinesInText(text)
+        .filter((c) => c.weight >= 0.6)
+        .map((c) => c.kind),
+    ).not.toContain(kind);
+  });
+
+  it('finds nothing in text without cues, and never regression-test', () => {
+    expect(detectRoutinesInText('hello world')).toEqual([]);
+    expect(detectRoutinesInText('add a test for it').map((c) => c.kind)).not.toContain('regression-test');
+  });
+
+  it('orders kinds by weight and gives several when the text has several cues', () => {
+    const cues = detectRoutinesInText('abort listeners are not cleaned up, leaking memory');
+    expect(cues.map((c) => c.kind).slice(0, 2)).toEqual(['performance-resource', 'concurrency-async']);
+    expect(cues[0]!.weight).toBeGreaterThan(cues[1]!.weight);
+  });
+});
+
+describe('detectRoutinesInFix', () => {
+  it('reads the kinds of files touched', () => {
+    const ci = detectRoutinesInFix(
+      sampleFix({ title: 'Repair the pipeline', files: ['.github/workflows/ci.yml'], testsChanged: false }),
+    );
+    expect(ci[0]?.kind).toBe('ci-config');
+    const lock = detectRoutinesInFix(
+      sampleFix({ title: 'Repair install', files: ['package.json', 'package-lock.json'], testsChanged: false }),
+    );
+    expect(lock[0]?.kind).toBe('dependency-compat');
+    const types = detectRoutinesInFix(
+      sampleFix({ title: 'Repair signature', files: ['index.d.ts', 'test/index.test-d.ts'] }),
+    );
+    expect(types[0]?.kind).toBe('type-check');
+    const migration = detectRoutinesInFix(
+      sampleFix({ title: 'Repair upgrade', files: ['db/migrations/0004_add_index.sql'] }),
+    );
+    expect(migration[0]?.kind).toBe('data-migration');
+  });
+
+  it('reads which kind of check went red then green', () => {
+    const lint = detectRoutinesInFix(
+      sampleFix({ title: 'Repair CI', files: ['src/a.ts'], signals: [{ kind: 'check-red-green', check: 'lint' }] }),
+    );
+    expect(lint[0]?.kind).toBe('lint-format');
+    const build = detectRoutinesInFix(
+      sampleFix({ title: 'Repair', files: ['src/a.ts'], signals: [{ kind: 'check-red-green', check: 'build' }] }),
+    );
+    expect(build[0]?.kind).toBe('build-packaging');
+  });
+
+  it('falls back to regression-test when tests changed and nothing sharper is found', () => {
+    const cues = detectRoutinesInFix(
+      sampleFix({ title: 'Repair the widget', files: ['src/widget.ts', 'test/widget.test.ts'] }),
+    );
+    expect(cues.map((c) => c.kind)).toEqual(['regression-test']);
+    expect(
+      detectRoutinesInFix(sampleFix({ title: 'Repair the widget', files: ['src/widget.ts'], testsChanged: false })),
+    ).toEqual([]);
+  });
+
+  it('counts the title more than the body', () => {
+    const cues = detectRoutinesInFix(
+      sampleFix({ title: 'Handle an empty list', problem: 'Seen on Windows.', files: [] }),
+    );
+    expect(cues[0]?.kind).toBe('edge-input');
+  });
+});
+
+describe('routine tags', () => {
+  it('reads routine kinds from tags in order, ignoring unknown ones', () => {
+    expect(routinesOfTags(['lang:go', 'routine:edge-input', 'routine:nope', 'routine:config-env'])).toEqual([
+      'edge-input',
+      'config-env',
+    ]);
+  });
+
+  it('has vocabulary for every kind', () => {
+    for (const kind of ROUTINE_KINDS) expect(ROUTINE_VOCABULARY[kind].length).toBeGreaterThan(5);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * What kind of task a text is: a failure, a feature request, a question, documentation, a chore or
+ * a discussion. Insights are validation routines: they help whoever repairs a failure (and an agent
+ * building a feature may run them); the App comments on failures only.
+ *
+ * A failure is recognised by its symptoms, not by the words "fix" or "bug": an exception or error
+ * line, a wrong value, a hang, slowness with numbers, growth, a warning printed, a red CI step.
+ * The other kinds are recognised by the shape of their sentences: a question's interrogative
+ * opening or question mark, a request's "add …" / "it would be nice", a proposal's "should we".
+ * A strong symptom outweighs the shape ("Why does my app hang?" is a failure); a word of failure
+ * in passing does not ("How do I get the error message?" is a question).
+ *
+ * The cue tables are in knowledge/task-kinds.ts; this module only weighs them. Pure: no I/O.
+ */
+import { FAILURE_CUES, KIND_CUES, REPAIR_SUBJECT, type KindCue } from '../knowledge/task-kinds.js';
+import { taskFocus } from './task-focus.js';
+
+export const TASK_KINDS = ['failure', 'feature', 'question', 'docs', 'chore', 'discussion'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
+
+/** What the App comments on: failures only (a feature request is never answered as a bug). */
+export const COMMENT_TASK_KINDS: readonly TaskKind[] = ['failure'];
+/** What an agent is given routines for (the Action, MCP, the CLI): a failure, or a feature it builds. */
+export const AGENT_TASK_KINDS: readonly TaskKind[] = ['failure', 'feature'];
+type OtherKind = Exclude<TaskKind, 'failure'>;
+
+export interface TaskKindReading {
+  kind: TaskKind;
+  /** the evidence of a failure (summed cue weights) */
+  failure: number;
+  /** the strongest other kind and its evidence */
+  other?: { kind: OtherKind; score: number };
+}
+
+/** A symptom this strong is a failure whatever the sentence's shape. */
+const STRONG = 1.6;
+
+function scoreCues(cues: readonly KindCue[], title: string, body: string, raw: string): number {
+  let score = 0;
+  for (const cue of cues) {
+    const where = cue.on === 'title' ? title : cue.on === 'raw' ? raw : `${title}\n${body}`;
+    if (cue.pattern.test(where)) score += cue.weight;
+  }
+  return score;
+}
+
+/** The task's title (its first line) and body (the rest), lower-cased. */
+function split(task: string): { title: string; body: string } {
+  const text = task.toLowerCase().trim();
+  const at = text.indexOf('\n');
+  return at < 0 ? { title: text, body: '' } : { title: text.slice(0, at).trim(), body: text.slice(at + 1) };
+}
+
+export function readTaskKindOf(task: string): TaskKindReading {
+  const { title, body } = split(task);
+  const raw = task;
+  let failure = scoreCues(FAILURE_CUES, title, body, raw);
+  // a one-line task is a commit subject or a PR title, which says what it repairs ("fix", "handle",
+  // "do not swallow"): read by the subject rules, unless it repairs prose (a typo, the docs)
+  if (body === '' && taskFocus(title).describesFailure) failure += REPAIR_SUBJECT.test(title) ? STRONG : 1;
+  let other: TaskKindReading['other'];
+  for (const [kind, cues] of Object.entries(KIND_CUES) as [OtherKind, readonly KindCue[]][]) {
+    const score = scoreCues(cues, title, body, raw);
+    if (score > 0 && (!other || score > other.score)) other = { kind, score };
+  }
+  const round = (n: number) => Math.round(n * 100) / 100;
+  failure = round(failure);
+  if (other) other.score = round(other.score);
+  const kind: TaskKind =
+    other && other.score >= 1 && failure < STRONG + 0.75 * Math.max(0, other.score - 1)
+      ? other.kind
+      : failure >= 1
+        ? 'failure'
+        : (other?.kind ?? 'discussion');
+  return { kind, failure, ...(other ? { other } : {}) };
+}
+
+/** The kind of task a text is (see readTaskKindOf for the evidence). */
+export function readTaskKind(task: string): TaskKind {
+  return readTaskKindOf(task).kind;
+}
+
+const SILENCE: Record<OtherKind, string> = {
+  feature: 'the task is a feature request, and the App answers failures only',
+  question: 'the task is a question, and validation routines only help fix a failure',
+  docs: 'the task is documentation, and validation routines only help fix a failure',
+  chore:
+    'the task is a chore (a release, a version bump, CI housekeeping), and validation routines only help fix a failure',
+  discussion: 'the task describes no failure (a proposal or a discussion), and validation routines only help fix one',
+};
+
+/** Why recall stays silent on a task of this kind, or undefined when it answers it. */
+export function silenceOf(kind: TaskKind, answered: readonly TaskKind[] = COMMENT_TASK_KINDS): string | undefined {
+  return kind === 'failure' || answered.includes(kind) ? undefined : SILENCE[kind];
+}
+
+/** Why recall stays silent on a task, or undefined when it answers it. */
+export function silenceReason(task: string, answered: readonly TaskKind[] = COMMENT_TASK_KINDS): string | undefined {
+  return silenceOf(readTaskKind(task), answered);
+}
