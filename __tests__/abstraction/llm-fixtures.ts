@@ -38,6 +38,10 @@ export function makeInsight(title: string, description: string, content: string)
     content,
     body: { level: 'insight', insight: { title, description, content } },
     tags: ['routine:regression-test'],
+    lesson: null,
+    routines: ['regression-test'],
+    facet: null,
+    examples: [],
     evidence: ['tests changed in the same change'],
   };
 }

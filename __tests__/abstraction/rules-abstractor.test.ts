@@ -1,4 +1,3 @@
-import { routinesOfTags } from '../../src/core/knowledge/routines.js';
 import { describe, expect, it } from 'vitest';
 import { abstractWithRules, createRulesAbstractor, RULES_MODEL } from '../../src/abstraction/rules-abstractor.js';
 import { checkSpecificity, leaksSource } from '../../src/abstraction/specificity.js';
@@ -138,7 +137,7 @@ describe('rules abstractor', () => {
     const insight = insightOf(
       sampleFix({ title: 'Fix checksum test failing on 32-bit targets', files: ['src/sum.rs', 'tests/sum.rs'] }),
     );
-    expect(routinesOfTags(insight.tags)[0]).toBe('platform-compat');
+    expect(insight.routines[0]).toBe('platform-compat');
   });
 
   it('adds no insight for a fix that teaches nothing another repository could use (no lesson, no routine, no general words)', () => {

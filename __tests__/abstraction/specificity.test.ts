@@ -147,6 +147,10 @@ describe('checkSpecificity', () => {
         workflow: { goal: 'Verify option defaults', steps: ['Edit `index.ts`', 'Run tests'] },
       },
       tags: [],
+      lesson: null,
+      routines: [],
+      facet: null,
+      examples: [],
       evidence: [],
     };
     const result = checkSpecificity(workflow, fix);

@@ -1,8 +1,12 @@
-/** A complete, valid insight memory for tests; override any field. */
-import type { Memory } from '../../src/core/types.js';
+/**
+ * A complete, valid insight memory for tests; override any field. Its identity (lesson, routines,
+ * facet, examples, writer) is the one its tags, content and model say, unless overridden.
+ */
+import { legacyIdentity } from '../../src/core/knowledge/identity.js';
+import type { Memory, MemoryIdentity } from '../../src/core/types.js';
 
 export function sampleMemory(overrides: Partial<Memory> = {}): Memory {
-  return {
+  const memory: Omit<Memory, keyof MemoryIdentity | 'writer'> & Partial<Memory> = {
     id: 'm0123456789',
     tenant: 'acme',
     level: 'insight',
@@ -37,4 +41,5 @@ export function sampleMemory(overrides: Partial<Memory> = {}): Memory {
     updatedAt: '2024-01-02T03:04:05.000Z',
     ...overrides,
   };
+  return { ...legacyIdentity(memory), ...memory };
 }

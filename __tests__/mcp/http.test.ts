@@ -29,7 +29,7 @@ const servers: Server[] = [];
 async function startMcp(options: Partial<McpEndpointOptions> = {}, githubUrl = 'https://github.com'): Promise<string> {
   const deps: AppDeps = {
     store,
-    abstractor: { abstract: async () => ({ memories: [], model: 'none' }) },
+    abstractor: { abstract: async () => ({ memories: [], model: 'none', writer: 'model' }) },
     redactor: createRedactor(),
     logger: silentLogger,
     clock: systemClock,

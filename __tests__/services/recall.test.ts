@@ -42,6 +42,7 @@ function insightMemory(id: string, fix: Fix, overrides: Partial<Memory> = {}): M
     uses: 0,
     outcomes: { success: 0, failure: 0 },
     model: 'rules@1',
+    writer: 'rules',
     createdAt: '2024-12-01T00:00:00.000Z',
     updatedAt: '2024-12-01T00:00:00.000Z',
     ...overrides,

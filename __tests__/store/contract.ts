@@ -37,6 +37,11 @@ export function makeMemory(overrides: Partial<Memory> = {}): Memory {
     content,
     body,
     tags: ['lang:typescript', 'check:unit', 'routine:migration'],
+    // an identity of every kind of value, so each column is seen to round-trip
+    lesson: 'learned-schema-drift',
+    routines: ['data-migration', 'config-env'],
+    facet: 'data-migration/schema',
+    examples: ['renamed column breaks the old reader', 'a default value applied twice'],
     evidence: ['tests changed in the same change', 'check `unit` failed then passed'],
     provenance: [
       {
@@ -59,6 +64,7 @@ export function makeMemory(overrides: Partial<Memory> = {}): Memory {
     uses: 4,
     outcomes: { success: 5, failure: 6 },
     model: 'rules@1',
+    writer: 'learned',
     createdAt: '2026-01-02T03:04:05.000Z',
     updatedAt: '2026-01-03T03:04:05.000Z',
     lastUsedAt: '2026-01-04T03:04:05.000Z',

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { GITHUB_OIDC_ISSUER, type InstalledRepository } from '../../src/app/http/oidc.js';
+import { legacyIdentity } from '../../src/core/knowledge/identity.js';
 import { serializePool } from '../../src/core/retrieval/pool-file.js';
 import type { Memory } from '../../src/core/types.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
@@ -124,6 +125,13 @@ export function insights(count: number, seed = 7): Memory[] {
       content,
       body: { level: 'insight', insight: { title, description, content } },
       tags: [`routine:${routine.replace(/ /g, '-')}`],
+      // the identity its tag says (as a pool file written before the identity fields reads)
+      ...legacyIdentity({
+        level: 'insight',
+        tags: [`routine:${routine.replace(/ /g, '-')}`],
+        content,
+        model: 'rules@1',
+      }),
       evidence: ['tests changed in the same change'],
       provenance: [
         {

@@ -94,6 +94,10 @@ function insight(i: number, next: () => number): Memory {
     content,
     body: { level: 'insight', insight: { title, description, content } },
     tags: [routineTag(kind), `lang:${pick(LANGS, next)}`, `tool:${pick(TOOLS, next)}`],
+    lesson: null,
+    routines: [kind],
+    facet: null,
+    examples: [],
     evidence: ['tests were added in the same change'],
     provenance: [
       {
@@ -113,6 +117,7 @@ function insight(i: number, next: () => number): Memory {
     uses: 0,
     outcomes: { success: 0, failure: 0 },
     model: 'rules@1',
+    writer: 'rules',
     createdAt: now,
     updatedAt: now,
   };

@@ -72,6 +72,10 @@ function insight(i: number, word: () => string, next: () => number): Memory {
     content,
     body: { level: 'insight', insight: { title, description, content } },
     tags: [],
+    lesson: null,
+    routines: [],
+    facet: null,
+    examples: [],
     evidence: [],
     provenance: [
       {
@@ -91,6 +95,7 @@ function insight(i: number, word: () => string, next: () => number): Memory {
     uses: 0,
     outcomes: { success: 0, failure: 0 },
     model: 'rules@1',
+    writer: 'rules',
     createdAt: now,
     updatedAt: now,
   };

@@ -1,5 +1,4 @@
 /** Where leave-one-repository-out precision is lost (npm run eval -- --diagnose). */
-import { routinesOfTags } from '../../src/core/knowledge/routines.js';
 import type { Fix, RecallHit } from '../../src/core/types.js';
 import { FALLBACK_ROUTINE, taskRoutines, withCompleteProvenance } from '../../src/services/recall.js';
 import type { Store } from '../../src/store/store.js';
@@ -65,7 +64,7 @@ export function diagnoseTasks(hitsOf: Map<Query, RecallHit[]>, answers: Map<stri
       d.precisionRight += precision;
       for (const hit of hits) {
         const relevance = hitRelevance(hit, fix, answers, lenient);
-        if (routinesOfTags(hit.memory.tags)[0] === first.kind) {
+        if (hit.memory.routines[0] === first.kind) {
           d.sameKindHits += 1;
           d.sameKindRelevance += relevance;
         } else {
@@ -90,7 +89,7 @@ export async function diagnoseLearning(store: Store, pool: readonly Fix[], answe
   );
   const kindOf = new Map<string, string | undefined>();
   for (const { memory } of complete)
-    for (const p of memory.provenance) kindOf.set(key(p.repo, p.ref), routinesOfTags(memory.tags)[0]);
+    for (const p of memory.provenance) kindOf.set(key(p.repo, p.ref), memory.routines[0]);
   for (const fix of pool) {
     const real = realLabels(answers.get(key(fix.repo, fix.ref))!);
     if (real.length === 0) continue;

@@ -16,10 +16,10 @@ import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { detectEcosystem } from '../core/knowledge/ecosystem.js';
 import { LlmAuthError } from '../core/errors.js';
-import { detectLesson, lessonTag } from '../core/knowledge/lessons.js';
-import { routineTag } from '../core/knowledge/routines.js';
+import { detectLesson } from '../core/knowledge/lessons.js';
+import { identityTags } from '../core/knowledge/identity.js';
 import type { TokenMeter } from '../core/token-usage.js';
-import type { Fix } from '../core/types.js';
+import type { Fix, MemoryIdentity } from '../core/types.js';
 import { screenInsightText } from '../security/screen.js';
 import type { AbstractedMemory, Abstraction, Abstractor, Logger } from '../ports/index.js';
 import { describeLlmFailure, isKeyRefused, throughBreaker, type ReasoningEffort } from '../config/llm.js';
@@ -116,7 +116,7 @@ export function createLlmAbstractor(options: LlmAbstractorOptions): Abstractor {
       try {
         const answer = await ask(fix);
         const memories = toMemories(answer, fix, offline);
-        return { memories, model };
+        return { memories, model, writer: 'model' };
       } catch (error) {
         if (error instanceof LlmAuthError) throw error;
         const reason = error instanceof AnswerRejected ? error.message : describeLlmFailure(error).reason;
@@ -143,7 +143,10 @@ function screened(memory: AbstractedMemory): { ok: boolean; reason?: string } {
 function toMemories(answer: ValidAnswer, fix: Fix, offline: Abstraction): AbstractedMemory[] {
   const offlineOf = (level: AbstractedMemory['level']) => offline.memories.find((m) => m.level === level);
   const evidence = offlineOf('insight')?.evidence ?? offline.memories[0]?.evidence ?? [];
-  const tags = tagsOf(answer, fix);
+  const identity = identityOf(answer, fix);
+  const tags = tagsOf(answer, fix, identity);
+  // the model's levels carry its identity; its insight lists no examples (the rules write those)
+  const own = { ...identity, examples: [] };
   const { workflow, summary, insight } = answer;
 
   const insightMemory: AbstractedMemory = {
@@ -152,6 +155,7 @@ function toMemories(answer: ValidAnswer, fix: Fix, offline: Abstraction): Abstra
     body: { level: 'insight', insight },
     tags,
     evidence,
+    ...own,
   };
   const workflowMemory: AbstractedMemory = {
     level: 'workflow',
@@ -161,6 +165,7 @@ function toMemories(answer: ValidAnswer, fix: Fix, offline: Abstraction): Abstra
     body: { level: 'workflow', workflow },
     tags,
     evidence,
+    ...own,
   };
   const summaryMemory: AbstractedMemory = {
     level: 'summary',
@@ -170,6 +175,7 @@ function toMemories(answer: ValidAnswer, fix: Fix, offline: Abstraction): Abstra
     body: { level: 'summary', summary },
     tags,
     evidence,
+    ...own,
   };
 
   const checked = checkSpecificity(insightMemory, fix);
@@ -193,12 +199,8 @@ function toMemories(answer: ValidAnswer, fix: Fix, offline: Abstraction): Abstra
   return out;
 }
 
-/** routine:, check:, lang:, tool: tags; language and tool from the files first (one vocabulary with the rules). */
-function tagsOf(answer: ValidAnswer, fix: Fix): string[] {
-  const ecosystem = detectEcosystem(fix.files, fix.language);
-  const language = ecosystem.language ?? (answer.tags.language !== 'other' ? answer.tags.language : null);
-  const tool = ecosystem.tool ?? (answer.tags.tool !== 'other' ? answer.tags.tool : null);
-  const tags = answer.tags.routine.map(routineTag);
+/** The model's routine kinds, and the catalog lesson its insight teaches when one of them is that lesson's kind. */
+function identityOf(answer: ValidAnswer, fix: Fix): Omit<MemoryIdentity, 'examples'> {
   // the model's insight teaches a lesson of the catalog when its words name one of its routine kinds:
   // then it merges with the other fixes of that lesson, whichever abstractor wrote them
   const found = detectLesson([
@@ -207,7 +209,19 @@ function tagsOf(answer: ValidAnswer, fix: Fix): string[] {
     [answer.insight.content, 0.5],
     [fix.title, 1],
   ]);
-  if (found && answer.tags.routine.includes(found.lesson.kind)) tags.push(lessonTag(found.lesson.id));
+  return {
+    lesson: found && answer.tags.routine.includes(found.lesson.kind) ? found.lesson.id : null,
+    routines: [...answer.tags.routine],
+    facet: null,
+  };
+}
+
+/** routine:, lesson:, check:, lang:, tool: tags; language and tool from the files first (one vocabulary with the rules). */
+function tagsOf(answer: ValidAnswer, fix: Fix, identity: Omit<MemoryIdentity, 'examples'>): string[] {
+  const ecosystem = detectEcosystem(fix.files, fix.language);
+  const language = ecosystem.language ?? (answer.tags.language !== 'other' ? answer.tags.language : null);
+  const tool = ecosystem.tool ?? (answer.tags.tool !== 'other' ? answer.tags.tool : null);
+  const tags = identityTags(identity);
   for (const check of [...answer.tags.check].sort()) tags.push(`check:${check}`);
   if (language) tags.push(`lang:${language}`);
   if (tool) tags.push(`tool:${tool}`);

@@ -1,4 +1,4 @@
-/** Every text of an abstracted memory, read or rewritten field by field (its body included). Pure. */
+/** Every text of an abstracted memory, read or rewritten field by field (its body and examples included). Pure. */
 import type { AbstractedMemory } from '../ports/index.js';
 
 export function mapTexts(memory: AbstractedMemory, f: (text: string) => string): AbstractedMemory {
@@ -37,6 +37,8 @@ export function mapTexts(memory: AbstractedMemory, f: (text: string) => string):
     description: f(memory.description),
     content: f(memory.content),
     body: mapped,
+    // the examples the content closes with: rewritten as the content is
+    examples: memory.examples.map(f),
   };
 }
 

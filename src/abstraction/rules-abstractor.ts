@@ -4,10 +4,11 @@
  * the four memory levels of the research. The insight is built only from the fixed routine
  * templates plus generic qualifiers, so it names no path, symbol or string of the source fix.
  */
-import { withExamples } from '../core/insight-text.js';
+import { cleanExamples, withExamples } from '../core/insight-text.js';
 import { fixProse } from '../core/text.js';
 import { generalizeSubject, type Vocabulary } from '../core/generalize.js';
-import { cueOutranksLesson, detectLesson, lessonTag, type Lesson } from '../core/knowledge/lessons.js';
+import { cueOutranksLesson, detectLesson, type Lesson } from '../core/knowledge/lessons.js';
+import { facetField, identityTags } from '../core/knowledge/identity.js';
 import { checkSpecificity } from './specificity.js';
 import { generalVocabulary } from './vocabulary.js';
 import { detectEcosystem, runHint, type Ecosystem } from '../core/knowledge/ecosystem.js';
@@ -15,17 +16,15 @@ import {
   checkRoutine,
   detectRoutinesInFiles,
   detectRoutinesInFix,
-  facetTag,
-  routineTag,
   type RoutineCue,
   type RoutineKind,
 } from '../core/knowledge/routines.js';
-import type { Fix } from '../core/types.js';
+import { RULES_MODEL, type Fix, type MemoryIdentity } from '../core/types.js';
 import type { AbstractedMemory, Abstraction, Abstractor } from '../ports/index.js';
 import { templateFor, type RoutineTemplate } from './routine-templates.js';
 import { KIND_ENTRIES as ENTRIES } from '../core/knowledge/kinds/index.js';
 
-export const RULES_MODEL = 'rules@1';
+export { RULES_MODEL };
 
 /** How the kinds of files touched read in an evidence line. */
 const FILE_KIND_EVIDENCE: Partial<Record<RoutineKind, string>> = Object.fromEntries(
@@ -89,14 +88,22 @@ function evidenceOf(fix: Fix, choice: RoutineChoice): string[] {
   return [...new Set(lines)];
 }
 
-function tagsOf(fix: Fix, choice: RoutineChoice, lesson: LessonChoice, ecosystem: Ecosystem): string[] {
+/** What the fix's memories teach: its lesson, its (at most two) routine kinds, the main kind's facet. */
+function identityOf(choice: RoutineChoice, lesson: LessonChoice): Omit<MemoryIdentity, 'examples'> {
   const kinds = [lesson.kind, choice.primary, choice.secondary].filter(
     (k): k is RoutineKind => k !== undefined && k !== 'regression-test',
   );
   const unique = [...new Set(kinds)].slice(0, 2);
-  const tags = (unique.length > 0 ? unique : (['regression-test'] as RoutineKind[])).map(routineTag);
-  if (choice.facet && choice.primary === unique[0]) tags.push(facetTag(choice.primary, choice.facet));
-  if (lesson.lesson) tags.push(lessonTag(lesson.lesson.id));
+  return {
+    lesson: lesson.lesson ? lesson.lesson.id : null,
+    routines: unique.length > 0 ? unique : ['regression-test'],
+    facet: choice.facet && choice.primary === unique[0] ? facetField(choice.primary, choice.facet) : null,
+  };
+}
+
+/** The identity's tags for people, then the checks, language and tool. */
+function tagsOf(fix: Fix, identity: Omit<MemoryIdentity, 'examples'>, ecosystem: Ecosystem): string[] {
+  const tags = identityTags(identity);
   const checks = new Set(fix.signals.filter((s) => s.kind === 'check-red-green').map((s) => s.check ?? 'other'));
   if (fix.testsChanged && checks.size === 0) checks.add('unit');
   for (const check of [...checks].sort()) tags.push(`check:${check}`);
@@ -201,29 +208,34 @@ function exampleOf(condition: string): string | undefined {
   return /^[A-Z][a-z]+\b/.test(condition) ? condition[0]!.toLowerCase() + condition.slice(1) : condition;
 }
 
+/** The insight's text, and the examples its content closes with (none or the fix's condition). */
 function insightOf(
   lesson: LessonChoice,
   choice: RoutineChoice,
   withExample = true,
-): AbstractedMemory['body'] & { level: 'insight' } {
+): { body: AbstractedMemory['body'] & { level: 'insight' }; examples: string[] } {
   const example = withExample ? exampleOf(lesson.condition) : undefined;
+  const examples = cleanExamples(example ? [example] : []);
   if (lesson.lesson) {
     const { title, description, check } = lesson.lesson;
     return {
-      level: 'insight',
-      insight: { title, description, content: withExamples(check, example ? [example] : []) },
+      body: { level: 'insight', insight: { title, description, content: withExamples(check, examples) } },
+      examples,
     };
   }
   // a lesson the catalog does not name joins its kind's insight, its condition as an example: a
   // commit's words with a check glued on ("<subject>: test the edge inputs") is no rule to act on
   const template = templateFor(lesson.kind, lesson.kind === choice.primary ? choice.facet : undefined);
   return {
-    level: 'insight',
-    insight: {
-      title: template.title,
-      description: template.description,
-      content: withExamples(`${template.check} ${template.why}`, example ? [example] : []),
+    body: {
+      level: 'insight',
+      insight: {
+        title: template.title,
+        description: template.description,
+        content: withExamples(`${template.check} ${template.why}`, examples),
+      },
     },
+    examples,
   };
 }
 
@@ -249,18 +261,26 @@ export function abstractWithRules(fix: Fix, vocabulary: Vocabulary = generalVoca
   const choice = chooseRoutines(fix);
   const lesson = chooseLesson(fix, choice, vocabulary);
   const ecosystem = detectEcosystem(fix.files, fix.language);
-  const tags = tagsOf(fix, choice, lesson, ecosystem);
+  const identity = identityOf(choice, lesson);
+  const tags = tagsOf(fix, identity, ecosystem);
+  // every level carries the fix's identity; only the insight lists examples
+  const concrete = { ...identity, examples: [] };
   const evidence = evidenceOf(fix, choice);
   const main = mainTemplate(choice);
 
   // the example is the fix's own condition in general words; where the specificity check still finds
   // a name of the source in it, the lesson goes without its example rather than not at all
-  let insightBody = insightOf(lesson, choice);
-  let insight: AbstractedMemory = { level: 'insight', ...insightBody.insight, body: insightBody, tags, evidence };
-  if (!checkSpecificity(insight, fix).ok) {
-    insightBody = insightOf(lesson, choice, false);
-    insight = { level: 'insight', ...insightBody.insight, body: insightBody, tags, evidence };
-  }
+  const insightWith = ({ body, examples }: ReturnType<typeof insightOf>): AbstractedMemory => ({
+    level: 'insight',
+    ...body.insight,
+    body,
+    tags,
+    evidence,
+    ...identity,
+    examples,
+  });
+  let insight = insightWith(insightOf(lesson, choice));
+  if (!checkSpecificity(insight, fix).ok) insight = insightWith(insightOf(lesson, choice, false));
 
   const steps = [main.step];
   const other = secondTemplate(choice);
@@ -280,6 +300,7 @@ export function abstractWithRules(fix: Fix, vocabulary: Vocabulary = generalVoca
     body: { level: 'workflow', workflow: { goal, steps } },
     tags,
     evidence,
+    ...concrete,
   };
 
   const experience = `${main.description} Verified by: ${evidence.join('; ')}.`;
@@ -291,6 +312,7 @@ export function abstractWithRules(fix: Fix, vocabulary: Vocabulary = generalVoca
     body: { level: 'summary', summary: { task_summary: fix.title, experience_summary: experience } },
     tags,
     evidence,
+    ...concrete,
   };
 
   const trace = traceOf(fix);
@@ -302,13 +324,14 @@ export function abstractWithRules(fix: Fix, vocabulary: Vocabulary = generalVoca
     body: { level: 'trajectory', trajectory: { trace } },
     tags,
     evidence,
+    ...concrete,
   };
 
   // no lesson, no routine and no condition in general words: "pin every fix with a test" teaches
   // another repository nothing, so the fix keeps its concrete levels and adds no insight
-  const teaches = lesson.lesson !== undefined || lesson.kind !== 'regression-test' || /Seen in: /.test(insight.content);
-  if (!teaches) return { memories: [trajectory, workflow, summary], model: RULES_MODEL };
-  return { memories: [trajectory, workflow, summary, insight], model: RULES_MODEL };
+  const teaches = lesson.lesson !== undefined || lesson.kind !== 'regression-test' || insight.examples.length > 0;
+  if (!teaches) return { memories: [trajectory, workflow, summary], model: RULES_MODEL, writer: 'rules' };
+  return { memories: [trajectory, workflow, summary, insight], model: RULES_MODEL, writer: 'rules' };
 }
 
 export function createRulesAbstractor(): Abstractor {

@@ -1,8 +1,9 @@
 /**
  * The parts of a rule-written insight's content: its advice (the check that catches the lesson)
  * and the examples of the fixes that taught it, in general words ("Seen in: socket connect
- * listener memory leak; abort event listeners not always cleaned up."). Merging a fix into an
- * insight of the same lesson adds its example instead of a near-copy of the advice. Older pools
+ * listener memory leak; abort event listeners not always cleaned up."), rendered from the
+ * insight's `examples` field. Merging a fix into an insight of the same lesson adds its example
+ * instead of a near-copy of the advice, and renders the content again from the merged list. Older pools
  * also carry qualifier sentences (second-routine clauses, per-ecosystem run hints): they are not
  * advice either, and compare as nothing. Pure.
  */
@@ -32,7 +33,11 @@ export function sameTitle(a: string, b: string): boolean {
   return titleKey(a) === titleKey(b);
 }
 
-/** The examples an insight's content lists. */
+/**
+ * The examples an insight's content lists in its closing "Seen in: …." sentence. Only what derives
+ * the identity of a memory written before it had fields (src/core/knowledge/identity.ts) reads it:
+ * everything else reads `Memory.examples`.
+ */
 export function examplesOf(text: string): string[] {
   const found = EXAMPLES.exec(text);
   return found
@@ -43,9 +48,9 @@ export function examplesOf(text: string): string[] {
     : [];
 }
 
-/** Advice followed by its examples (each once, oldest first, capped). */
-export function withExamples(advice: string, examples: readonly string[]): string {
-  const clean = [
+/** Examples as an insight keeps them: each once, without ";", newlines or a closing ".", capped. */
+export function cleanExamples(examples: readonly string[]): string[] {
+  return [
     ...new Set(
       examples.map((e) =>
         e
@@ -57,10 +62,22 @@ export function withExamples(advice: string, examples: readonly string[]): strin
   ]
     .filter((e) => e !== '')
     .slice(0, MAX_EXAMPLES);
+}
+
+/** Advice followed by its examples (cleanExamples) as its closing sentence, for readers. */
+export function withExamples(advice: string, examples: readonly string[]): string {
+  const clean = cleanExamples(examples);
   return clean.length === 0 ? advice : `${advice} Seen in: ${clean.join('; ')}.`;
 }
 
-/** The advice of `base` with the examples of both texts. */
-export function mergeExamples(base: string, other: string): string {
-  return withExamples(withoutQualifiers(base), [...examplesOf(base), ...examplesOf(other)]);
+/**
+ * An insight's content and examples with more examples merged in: the advice of its content
+ * (without its examples sentence and qualifiers) followed by the merged list, rendered again.
+ */
+export function mergeExamples(
+  insight: { content: string; examples: readonly string[] },
+  more: readonly string[],
+): { content: string; examples: string[] } {
+  const examples = cleanExamples([...insight.examples, ...more]);
+  return { content: withExamples(withoutQualifiers(insight.content), examples), examples };
 }

@@ -114,11 +114,52 @@ export interface Outcomes {
   failure: number;
 }
 
+/** The abstractor whose rules write memories without a model: its name in `Memory.model`. */
+export const RULES_MODEL = 'rules@1';
+
+/**
+ * Who wrote a memory's text: the rules abstractor (`model` is RULES_MODEL), a language model
+ * (`model` names it), or learn, which rewrote a rule-written insight as a lesson learned from the
+ * organization (its `lesson` is a `learned-<phrase>` id).
+ */
+export const MEMORY_WRITERS = ['rules', 'model', 'learned'] as const;
+export type MemoryWriter = (typeof MEMORY_WRITERS)[number];
+
+/**
+ * What a memory teaches, as fields: the one home of its identity. Set by whoever writes the
+ * memory (the abstractors, the learned lessons, learn's merges) and read by every decision that
+ * depends on it (learn's merges, recall's ranking and folding, the report). The tags `lesson:…`,
+ * `routine:…` and `facet:…` and the content's closing "Seen in: …." sentence say the same for
+ * people (search and display); nothing reads them back, and editing them changes none of these.
+ */
+export interface MemoryIdentity {
+  /**
+   * The lesson it teaches: a catalog lesson's id (src/core/knowledge/kinds/, e.g. "empty-input")
+   * or a lesson learned from the organization ("learned-serving-size"); null when it teaches its
+   * routine kind's checklist only.
+   */
+  lesson: string | null;
+  /**
+   * Its routine kinds (src/core/knowledge/kinds/), main one first, each once; may be empty. A
+   * kind this version does not know (a pool written by a newer one) matches no task.
+   */
+  routines: string[];
+  /** The narrower routine within a kind, as "<kind>/<facet>" ("encoding-locale/time"), or null. */
+  facet: string | null;
+  /**
+   * Insights: the conditions of the fixes that taught it, in general words, first merged first, at most
+   * MAX_EXAMPLES (src/core/insight-text.ts); each once, without ";", newlines or a closing ".". The
+   * content renders them as its closing sentence. Empty on the other levels; a model's insight starts
+   * with none (the fixes merged into it add theirs).
+   */
+  examples: string[];
+}
+
 /**
  * A memory in the pool. Every level carries title/description/content as text (what is indexed
  * and rendered); `body` keeps the level's structured shape from the research.
  */
-export interface Memory {
+export interface Memory extends MemoryIdentity {
   /** short stable id, e.g. "m3f9a1c20b7" */
   id: string;
   tenant: string;
@@ -127,7 +168,11 @@ export interface Memory {
   description: string;
   content: string;
   body: MemoryBody;
-  /** facets such as "lang:typescript", "tool:npm", "check:unit", "routine:edge-input" */
+  /**
+   * labels for people, searched as text: "lang:typescript", "tool:npm", "check:unit", and the
+   * identity's "routine:edge-input", "facet:edge-input/empty", "lesson:empty-input" (the code
+   * reads the identity from its fields, MemoryIdentity)
+   */
   tags: string[];
   /** short lines a reader can check: "tests changed in the same change", "check `lint` failed then passed" */
   evidence: string[];
@@ -155,6 +200,8 @@ export interface Memory {
   outcomes: Outcomes;
   /** "rules@1" or the LLM model name */
   model: string;
+  /** who wrote its text (MemoryWriter); with `model`, what learn's merges decide by */
+  writer: MemoryWriter;
   createdAt: string;
   updatedAt: string;
   lastUsedAt?: string;

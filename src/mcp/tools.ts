@@ -6,7 +6,7 @@
 import { TASK_KINDS } from '../core/retrieval/task-kind.js';
 import { z } from 'zod';
 import { injectedInsightSchema, MAX_TASK_LENGTH, MAX_TOP_K, withheldSchema } from '../core/recall-api.js';
-import { MEMORY_LEVELS } from '../core/types.js';
+import { MEMORY_LEVELS, MEMORY_WRITERS } from '../core/types.js';
 import { AGENT_OUTCOMES } from '../services/agent-report.js';
 
 export const MCP_SERVER_NAME = 'memory-transfer';
@@ -109,6 +109,13 @@ export const shownInsightSchema = z.object({
   description: z.string(),
   content: z.string(),
   tags: z.array(z.string()),
+  // what it teaches (src/core/types.ts MemoryIdentity) and who wrote it; optional: a server of an
+  // earlier version does not send them
+  lesson: z.string().nullable().optional(),
+  routines: z.array(z.string()).optional(),
+  facet: z.string().nullable().optional(),
+  examples: z.array(z.string()).optional(),
+  writer: z.enum(MEMORY_WRITERS).optional(),
   evidence: z.array(z.string()),
   support: z.number(),
   votes: z.object({ up: z.number(), down: z.number() }),

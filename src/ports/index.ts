@@ -3,7 +3,7 @@
  * logger, the OpenAI-compatible client or the rules for the abstractor, and so on. They sit below
  * every adapter and import only core, so no adapter imports up into services.
  */
-import type { Fix, Memory } from '../core/types.js';
+import type { Fix, Memory, MemoryIdentity } from '../core/types.js';
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -25,8 +25,12 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** What an abstractor makes of one (already redacted) fix: the four levels, without ids or bookkeeping. */
-export interface AbstractedMemory {
+/**
+ * What an abstractor makes of one (already redacted) fix: the four levels, without ids or
+ * bookkeeping, each with its identity (lesson, routines, facet, examples) as fields beside the
+ * tags that say it for people.
+ */
+export interface AbstractedMemory extends MemoryIdentity {
   level: Memory['level'];
   title: string;
   description: string;
@@ -40,6 +44,8 @@ export interface Abstraction {
   memories: AbstractedMemory[];
   /** "rules@1" or the LLM model that wrote the insight */
   model: string;
+  /** who wrote these memories: the rules ('rules', also when they stood in for a model) or a model */
+  writer: 'rules' | 'model';
   /**
    * Set when the model was asked but the rules wrote these memories: why ("timeout", "circuit
    * open", "HTTP 500: …", "screen: …"). The fix is recorded as learned by fallback, and a later

@@ -140,28 +140,60 @@ export async function shareWider(store: Store, tenant: string, id: string, by: A
   });
 }
 
-/** The texts a maintainer may edit. */
+/** What a maintainer may edit: the texts, and the tags. */
 export interface MemoryEdit {
   title?: string;
   description?: string;
   content?: string;
+  /** the memory's tags, all of them (labels for people: each without spaces, at most MAX_TAG_LENGTH characters) */
+  tags?: string[];
 }
 
 const EDITABLE = ['title', 'description', 'content'] as const;
 
+/** At most this many tags on an edited memory, each at most MAX_TAG_LENGTH characters. */
+export const MAX_TAGS = 40;
+export const MAX_TAG_LENGTH = 100;
+
+/** Tags as given, trimmed and each once; InputError naming the first that is not a tag. */
+function editedTags(tags: readonly string[]): string[] {
+  const clean = [...new Set(tags.map((tag) => tag.trim()))].filter((tag) => tag !== '');
+  if (clean.length > MAX_TAGS) throw new InputError(`tags: at most ${MAX_TAGS} tags, got ${clean.length}`);
+  for (const tag of clean) {
+    if (/\s/.test(tag) || tag.length > MAX_TAG_LENGTH)
+      throw new InputError(
+        `tags: ${JSON.stringify(tag.slice(0, 120))} is not a tag (no spaces, at most ${MAX_TAG_LENGTH} characters)`,
+      );
+  }
+  return clean;
+}
+
 /**
- * A maintainer rewrites a memory's title, description or content (an insight's body follows).
- * The result must pass the insight screen, as a freshly learned one does (the specificity check
- * is left out: a person chose the words); else InputError with the screen's reason and nothing
- * changes. Audited as 'edit', naming the fields, never their text. No-op when nothing differs.
+ * A maintainer rewrites a memory's title, description or content (an insight's body follows), or
+ * its tags. The texts must pass the insight screen, as a freshly learned one does (the
+ * specificity check is left out: a person chose the words); else InputError with the screen's
+ * reason and nothing changes. Audited as 'edit', naming the fields, never their text. No-op when
+ * nothing differs.
+ *
+ * What a memory teaches (its identity: `lesson`, `routines`, `facet`, `examples`, `writer`) is
+ * not edited here. Tags are labels for people: editing `lesson:…`, `routine:…` or `facet:…` tags
+ * changes what search and display show, not what learn merges or recall ranks by. An edited
+ * content is shown as written; when a later fix of the same lesson merges in, the content is
+ * rendered again: its advice (the edited text without a closing "Seen in: …." sentence) followed
+ * by the memory's examples.
  */
 export async function edit(store: Store, tenant: string, id: string, changes: MemoryEdit, by: Actor): Promise<Memory> {
   return store.tenantTransaction(tenant, async () => {
     const memory = await mustGet(store, tenant, id);
-    const fields = EDITABLE.filter((field) => changes[field] !== undefined && changes[field] !== memory[field]);
+    const fields: string[] = EDITABLE.filter(
+      (field) => changes[field] !== undefined && changes[field] !== memory[field],
+    );
+    const tags = changes.tags === undefined ? memory.tags : editedTags(changes.tags);
+    if (JSON.stringify(tags) !== JSON.stringify(memory.tags)) fields.push('tags');
     if (fields.length === 0) return memory;
     const text = { title: memory.title, description: memory.description, content: memory.content };
-    for (const field of fields) {
+    for (const field of EDITABLE) {
+      if (!fields.includes(field)) continue;
       const value = changes[field]?.trim() ?? '';
       if (value === '') throw new InputError(`${field}: must not be empty`);
       text[field] = value;
@@ -171,7 +203,7 @@ export async function edit(store: Store, tenant: string, id: string, changes: Me
     const at = iso(by.now);
     const body: Memory['body'] =
       memory.body.level === 'insight' ? { level: 'insight', insight: { ...text } } : memory.body;
-    const next: Memory = { ...memory, ...text, body, updatedAt: at };
+    const next: Memory = { ...memory, ...text, tags, body, updatedAt: at };
     await store.putMemory(next);
     await audit(
       store,

@@ -12,17 +12,15 @@
  */
 import { memoryId } from '../core/ids.js';
 import { searchableText } from '../core/retrieval/memory-index.js';
-import { examplesOf, mergeExamples, sameTitle } from '../core/insight-text.js';
-import { lessonOfTags } from '../core/knowledge/lessons.js';
+import { mergeExamples, sameTitle } from '../core/insight-text.js';
+import { facetOf } from '../core/knowledge/identity.js';
 import { adviceTerms, NEAR_DUPLICATE_COSINE, NEAR_DUPLICATE_JACCARD } from '../core/retrieval/ranking.js';
-import { facetOfTags, routinesOfTags } from '../core/knowledge/routines.js';
 import { jaccard, termSet } from '../core/text.js';
-import type { Fix, Memory, MemoryStatus, Provenance } from '../core/types.js';
+import type { Fix, Memory, MemoryStatus, MemoryWriter, Provenance } from '../core/types.js';
 import { MEMORY_STATUSES } from '../core/types.js';
 import { mostPrivate } from '../core/visibility.js';
 import { describeError } from '../core/errors.js';
 import { checkSpecificity } from '../abstraction/specificity.js';
-import { RULES_MODEL } from '../abstraction/rules-abstractor.js';
 import { asLearnedLesson } from './learned-lessons.js';
 import { mapStrings, redactFix, redactKnownPatterns, redactRef } from '../security/redact.js';
 import { stripHiddenText } from '../security/sanitize.js';
@@ -115,17 +113,14 @@ async function learnedLessonOf(
 async function retireSupersededChecklist(store: Store, source: Provenance): Promise<void> {
   const id = memoryId(source.tenant, source.repo, source.ref, 'insight');
   const own = await store.getMemory(source.tenant, id);
-  if (!own || own.support !== 1 || lessonOfTags(own.tags) !== undefined || own.votes.up > 0) return;
+  if (!own || own.support !== 1 || own.lesson !== null || own.votes.up > 0) return;
   if (own.provenance.some((p) => p.repo !== source.repo || p.ref !== source.ref)) return;
   await store.deleteMemory(source.tenant, id);
 }
 
 /** An insight with no lesson and no routine beyond "pin it with a regression test". */
 function onlyPinsATest(memory: AbstractedMemory): boolean {
-  return (
-    lessonOfTags(memory.tags) === undefined &&
-    (routinesOfTags(memory.tags)[0] ?? 'regression-test') === 'regression-test'
-  );
+  return memory.lesson === null && (memory.routines[0] ?? 'regression-test') === 'regression-test';
 }
 
 /** Evidence lines kept on one insight at most (merges append new ones). */
@@ -195,11 +190,11 @@ export async function learnFix(
     if ((await needsLearning(deps, fix, options)) === 'no') return undefined;
     // 2b. a lesson the catalog does not name, whose phrase the fixes of another repository name too,
     //     becomes the lesson of that phrase, with their fixes among its sources
-    learned = abstraction.model === RULES_MODEL ? await learnedLessonOf(deps, redacted, accepted) : undefined;
+    learned = abstraction.writer === 'rules' ? await learnedLessonOf(deps, redacted, accepted) : undefined;
     if (learned) accepted.splice(accepted.indexOf(learned.replaces), 1, learned.memory);
     // "pin every fix with a test" teaches another repository nothing: a fix whose insight says only
     // that, and whose phrase no other repository names, keeps its concrete levels alone
-    else if (abstraction.model === RULES_MODEL) {
+    else if (abstraction.writer === 'rules') {
       const checklist = accepted.findIndex((m) => m.level === 'insight' && onlyPinsATest(m));
       if (checklist >= 0) accepted.splice(checklist, 1);
     }
@@ -218,12 +213,14 @@ export async function learnFix(
       if (existing) {
         // relearning the same fix: refresh the text, keep the standing it earned
         // (a fix learned by fallback before: the model's text replaces the rules', examples and all)
-        const refreshed = refresh(existing, memory, abstraction.model, now, !result.retried);
+        const writer = memory === learned?.memory ? 'learned' : abstraction.writer;
+        const refreshed = refresh(existing, memory, { model: abstraction.model, writer }, now, !result.retried);
         writes.push({ memory: refreshed, ...(vector ? { vector } : {}) });
         continue;
       }
       if (memory.level === 'insight') {
-        const target = await findNearDuplicate(deps, fix, memory, vector, status, abstraction.model);
+        const writer = memory === learned?.memory ? 'learned' : abstraction.writer;
+        const target = await findNearDuplicate(deps, fix, memory, vector, status, writer);
         if (target) {
           writes.push({ memory: strengthen(target, memory, provenance, now), source: provenance });
           merged.push(target.id);
@@ -240,6 +237,10 @@ export async function learnFix(
           content: memory.content,
           body: memory.body,
           tags: memory.tags,
+          lesson: memory.lesson,
+          routines: memory.routines,
+          facet: memory.facet,
+          examples: memory.examples,
           evidence: memory.evidence.slice(0, MAX_EVIDENCE),
           provenance: [provenance, ...(memory === learned?.memory ? learned.sources : [])],
           visibility: mostPrivate([
@@ -252,6 +253,7 @@ export async function learnFix(
           uses: 0,
           outcomes: { success: 0, failure: 0 },
           model: abstraction.model,
+          writer: memory === learned?.memory ? 'learned' : abstraction.writer,
           createdAt: now,
           updatedAt: now,
         },
@@ -449,14 +451,12 @@ const SAME_CONDITION_JACCARD = 0.5;
 function sameLesson(a: AbstractedMemory | Memory, b: AbstractedMemory | Memory, rulesWritten: boolean): number {
   // one title, one insight: whoever wrote them (the catalog, a kind's template, the model)
   if (sameTitle(a.title, b.title)) return 1;
-  const lessonA = lessonOfTags(a.tags);
-  const lessonB = lessonOfTags(b.tags);
-  if (lessonA !== undefined || lessonB !== undefined) return lessonA === lessonB ? 1 : 0;
-  const kind = routinesOfTags(a.tags)[0];
-  if (kind === undefined || kind !== routinesOfTags(b.tags)[0]) return 0;
-  if (facetOfTags(a.tags, kind) !== facetOfTags(b.tags, kind)) return 0;
-  const examplesA = examplesOf(a.content);
-  const examplesB = examplesOf(b.content);
+  if (a.lesson !== null || b.lesson !== null) return a.lesson === b.lesson ? 1 : 0;
+  const kind = a.routines[0];
+  if (kind === undefined || kind !== b.routines[0]) return 0;
+  if (facetOf(a, kind) !== facetOf(b, kind)) return 0;
+  const examplesA = a.examples;
+  const examplesB = b.examples;
   if (examplesA.length > 0 && examplesB.length > 0) {
     const condition = jaccard(termSet(examplesA.join(' ')), termSet(examplesB.join(' ')));
     return condition >= SAME_CONDITION_JACCARD ? condition : 0;
@@ -478,7 +478,7 @@ async function findNearDuplicate(
   insight: AbstractedMemory,
   vector: Float32Array | undefined,
   status: MemoryStatus,
-  model: string,
+  writer: MemoryWriter,
 ): Promise<Memory | undefined> {
   const search = { level: ['insight' as const], status: [...MEMORY_STATUSES], limit: MERGE_CANDIDATES };
   const cosineById = new Map<string, number>();
@@ -493,10 +493,11 @@ async function findNearDuplicate(
   for (const candidate of await deps.store.getMemories(fix.tenant, ids, { provenance: 'sample' })) {
     if (candidate.level !== 'insight') continue;
     if (status !== 'active' && candidate.status === 'active') continue;
-    const lesson = sameLesson(insight, candidate, model === RULES_MODEL || candidate.model === RULES_MODEL);
+    // the rules' advice (a kind's template) is shared by every fix of the kind: it alone is no lesson
+    const lesson = sameLesson(insight, candidate, writer !== 'model' || candidate.writer !== 'model');
     const cos = cosineById.get(candidate.id) ?? 0;
     // vectors alone never merge two catalog lessons, nor a catalog lesson with a fix's own one
-    const bothOwn = lessonOfTags(insight.tags) === undefined && lessonOfTags(candidate.tags) === undefined;
+    const bothOwn = insight.lesson === null && candidate.lesson === null;
     if (lesson === 0 && !(bothOwn && cos >= NEAR_DUPLICATE_COSINE)) continue;
     const similarity = Math.max(lesson, cos);
     if (!best || similarity > best.similarity) best = { memory: candidate, similarity };
@@ -510,12 +511,14 @@ async function findNearDuplicate(
  * entry is appended by the store (appendProvenance), which also says when the fix already backs it.
  */
 function strengthen(target: Memory, insight: AbstractedMemory, provenance: Provenance, now: string): Memory {
-  const content = mergeExamples(target.content, insight.content);
+  const { content, examples } = mergeExamples(target, insight.examples);
   return {
     ...target,
     content,
+    examples,
     body: withContent(target.body, content),
-    // the routine identity stays the target's; ecosystems and checks accumulate
+    // the identity (lesson, routines, facet, writer) stays the target's, and so do the tags that say
+    // it; ecosystems and checks accumulate
     tags: [...new Set([...target.tags, ...insight.tags.filter((t) => !/^(routine|facet|lesson):/.test(t))])],
     evidence: [...new Set([...target.evidence, ...insight.evidence])].slice(0, MAX_EVIDENCE),
     visibility: mostPrivate([target.visibility, provenance.visibility]),
@@ -529,19 +532,36 @@ function withContent(body: Memory['body'], content: string): Memory['body'] {
   return body.level === 'insight' ? { level: 'insight', insight: { ...body.insight, content } } : body;
 }
 
-/** The memory of a relearned fix: new text (keeping the examples merged in), same standing. */
-function refresh(existing: Memory, memory: AbstractedMemory, model: string, now: string, keepExamples = true): Memory {
-  const content =
-    memory.level === 'insight' && keepExamples ? mergeExamples(memory.content, existing.content) : memory.content;
+/**
+ * The memory of a relearned fix: new text (keeping the examples merged in), same standing. Its tags
+ * are both versions' (the new ones first), and so is its identity: the new lesson, else the old
+ * one; the new routine kinds, then the old ones not among them; the new facet, else the old one.
+ */
+function refresh(
+  existing: Memory,
+  memory: AbstractedMemory,
+  by: { model: string; writer: MemoryWriter },
+  now: string,
+  keepExamples = true,
+): Memory {
+  const merged =
+    memory.level === 'insight' && keepExamples
+      ? mergeExamples(memory, existing.examples)
+      : { content: memory.content, examples: memory.examples };
   return {
     ...existing,
     title: memory.title,
     description: memory.description,
-    content,
-    body: withContent(memory.body, content),
+    content: merged.content,
+    body: withContent(memory.body, merged.content),
     tags: [...new Set([...memory.tags, ...existing.tags])],
+    lesson: memory.lesson ?? existing.lesson,
+    routines: [...new Set([...memory.routines, ...existing.routines])],
+    facet: memory.facet ?? existing.facet,
+    examples: merged.examples,
     evidence: [...new Set([...memory.evidence, ...existing.evidence])].slice(0, MAX_EVIDENCE),
-    model,
+    model: by.model,
+    writer: by.writer,
     updatedAt: now,
   };
 }

@@ -7,10 +7,10 @@
 import { templateFor } from '../abstraction/routine-templates.js';
 import { generalVocabulary } from '../abstraction/vocabulary.js';
 import { generalizeSubject } from '../core/generalize.js';
-import { withExamples, examplesOf } from '../core/insight-text.js';
+import { cleanExamples, withExamples } from '../core/insight-text.js';
+import { mainRoutine } from '../core/knowledge/identity.js';
 import { learnedLesson, learnedLessonId, namesPhrase, phrasesOf } from '../core/knowledge/learned-lessons.js';
-import { lessonOfTags, lessonTag } from '../core/knowledge/lessons.js';
-import { routinesOfTags } from '../core/knowledge/routines.js';
+import { lessonTag } from '../core/knowledge/lessons.js';
 import { fixProse } from '../core/text.js';
 import type { Fix, Provenance } from '../core/types.js';
 import { MEMORY_STATUSES } from '../core/types.js';
@@ -47,7 +47,7 @@ export async function asLearnedLesson(
   fix: Fix,
   insight: AbstractedMemory,
 ): Promise<LearnedInsight | undefined> {
-  if (insight.level !== 'insight' || lessonOfTags(insight.tags) !== undefined) return undefined;
+  if (insight.level !== 'insight' || insight.lesson !== null) return undefined;
   const vocabulary = generalVocabulary();
   const [owner = '', name = ''] = fix.repo.split('/');
   const condition = generalizeSubject(fix.title, vocabulary, [owner, name, fix.repo]).text;
@@ -98,13 +98,14 @@ async function hasLearnedLesson(
       tenant,
       ids.map((h) => h.id),
     )
-  ).some((m) => lessonOfTags(m.tags) === id);
+  ).some((m) => m.lesson === id);
 }
 
 function learnedInsight(insight: AbstractedMemory, phrase: string, sources: Provenance[]): LearnedInsight {
-  const kind = routinesOfTags(insight.tags)[0] ?? 'regression-test';
+  const kind = mainRoutine(insight) ?? 'regression-test';
   const lesson = learnedLesson(phrase, kind, templateFor(kind).check);
-  const content = withExamples(lesson.check, examplesOf(insight.content));
+  const examples = cleanExamples(insight.examples);
+  const content = withExamples(lesson.check, examples);
   return {
     memory: {
       ...insight,
@@ -112,7 +113,10 @@ function learnedInsight(insight: AbstractedMemory, phrase: string, sources: Prov
       description: lesson.description,
       content,
       body: { level: 'insight', insight: { title: lesson.title, description: lesson.description, content } },
+      // the tag says it for people, after the fix's own tags
       tags: [...insight.tags, lessonTag(lesson.id)],
+      lesson: lesson.id,
+      examples,
     },
     sources,
   };

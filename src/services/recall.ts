@@ -23,7 +23,7 @@ import {
   type RankedCandidate,
   type RankingWeights,
 } from '../core/retrieval/ranking.js';
-import { cueOutranksLesson, lessonOfTags, rankLessons, STRONG_CUE } from '../core/knowledge/lessons.js';
+import { cueOutranksLesson, rankLessons, STRONG_CUE } from '../core/knowledge/lessons.js';
 import {
   detectRoutinesInText,
   ROUTINE_VOCABULARY,
@@ -198,7 +198,7 @@ export async function recall(
   // a feature request needs the sharper evidence: what it builds names a lesson or a routine
   const evidence =
     lessons.length > 0 ||
-    relevant.some((r) => isLearnedLesson(lessonOfTags(byId.get(r.id)!.tags)) && r.routine > 0) ||
+    relevant.some((r) => isLearnedLesson(byId.get(r.id)!.lesson) && r.routine > 0) ||
     detectRoutinesInText(specific).length > 0 ||
     (reading.kind.kind === 'failure' &&
       relevant.some((r) => coverage(specificTerms, byId.get(r.id) as Memory, has) > 0));
@@ -232,8 +232,7 @@ export async function recall(
 /** Two insights that teach one lesson: the same catalog lesson, or the same title. */
 function sameTeaching(a: Memory, b: Memory): boolean {
   if (sameTitle(a.title, b.title)) return true;
-  const lesson = lessonOfTags(a.tags);
-  return lesson !== undefined && lesson === lessonOfTags(b.tags);
+  return a.lesson !== null && a.lesson === b.lesson;
 }
 
 /** The memory with the sources of the insights folded into it (each source once). */
@@ -331,14 +330,14 @@ function routinePart(
   lessons: ReadonlyMap<string, number>,
   task: string,
 ): number {
-  const lesson = lessonOfTags(memory.tags);
+  const lesson = memory.lesson ?? undefined;
   // a lesson learned from the organization is named by its phrase
   const learned = isLearnedLesson(lesson) && namesPhrase(task, phraseOfLesson(lesson!)) ? 1 : 0;
   if (routines.length === 0) return 0.25 * learned;
   const lessonMatch = lesson === undefined ? 0 : (lessons.get(lesson) ?? learned);
   // a kind's checklist (no lesson of its own) matches the kind, not the task: half the share
   const specific = lesson === undefined ? TEMPLATE_ROUTINE_SHARE : 1;
-  return specific * (0.6 * routineMatch(routines, memory.tags) + 0.15 * expandedScore) + 0.25 * lessonMatch;
+  return specific * (0.6 * routineMatch(routines, memory) + 0.15 * expandedScore) + 0.25 * lessonMatch;
 }
 
 /** The routine kinds of the lessons a task names, added to the kinds its words point to. */

@@ -5,13 +5,18 @@
  */
 import { StoreError } from '../core/errors.js';
 import { encodeVector } from '../core/retrieval/vector-index.js';
+import { backfillIdentity } from './identity-backfill.js';
 import type { Logger } from '../ports/index.js';
 import { bytesToVector } from './vector-cache.js';
 
-/** What a migration's data step may run (a SQLite connection). */
+/**
+ * What a migration's data step may run: the migrating connection, inside the migration's
+ * transaction. Parameters are written `?` on SQLite and `$1`, `$2`, … on PostgreSQL.
+ */
 export interface MigrationSql {
-  all<T>(sql: string, params?: (string | number | Buffer | null)[]): Promise<T[]>;
-  run(sql: string, params?: (string | number | Buffer | null)[]): Promise<unknown>;
+  /** parameters: strings, numbers, bytes, null, and on PostgreSQL arrays of those */
+  all<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  run(sql: string, params?: unknown[]): Promise<unknown>;
 }
 
 export interface Migration {
@@ -21,6 +26,13 @@ export interface Migration {
   postgres: string;
   /** what SQL alone cannot do on SQLite, run after `sqlite` in the same transaction */
   sqliteData?: (db: MigrationSql) => Promise<void>;
+  /** what SQL alone cannot do on PostgreSQL, run after `postgres` in the same transaction */
+  postgresData?: (db: MigrationSql) => Promise<void>;
+  /**
+   * A command that only reads may read a SQLite pool without this migration as it is: the store
+   * reads its rows without what the migration adds (rows.ts rowToMemory derives it).
+   */
+  sqliteReadsWithout?: boolean;
 }
 
 /**
@@ -357,6 +369,21 @@ async function fillVectorCodes(db: MigrationSql): Promise<void> {
  */
 const POSTGRES_V6 = 'ALTER TABLE memories ALTER COLUMN fts SET STORAGE MAIN;';
 
+/**
+ * Version 7: an insight's identity in columns of its own (Memory's `lesson`, `routines`, `facet`,
+ * `examples`, `writer`; src/core/types.ts MemoryIdentity) instead of strings read back from its
+ * tags, content and model. Every existing row gets them from those strings, as the code before
+ * read them (core/knowledge/identity.ts legacyIdentity, the pool file reader's too), in the
+ * migration's transaction; the tags and content stay as they are.
+ */
+const IDENTITY_COLUMNS = `
+ALTER TABLE memories ADD COLUMN lesson TEXT;
+ALTER TABLE memories ADD COLUMN routines TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE memories ADD COLUMN facet TEXT;
+ALTER TABLE memories ADD COLUMN examples TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE memories ADD COLUMN writer TEXT NOT NULL DEFAULT 'rules';
+`;
+
 /** Append only. The code's schema version is the last entry's version. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -396,21 +423,32 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: '',
     postgres: POSTGRES_V6,
   },
+  {
+    version: 7,
+    description: "an insight's identity (lesson, routines, facet, examples, writer) in columns of its own",
+    sqlite: IDENTITY_COLUMNS,
+    sqliteData: (db) => backfillIdentity(db, 'sqlite'),
+    sqliteReadsWithout: true,
+    postgres: IDENTITY_COLUMNS,
+    postgresData: (db) => backfillIdentity(db, 'postgres'),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /**
  * The oldest schema version a command that only reads can use as it is: every later migration is a
- * no-op for this dialect (no SQL, no data step), so refusing the pool would only send its user to run
- * a writing command for nothing.
+ * no-op for this dialect (no SQL, no data step) or, on SQLite, one whose additions the store derives
+ * when it reads a row without them (`sqliteReadsWithout`), so refusing the pool would only send its
+ * user to run a writing command for nothing.
  */
 export function oldestReadableVersion(dialect: 'sqlite' | 'postgres'): number {
   let version = SCHEMA_VERSION;
   for (const migration of [...MIGRATIONS].reverse()) {
     const sql = dialect === 'sqlite' ? migration.sqlite : migration.postgres;
-    const data = dialect === 'sqlite' ? migration.sqliteData : undefined;
-    if (sql.trim() !== '' || data) break;
+    const data = dialect === 'sqlite' ? migration.sqliteData : migration.postgresData;
+    const readable = dialect === 'sqlite' && migration.sqliteReadsWithout === true;
+    if ((sql.trim() !== '' || data) && !readable) break;
     version = migration.version - 1;
   }
   return version;
@@ -476,6 +514,6 @@ export async function runMigrations(target: MigrationTarget, logger: Logger): Pr
       description: migration.description,
     });
     if (target.dialect === 'sqlite') await target.apply(migration.sqlite, migration.version, migration.sqliteData);
-    else await target.apply(migration.postgres, migration.version);
+    else await target.apply(migration.postgres, migration.version, migration.postgresData);
   }
 }

@@ -132,8 +132,12 @@ export class PostgresStore extends ComposedStore implements Store {
             const rows = await this.query('SELECT MAX(version) AS v FROM schema_version');
             return Number(rows[0]?.v ?? 0);
           },
-          apply: async (sql, version) => {
+          apply: async (sql, version, data) => {
             await this.query(sql);
+            await data?.({
+              all: async <T>(statement: string, params?: unknown[]) => (await this.query(statement, params)) as T[],
+              run: (statement, params) => this.query(statement, params),
+            });
             await this.query('INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)', [
               version,
               new Date().toISOString(),

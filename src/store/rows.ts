@@ -1,8 +1,10 @@
 /**
  * Row mapping, the one place both stores turn domain values into columns and back.
- * Memory scalars are columns (filterable, indexable); nested parts are JSON text.
+ * Memory scalars are columns (filterable, indexable); nested parts are JSON text (the identity's
+ * `routines` and `examples` too: arrays of strings).
  */
 import { StoreError } from '../core/errors.js';
+import { legacyIdentity, type FullIdentity } from '../core/knowledge/identity.js';
 import { MEMORY_LEVELS, MEMORY_STATUSES } from '../core/types.js';
 import type { AuditEntry, Memory, MemoryBody, Provenance } from '../core/types.js';
 import type { Job, NewJob, PoolStats, UsageRecord } from './store.js';
@@ -35,6 +37,11 @@ export const MEMORY_COLUMNS = [
   'created_at',
   'updated_at',
   'last_used_at',
+  'lesson',
+  'routines',
+  'facet',
+  'examples',
+  'writer',
 ] as const;
 
 export type MemoryValue = string | number | null;
@@ -66,6 +73,11 @@ export function memoryToValues(memory: Memory): MemoryValue[] {
     memory.createdAt,
     memory.updatedAt,
     memory.lastUsedAt ?? null,
+    memory.lesson,
+    JSON.stringify(memory.routines),
+    memory.facet,
+    JSON.stringify(memory.examples),
+    memory.writer,
   ];
 }
 
@@ -144,6 +156,7 @@ export function rowToMemory(row: Record<string, unknown>, full?: Provenance[]): 
     uses: Number(row.uses),
     outcomes: { success: Number(row.outcomes_success), failure: Number(row.outcomes_failure) },
     model: String(row.model),
+    ...identityOf(row),
     createdAt: String(row.created_at),
     updatedAt: String(row.updated_at),
   };
@@ -151,6 +164,27 @@ export function rowToMemory(row: Record<string, unknown>, full?: Provenance[]): 
   if (row.last_used_at != null) memory.lastUsedAt = String(row.last_used_at);
   if (!full) memory.provenanceCount = Number(row.provenance_count);
   return memory;
+}
+
+/**
+ * A row's identity: its columns; a row of a pool before schema 7 (read as it is by a command that
+ * only reads: `sqliteReadsWithout`) has none, and gets what its tags, content and model held.
+ */
+function identityOf(row: Row): FullIdentity {
+  if (row.writer === undefined)
+    return legacyIdentity({
+      level: row.level as Memory['level'],
+      tags: JSON.parse(String(row.tags)) as string[],
+      content: String(row.content),
+      model: String(row.model),
+    });
+  return {
+    lesson: row.lesson == null ? null : String(row.lesson),
+    routines: JSON.parse(String(row.routines)) as string[],
+    facet: row.facet == null ? null : String(row.facet),
+    examples: JSON.parse(String(row.examples)) as string[],
+    writer: row.writer as Memory['writer'],
+  };
 }
 
 /** One memory_provenance row as read back. */

@@ -32,7 +32,7 @@ export async function startApi(
   await store.migrate();
   const deps: AppDeps = {
     store,
-    abstractor: { abstract: async () => ({ memories: [], model: 'none' }) },
+    abstractor: { abstract: async () => ({ memories: [], model: 'none', writer: 'model' }) },
     redactor: createRedactor(),
     logger: silentLogger,
     clock,

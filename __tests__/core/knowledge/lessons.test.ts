@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectLesson, LESSONS, lessonOfTags, lessonTag, rankLessons } from '../../../src/core/knowledge/lessons.js';
+import { detectLesson, LESSONS, rankLessons } from '../../../src/core/knowledge/lessons.js';
 
 describe('the lesson catalog', () => {
   it('has unique ids and one-sentence descriptions, titles that name a lesson, not a category', () => {
@@ -44,10 +44,5 @@ describe('the lesson catalog', () => {
   it('a version constraint names the dependency lesson; a bound on a value does not', () => {
     expect(rankLessons('require the client >= 2.31 in the manifest')[0]?.lesson.id).toBe('dependency-upgrade');
     expect(rankLessons('the page size must be >= 1').map((l) => l.lesson.id)).not.toContain('dependency-upgrade');
-  });
-
-  it('round-trips its tag', () => {
-    expect(lessonOfTags(['routine:edge-input', lessonTag('empty-input')])).toBe('empty-input');
-    expect(lessonOfTags(['routine:edge-input'])).toBeUndefined();
   });
 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   detectRoutinesInFix,
   detectRoutinesInText,
-  routinesOfTags,
   ROUTINE_KINDS,
   ROUTINE_VOCABULARY,
 } from '../../../src/core/knowledge/routines.js';
@@ -123,14 +122,7 @@ describe('detectRoutinesInFix', () => {
   });
 });
 
-describe('routine tags', () => {
-  it('reads routine kinds from tags in order, ignoring unknown ones', () => {
-    expect(routinesOfTags(['lang:go', 'routine:edge-input', 'routine:nope', 'routine:config-env'])).toEqual([
-      'edge-input',
-      'config-env',
-    ]);
-  });
-
+describe('routine vocabulary', () => {
   it('has vocabulary for every kind', () => {
     for (const kind of ROUTINE_KINDS) expect(ROUTINE_VOCABULARY[kind].length).toBeGreaterThan(5);
   });

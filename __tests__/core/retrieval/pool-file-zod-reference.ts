@@ -5,7 +5,15 @@
  */
 import { z } from 'zod';
 import { POOL_FORMAT } from '../../../src/core/retrieval/pool-file.js';
-import { MEMORY_LEVELS, MEMORY_STATUSES, SOURCE_KINDS, VISIBILITIES, type Memory } from '../../../src/core/types.js';
+import { legacyIdentity } from '../../../src/core/knowledge/identity.js';
+import {
+  MEMORY_LEVELS,
+  MEMORY_STATUSES,
+  MEMORY_WRITERS,
+  SOURCE_KINDS,
+  VISIBILITIES,
+  type Memory,
+} from '../../../src/core/types.js';
 
 const text = z.string();
 const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date');
@@ -44,7 +52,10 @@ const bodySchema = z.discriminatedUnion('level', [
   z.object({ level: z.literal('trajectory'), trajectory: z.object({ trace: text }) }),
 ]);
 
-/** Every field of a Memory (src/core/types.ts); unknown fields are dropped. */
+/**
+ * Every field of a Memory (src/core/types.ts); unknown fields are dropped. The identity fields are
+ * optional: a line without one gets it from its tags, content and model (legacyIdentity).
+ */
 export const memorySchema = z
   .object({
     id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a memory id (letters, digits, _ and -)'),
@@ -65,11 +76,31 @@ export const memorySchema = z
     uses: count,
     outcomes: z.object({ success: count, failure: count }),
     model: text,
+    writer: z.enum(MEMORY_WRITERS).optional(),
+    lesson: text.nullable().optional(),
+    routines: z.array(z.string().min(1)).optional(),
+    facet: z
+      .string()
+      .regex(/^[^/]+\/./, 'must be "<kind>/<facet>" or null')
+      .nullable()
+      .optional(),
+    examples: z.array(text).optional(),
     createdAt: isoDate,
     updatedAt: isoDate,
     lastUsedAt: isoDate.optional(),
   })
-  .refine((memory) => memory.body.level === memory.level, { message: 'must match level', path: ['body', 'level'] });
+  .refine((memory) => memory.body.level === memory.level, { message: 'must match level', path: ['body', 'level'] })
+  .transform((memory) => {
+    const derived = legacyIdentity(memory);
+    return {
+      ...memory,
+      writer: memory.writer ?? derived.writer,
+      lesson: memory.lesson === undefined ? derived.lesson : memory.lesson,
+      routines: memory.routines ?? derived.routines,
+      facet: memory.facet === undefined ? derived.facet : memory.facet,
+      examples: memory.examples ?? derived.examples,
+    };
+  });
 
 // the schema and the domain type stay in step: a parsed line is a Memory
 type Parsed = z.output<typeof memorySchema>;

@@ -74,16 +74,17 @@ describe('fusion', () => {
 
   it('routine match: the main routine counts fully, a secondary one less, none zero', () => {
     const task = [{ kind: 'encoding-locale' as const, weight: 1 }];
-    expect(routineMatch(task, ['routine:encoding-locale'])).toBe(1);
-    expect(routineMatch(task, ['routine:edge-input', 'routine:encoding-locale'])).toBeCloseTo(2 / 3);
-    expect(routineMatch(task, ['routine:edge-input'])).toBe(0);
-    expect(routineMatch([], ['routine:edge-input'])).toBe(0);
+    const of = (...routines: string[]) => ({ routines, facet: null });
+    expect(routineMatch(task, of('encoding-locale'))).toBe(1);
+    expect(routineMatch(task, of('edge-input', 'encoding-locale'))).toBeCloseTo(2 / 3);
+    expect(routineMatch(task, of('edge-input'))).toBe(0);
+    expect(routineMatch([], of('edge-input'))).toBe(0);
   });
 
   it('routine match: another facet of the right kind counts less than the named one', () => {
     const task = [{ kind: 'encoding-locale' as const, weight: 1, facet: 'time' }];
-    const time = routineMatch(task, ['routine:encoding-locale', 'facet:encoding-locale/time']);
-    const text = routineMatch(task, ['routine:encoding-locale', 'facet:encoding-locale/text']);
+    const time = routineMatch(task, { routines: ['encoding-locale'], facet: 'encoding-locale/time' });
+    const text = routineMatch(task, { routines: ['encoding-locale'], facet: 'encoding-locale/text' });
     expect(time).toBe(1);
     expect(text).toBeLessThan(time);
     expect(text).toBeGreaterThan(0);

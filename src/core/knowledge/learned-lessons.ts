@@ -71,8 +71,9 @@ export function namesPhrase(text: string, phrase: string): boolean {
 
 const LEARNED_PREFIX = 'learned-';
 
-export function isLearnedLesson(id: string | undefined): boolean {
-  return id !== undefined && id.startsWith(LEARNED_PREFIX);
+/** Whether a lesson id (`Memory.lesson`) is one learned from the organization. */
+export function isLearnedLesson(id: string | null | undefined): boolean {
+  return typeof id === 'string' && id.startsWith(LEARNED_PREFIX);
 }
 
 /** The id of the lesson a phrase teaches ("serving size" → "learned-serving-size"). */

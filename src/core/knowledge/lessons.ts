@@ -102,11 +102,7 @@ export function lessonById(id: string): Lesson | undefined {
   return LESSONS.find((l) => l.id === id);
 }
 
-/** The lesson tag stored on insights. */
+/** The lesson tag written on insights for people (the code reads `Memory.lesson`). */
 export function lessonTag(id: string): string {
   return `lesson:${id}`;
-}
-
-export function lessonOfTags(tags: readonly string[]): string | undefined {
-  return tags.find((t) => t.startsWith('lesson:'))?.slice('lesson:'.length);
 }

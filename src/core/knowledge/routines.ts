@@ -185,29 +185,12 @@ export const ROUTINE_VOCABULARY = Object.fromEntries(ENTRIES.map((entry) => [ent
   string
 >;
 
-/** The routine tag of a kind, as stored on insights. */
+/** The routine tag of a kind, written on memories for people (the code reads `Memory.routines`). */
 export function routineTag(kind: RoutineKind): string {
   return `routine:${kind}`;
 }
 
-/** The facet tag of a routine kind's narrower routine, as stored on insights. */
+/** The facet tag of a routine kind's narrower routine, written for people (the code reads `Memory.facet`). */
 export function facetTag(kind: RoutineKind, facet: string): string {
   return `facet:${kind}/${facet}`;
-}
-
-/** The facet a memory's tags give for a kind, if any. */
-export function facetOfTags(tags: readonly string[], kind: RoutineKind): string | undefined {
-  const prefix = `facet:${kind}/`;
-  return tags.find((t) => t.startsWith(prefix))?.slice(prefix.length);
-}
-
-/** Routine kinds named by a memory's tags, in tag order (the first is the insight's main routine). */
-export function routinesOfTags(tags: readonly string[]): RoutineKind[] {
-  const kinds: RoutineKind[] = [];
-  for (const tag of tags) {
-    if (!tag.startsWith('routine:')) continue;
-    const kind = tag.slice('routine:'.length) as RoutineKind;
-    if ((ROUTINE_KINDS as readonly string[]).includes(kind) && !kinds.includes(kind)) kinds.push(kind);
-  }
-  return kinds;
 }

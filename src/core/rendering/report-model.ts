@@ -8,7 +8,7 @@
  * the first dated fix to the last (after `since`), at most 12 months. Every figure that counts
  * fixes counts the same ones (supportingFixes), and says how many it leaves out.
  */
-import { routinesOfTags } from '../knowledge/routines.js';
+import { mainRoutine } from '../knowledge/identity.js';
 import type { AuditEntry, Memory, MemoryStatus, Visibility } from '../types.js';
 import { MEMORY_STATUSES } from '../types.js';
 import { HIDDEN_REPO, mayNameRepo, viewerMayChange, viewerMaySee, type Viewer } from './viewer.js';
@@ -214,9 +214,9 @@ function indexOfWeek(weeks: number[], time: number): number {
   return weeks.indexOf(w);
 }
 
-/** The main routine of an insight ("other" when its tags name none). */
-export function routineOf(memory: Pick<Memory, 'tags'>): string {
-  return routinesOfTags(memory.tags)[0] ?? 'other';
+/** The main routine of an insight ("other" when it has none this version knows). */
+export function routineOf(memory: Pick<Memory, 'routines'>): string {
+  return mainRoutine(memory) ?? 'other';
 }
 
 const STATUS_EVENT: Partial<Record<AuditEntry['action'], { to: MemoryStatus; from: MemoryStatus }>> = {

@@ -5,7 +5,8 @@
  * lines at every start, and zod cost it half a `node -e 0` to load before a single line was read.
  * __tests__/core/retrieval/pool-check.test.ts compares them with the zod schemas they replace.
  */
-import { MEMORY_LEVELS, MEMORY_STATUSES, SOURCE_KINDS, VISIBILITIES, type Memory } from '../types.js';
+import { legacyIdentity, type FullIdentity } from '../knowledge/identity.js';
+import { MEMORY_LEVELS, MEMORY_STATUSES, MEMORY_WRITERS, SOURCE_KINDS, VISIBILITIES, type Memory } from '../types.js';
 
 /** The header's fields, as checked (format is the expected one). */
 export interface PoolHeaderFields {
@@ -79,6 +80,11 @@ function oneOf<T extends string>(values: readonly T[]): Check<T> {
 
 function pattern(regex: RegExp, message: string): Check<string> {
   return (value) => (regex.test(string(value)) ? (value as string) : fail(message));
+}
+
+/** A value the check accepts, or null. */
+function orNull<T>(check: Check<T>): Check<T | null> {
+  return (value) => (value === null ? null : check(value));
 }
 
 function list<T>(item: Check<T>, min = 0, tooShort = ''): Check<T[]> {
@@ -166,6 +172,9 @@ const body: Check<unknown> = (value) => {
   return check(value);
 };
 
+/** The identity fields: optional in a line (files written before them lack them). */
+const IDENTITY_FIELDS = ['writer', 'lesson', 'routines', 'facet', 'examples'] as const satisfies (keyof FullIdentity)[];
+
 const memoryFields = object<Memory>(
   {
     id: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'must be a memory id (letters, digits, _ and -)'),
@@ -186,18 +195,31 @@ const memoryFields = object<Memory>(
     uses: count,
     outcomes: object({ success: count, failure: count }),
     model: string,
+    writer: oneOf(MEMORY_WRITERS),
+    lesson: orNull(string),
+    routines: list(nonEmpty),
+    facet: orNull(pattern(/^[^/]+\/./, 'must be "<kind>/<facet>" or null')),
+    examples: list(string),
     createdAt: isoDate,
     updatedAt: isoDate,
     lastUsedAt: isoDate,
   },
-  ['sharedWiderBy', 'lastUsedAt'],
+  ['sharedWiderBy', 'lastUsedAt', ...IDENTITY_FIELDS],
 );
 
-/** A memory line's object: every field of a Memory checked; throws PoolFieldError. */
+/**
+ * A memory line's object: every field of a Memory checked; throws PoolFieldError. A line written
+ * before the identity fields (or without some of them) gets those it lacks from its tags, content
+ * and model, as the code of that time read them (legacyIdentity).
+ */
 export function checkMemory(value: object): Memory {
   const memory = memoryFields(value);
   if (memory.body.level !== memory.level) fail('must match level', 'body.level');
-  return memory;
+  if (IDENTITY_FIELDS.every((field) => memory[field] !== undefined)) return memory;
+  const derived = legacyIdentity(memory);
+  const filled: Record<string, unknown> = { ...memory };
+  for (const field of IDENTITY_FIELDS) if (memory[field] === undefined) filled[field] = derived[field];
+  return filled as unknown as Memory;
 }
 
 const headerFields = object<PoolHeaderFields>(

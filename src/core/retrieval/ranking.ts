@@ -9,9 +9,10 @@
  * and the minimum score is applied to relevance alone.
  */
 import { withoutQualifiers } from '../insight-text.js';
-import { facetOfTags, routinesOfTags, type RoutineCue } from '../knowledge/routines.js';
+import { facetOf } from '../knowledge/identity.js';
+import type { RoutineCue } from '../knowledge/routines.js';
 import { jaccard, termSet } from '../text.js';
-import type { Memory } from '../types.js';
+import type { Memory, MemoryIdentity } from '../types.js';
 
 export interface ScoredIdLike {
   id: string;
@@ -67,20 +68,23 @@ export function normalizeList(
 }
 
 /**
- * How well a memory's routine tags match the routines detected in the task: the share of the
+ * How well a memory's routines match the routines detected in the task: the share of the
  * task's routine weight that the memory covers; its main (first) routine counts fully, the
  * others two thirds; a different facet of the same kind (a text-encoding insight for a
  * time-zone task) counts FACET_MISMATCH of that.
  */
-export function routineMatch(taskRoutines: readonly RoutineCue[], tags: readonly string[]): number {
+export function routineMatch(
+  taskRoutines: readonly RoutineCue[],
+  memory: Pick<MemoryIdentity, 'routines' | 'facet'>,
+): number {
   const total = taskRoutines.reduce((sum, c) => sum + c.weight, 0);
   if (total <= 0) return 0;
-  const kinds = routinesOfTags(tags);
+  const kinds = memory.routines;
   let matched = 0;
   for (const cue of taskRoutines) {
     const at = kinds.indexOf(cue.kind);
     if (at < 0) continue;
-    const facet = facetOfTags(tags, cue.kind);
+    const facet = facetOf(memory, cue.kind);
     const sameFacet = cue.facet === undefined || facet === undefined || cue.facet === facet;
     matched += cue.weight * (at === 0 ? 1 : 2 / 3) * (sameFacet ? 1 : FACET_MISMATCH);
   }
