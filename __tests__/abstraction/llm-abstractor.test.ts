@@ -68,6 +68,15 @@ describe('LLM abstractor', () => {
       'lang:typescript',
       'tool:npm',
     ]);
+    // what the tags say for people is the memory's identity, as fields; the model writes no examples
+    expect(result.writer).toBe('model');
+    for (const level of ['workflow', 'summary', 'insight'])
+      expect(result.memories.find((m) => m.level === level)).toMatchObject({
+        lesson: 'default-applies-when-absent',
+        routines: ['config-env', 'regression-test'],
+        facet: null,
+        examples: [],
+      });
     const offline = abstractWithRules(fix);
     expect(result.memories[0]).toEqual(offline.memories.find((m) => m.level === 'trajectory'));
     expect(insight.evidence).toEqual(offline.memories.find((m) => m.level === 'insight')!.evidence);

@@ -112,6 +112,32 @@ describe('rules abstractor', () => {
     expect(text(insight)).not.toMatch(/#406|`/);
   });
 
+  it('writes what every level teaches as fields, the tags saying the same for people; the insight lists its example', () => {
+    const fix = sampleFix({
+      title: 'Fix socket `connect` listener memory leak (#406)',
+      files: ['index.js', 'test/agent.js'],
+    });
+    const abstraction = abstractWithRules(fix);
+    expect(abstraction.writer).toBe('rules');
+    const identity = {
+      lesson: 'listener-leak',
+      routines: ['performance-resource'],
+      facet: 'performance-resource/leak',
+    };
+    for (const memory of abstraction.memories) {
+      expect(memory).toMatchObject(identity);
+      expect(memory.tags.slice(0, 3)).toEqual([
+        'routine:performance-resource',
+        'facet:performance-resource/leak',
+        'lesson:listener-leak',
+      ]);
+      expect(memory.examples).toEqual(memory.level === 'insight' ? ['socket connect listener memory leak'] : []);
+    }
+    // a fix whose condition says nothing in general words: no example, and none in the content
+    const terse = abstractWithRules(sampleFix({ title: 'Fix bug' })).memories.find((m) => m.level === 'insight');
+    if (terse) expect([terse.examples, /Seen in/.test(terse.content)]).toEqual([[], false]);
+  });
+
   it('gives three fixes that share a routine kind three different lessons', () => {
     const titles = [
       'Option set to false is ignored and replaced by the default',

@@ -83,6 +83,22 @@ describe('checkSpecificity', () => {
     expect(checkSpecificity(insight, fix)).toEqual({ ok: true });
   });
 
+  it('rewrites the examples as it rewrites the content that lists them', () => {
+    const insight = {
+      ...makeInsight(
+        'Test short-form options',
+        'Short-form option values must keep the defaults.',
+        'Add a case for the number form. Seen in: a change to `source/core/normalize-options.ts` drops the defaults.',
+      ),
+      examples: ['a change to `source/core/normalize-options.ts` drops the defaults'],
+    };
+    const result = checkSpecificity(insight, fix);
+    expect(result.rewritten?.examples).toEqual(['a change to the affected module drops the defaults']);
+    expect(result.rewritten?.content).toBe(
+      'Add a case for the number form. Seen in: a change to the affected module drops the defaults.',
+    );
+  });
+
   it('rewrites a path in code form to a generic phrase', () => {
     const insight = makeInsight(
       'Test short-form options',

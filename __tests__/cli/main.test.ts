@@ -104,6 +104,11 @@ describe('learn and recall', () => {
     expect(Object.keys(first.parts).sort()).toEqual(['fused', 'lexical', 'prior', 'routine', 'vector']);
     expect(first.provenance[0]).toMatchObject({ repo: 'acme/api', sourceKind: 'commit', visibility: 'private' });
     expect(first.provenance[0].ref).toMatch(/^[0-9a-f]{40}$/);
+    // what it teaches, as fields beside the tags that say it for people
+    expect(first).toMatchObject({ lesson: 'time-zone-offset', routines: ['encoding-locale'], writer: 'rules' });
+    expect(first.facet).toBe('encoding-locale/time');
+    expect(first.examples).toEqual(expect.any(Array));
+    expect(first.tags).toEqual(expect.arrayContaining(['routine:encoding-locale', 'lesson:time-zone-offset']));
   });
 
   it('learn --json prints the summary; learning again skips what was learned', async () => {

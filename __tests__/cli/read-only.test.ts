@@ -90,7 +90,7 @@ describe('commands that only read', () => {
     expect((await readFile(db)).equals(before)).toBe(true);
   });
 
-  it('a pool one PostgreSQL-only migration behind (version 5) is read as it is, and not a byte changes', async () => {
+  it('a pool behind only by migrations a reader does without (version 5) is read as it is, and not a byte changes', async () => {
     const db = await learnedPool();
     await sql(db, 'DELETE FROM schema_version WHERE version > 5');
     const before = await readFile(db);

@@ -72,6 +72,12 @@ describe('memory-transfer mcp over stdio, on the pool', () => {
         id: PUBLIC_ID,
         sources: [{ repo: 'acme/api', kind: 'pull_request', ref: '12', url: 'https://github.com/acme/api/pull/12' }],
         hiddenSources: 0,
+        // what it teaches, as the pool holds it ("routine:migration" names no routine kind)
+        lesson: null,
+        routines: [],
+        facet: null,
+        examples: [],
+        writer: 'rules',
       });
       const hidden = await client.callTool({ name: 'show', arguments: { id: PRIVATE_ID } });
       expect(hidden.isError).toBe(true);

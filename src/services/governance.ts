@@ -198,11 +198,13 @@ export async function edit(store: Store, tenant: string, id: string, changes: Me
       if (value === '') throw new InputError(`${field}: must not be empty`);
       text[field] = value;
     }
-    const screen = screenInsightText([text.title, text.description, text.content].join('\n'));
+    // the texts as edited are screened (an edit of the tags alone shows no new text)
+    const texts = EDITABLE.some((field) => fields.includes(field));
+    const screen = texts ? screenInsightText([text.title, text.description, text.content].join('\n')) : { ok: true };
     if (!screen.ok) throw new InputError(`the edited text fails the insight screen (${screen.reason ?? 'refused'})`);
     const at = iso(by.now);
     const body: Memory['body'] =
-      memory.body.level === 'insight' ? { level: 'insight', insight: { ...text } } : memory.body;
+      texts && memory.body.level === 'insight' ? { level: 'insight', insight: { ...text } } : memory.body;
     const next: Memory = { ...memory, ...text, tags, body, updatedAt: at };
     await store.putMemory(next);
     await audit(

@@ -77,6 +77,20 @@ describe('memory-transfer edit', () => {
     expect(await audit()).toEqual([]);
   });
 
+  it('--tags replaces the tags (labels for people): what the memory teaches stays', async () => {
+    const before = await show('m0000000001');
+    expect(before).toMatchObject({ routines: ['edge-input'], lesson: null, writer: 'rules' });
+    const run = await cli('edit', 'm0000000001', '--tags', ' team:payments, lesson:empty-input ,,team:payments');
+    expect(run).toMatchObject({ code: 0, stdout: 'edited m0000000001: tags\n' });
+    const after = await show('m0000000001');
+    expect(after).toEqual({ ...before, tags: ['team:payments', 'lesson:empty-input'], updatedAt: after.updatedAt });
+    expect((await audit())[0]?.detail).toMatch(/edited tags$/);
+    const bad = await cli('edit', 'm0000000001', '--tags', 'two words');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/tags: "two words" is not a tag \(no spaces, at most 100 characters\)/);
+    expect(await show('m0000000001')).toEqual(after);
+  });
+
   it('needs at least one field, a non-empty text and a known id', async () => {
     expect((await cli('edit', 'm0000000001')).stderr).toMatch(/give at least one of --title, --description, --content/);
     const empty = await cli('edit', 'm0000000001', '--title', '   ');

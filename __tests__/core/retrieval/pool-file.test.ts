@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/core/errors.js';
-import { parsePool, serializePool } from '../../../src/core/retrieval/pool-file.js';
+import { parsePool, parsePoolEntries, serializePool } from '../../../src/core/retrieval/pool-file.js';
 import { sampleMemory } from '../../helpers/sample-memory.js';
 
 const header = { tenant: 'acme', exportedAt: '2024-05-01T00:00:00.000Z' };
@@ -94,5 +96,78 @@ describe('pool file', () => {
       .slice(0, 2)
       .join('\n');
     expect(() => parsePool(cut)).toThrow(/announces 2 memories but the file has 1/);
+  });
+});
+
+describe("a pool file's identity fields", () => {
+  const smoke = readFileSync(fileURLToPath(new URL('../../fixtures/pools/smoke.jsonl', import.meta.url)));
+
+  it('are written on every memory line and read back as written, whatever the tags say', () => {
+    // tags are labels for people: a line whose fields and tags disagree reads its fields
+    const memory = sampleMemory({
+      tags: ['routine:edge-input', 'lesson:empty-input'],
+      lesson: 'learned-serving-size',
+      routines: ['regression-test'],
+      facet: null,
+      examples: ['shopping list ignores the serving size'],
+      writer: 'learned',
+    });
+    const line = JSON.parse(lines(serializePool(header, [memory]))[1] ?? '') as Record<string, unknown>;
+    expect(line).toMatchObject({
+      lesson: 'learned-serving-size',
+      routines: ['regression-test'],
+      facet: null,
+      examples: ['shopping list ignores the serving size'],
+      writer: 'learned',
+    });
+    expect(parsePool(serializePool(header, [memory])).memories).toEqual([memory]);
+  });
+
+  it('of a file written before them are what its tags, content and model say (the reader of the Action too)', () => {
+    const text = smoke.toString('utf8');
+    expect(text).not.toMatch(/"writer"|"routines"/);
+    const parsed = parsePool(text).memories;
+    const entries = parsePoolEntries(smoke).entries.map((entry) => entry.memory());
+    expect(entries).toEqual(parsed);
+    expect(parsed.find((m) => m.id === 'm0a00000002')).toMatchObject({ routines: ['edge-input'], writer: 'rules' });
+    expect(parsed.find((m) => m.id === 'm0a00000003')).toMatchObject({
+      tags: ['routine:timezone', 'check:unit'],
+      // "timezone" is no routine kind of this version: the code before ignored it too
+      lesson: null,
+      routines: [],
+      facet: null,
+      examples: [],
+      writer: 'rules',
+    });
+    const old = sampleMemory({
+      tags: ['routine:edge-input', 'facet:edge-input/empty', 'lesson:empty-input'],
+      content: 'Feed it the empty input. Seen in: crash on an empty body.',
+      model: 'gpt-5-mini',
+    }) as unknown as Record<string, unknown>;
+    for (const field of ['lesson', 'routines', 'facet', 'examples', 'writer']) delete old[field];
+    const withoutFields = `${lines(serializePool(header, []))[0]!.replace('"count":0', '"count":1')}\n${JSON.stringify(old)}\n`;
+    expect(parsePool(withoutFields).memories[0]).toMatchObject({
+      lesson: 'empty-input',
+      routines: ['edge-input'],
+      facet: 'edge-input/empty',
+      examples: ['crash on an empty body'],
+      writer: 'model',
+    });
+  });
+
+  it.each([
+    ['writer', '"writer":"person"', /^line 2: writer: must be one of rules, model, learned; got "person"$/],
+    ['routines', '"routines":"edge-input"', /^line 2: routines: expected an array, got string$/],
+    ['routines', '"routines":[""]', /^line 2: routines\.0: must not be empty$/],
+    ['facet', '"facet":"time"', /^line 2: facet: must be "<kind>\/<facet>" or null$/],
+    ['examples', '"examples":[3]', /^line 2: examples\.0: expected a string, got number$/],
+    ['lesson', '"lesson":7', /^line 2: lesson: expected a string, got number$/],
+  ])('refuse a bad %s, naming it', (field, bad, message) => {
+    const text = serializePool(header, [sampleMemory()]).replace(
+      new RegExp(`"${field}":(null|"[^"]*"|\\[[^\\]]*\\])`),
+      bad,
+    );
+    expect(text).toContain(bad);
+    expect(() => parsePool(text)).toThrow(message);
   });
 });
