@@ -135,6 +135,19 @@ describe("people's edits and an insight's identity", () => {
     });
   });
 
+  it('an edit of the advice alone keeps the examples sentence, rendered again (once) at the next merge', async () => {
+    await learn([emptyBody]);
+    const learned = await theInsight();
+    const sentence = ' Seen in: crash when the request body is empty.';
+    expect(learned.content.endsWith(sentence)).toBe(true);
+    const advice = 'Feed every entry point an empty string, list and body.';
+    await edit(store, 'acme', learned.id, { content: `${advice}${sentence}` }, by);
+    await learn([noArgs]);
+    expect((await theInsight()).content).toBe(
+      `${advice} Seen in: crash when the request body is empty; panic when no arguments are given.`,
+    );
+  });
+
   it('refuses tags that are not tags, naming the first, and changes nothing', async () => {
     await learn([emptyBody]);
     const learned = await theInsight();

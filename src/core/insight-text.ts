@@ -15,9 +15,21 @@ const EXAMPLES = /\s*Seen in: ([^\n]*)\.\s*$/;
 /** At most this many examples are kept on one insight. */
 export const MAX_EXAMPLES = 3;
 
-/** The text without its examples and qualifiers: what the insight advises. */
-export function withoutQualifiers(text: string): string {
-  return text.replace(EXAMPLES, '').replace(CLAUSE, '').replace(RUN_HINT, '').trim();
+/**
+ * What an insight advises: its content without the closing sentence that renders its `examples`
+ * (when the content still ends with it as rendered: a person may have rewritten it) and without the
+ * qualifiers of older pools.
+ */
+export function adviceOf(insight: { content: string; examples: readonly string[] }): string {
+  const sentence = examplesSentence(insight.examples);
+  const { content } = insight;
+  const advice = sentence !== '' && content.endsWith(sentence) ? content.slice(0, -sentence.length) : content;
+  return advice.replace(CLAUSE, '').replace(RUN_HINT, '').trim();
+}
+
+/** The closing sentence that lists examples (kept as cleanExamples keeps them), or nothing. */
+function examplesSentence(examples: readonly string[]): string {
+  return examples.length === 0 ? '' : ` Seen in: ${examples.join('; ')}.`;
 }
 
 /** A title as compared for sameness: case, punctuation and spacing aside. */
@@ -48,14 +60,17 @@ export function examplesOf(text: string): string[] {
     : [];
 }
 
-/** Examples as an insight keeps them: each once, without ";", newlines or a closing ".", capped. */
+/**
+ * Examples as an insight keeps them: each once, without ";", newlines, a closing "." or spaces
+ * around, at most MAX_EXAMPLES (cleaning them again changes nothing).
+ */
 export function cleanExamples(examples: readonly string[]): string[] {
   return [
     ...new Set(
       examples.map((e) =>
         e
           .replace(/[;\n]+/g, ',')
-          .replace(/\.+$/, '')
+          .replace(/[\s.]+$/, '')
           .trim(),
       ),
     ),
@@ -66,8 +81,7 @@ export function cleanExamples(examples: readonly string[]): string[] {
 
 /** Advice followed by its examples (cleanExamples) as its closing sentence, for readers. */
 export function withExamples(advice: string, examples: readonly string[]): string {
-  const clean = cleanExamples(examples);
-  return clean.length === 0 ? advice : `${advice} Seen in: ${clean.join('; ')}.`;
+  return `${advice}${examplesSentence(cleanExamples(examples))}`;
 }
 
 /**
@@ -79,5 +93,5 @@ export function mergeExamples(
   more: readonly string[],
 ): { content: string; examples: string[] } {
   const examples = cleanExamples([...insight.examples, ...more]);
-  return { content: withExamples(withoutQualifiers(insight.content), examples), examples };
+  return { content: withExamples(adviceOf(insight), examples), examples };
 }

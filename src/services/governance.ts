@@ -179,8 +179,8 @@ function editedTags(tags: readonly string[]): string[] {
  * not edited here. Tags are labels for people: editing `lesson:…`, `routine:…` or `facet:…` tags
  * changes what search and display show, not what learn merges or recall ranks by. An edited
  * content is shown as written; when a later fix of the same lesson merges in, the content is
- * rendered again: its advice (the edited text without a closing "Seen in: …." sentence) followed
- * by the memory's examples.
+ * rendered again: its advice (the edited text, without its closing "Seen in: …." sentence if that
+ * still lists the examples as they are) followed by the memory's examples (insight-text adviceOf).
  */
 export async function edit(store: Store, tenant: string, id: string, changes: MemoryEdit, by: Actor): Promise<Memory> {
   return store.tenantTransaction(tenant, async () => {

@@ -159,6 +159,7 @@ describe('diversity', () => {
       title: 'Test boundaries',
       description: 'Bugs hide at the edges.',
       content: 'Add a test for empty input.',
+      examples: [],
     };
     const go = { ...advice, content: `${advice.content} In a Go module, run it with \`go test ./...\`.` };
     const npm = {
@@ -167,5 +168,15 @@ describe('diversity', () => {
     };
     expect(jaccard(adviceTerms(go), adviceTerms(npm))).toBe(1);
     expect(adviceTerms(sampleMemory()).size).toBeGreaterThan(5);
+  });
+
+  it('compares what insights advise without the examples their content lists, as their field has them', () => {
+    const advice = { title: 'Test boundaries', description: 'Bugs hide at the edges.' };
+    const one = { ...advice, content: 'Add a test for empty input. Seen in: a crash on an empty body.' };
+    const other = { ...advice, content: 'Add a test for empty input. Seen in: a panic without arguments.' };
+    const listed = (m: typeof one, examples: string[]) => adviceTerms({ ...m, examples });
+    expect(jaccard(listed(one, ['a crash on an empty body']), listed(other, ['a panic without arguments']))).toBe(1);
+    // a sentence that is not the examples' (a model's own words, a person's edit) is advice like the rest
+    expect(listed(other, [])).toContain('panic');
   });
 });

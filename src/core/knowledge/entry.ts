@@ -44,7 +44,7 @@ export interface FacetEntry {
  * ("default", "error") never names a lesson.
  */
 export interface LessonEntry {
-  /** unique across every kind; stored on insights as the `lesson:` tag */
+  /** unique across every kind; stored in insights' `lesson` field (and said in their `lesson:` tag) */
   id: string;
   /**
    * Read right after this lesson (of another kind) instead of among its own kind's lessons. The

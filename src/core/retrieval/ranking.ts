@@ -8,7 +8,7 @@
  * differs by less than 2·PRIOR_WEIGHT: it never lifts a weak match over a clearly better one,
  * and the minimum score is applied to relevance alone.
  */
-import { withoutQualifiers } from '../insight-text.js';
+import { adviceOf } from '../insight-text.js';
 import { facetOf } from '../knowledge/identity.js';
 import type { RoutineCue } from '../knowledge/routines.js';
 import { jaccard, termSet } from '../text.js';
@@ -164,10 +164,16 @@ export function nearDuplicateTerms(
 }
 
 /**
- * The words that say what an insight advises: title, description and content without the
- * qualifiers (second-routine clauses, per-ecosystem run hints), so the same routine learned
- * in two ecosystems, or with another side aspect, compares as the same.
+ * The words that say what an insight advises: title, description and content without its examples
+ * sentence and the qualifiers (second-routine clauses, per-ecosystem run hints), so the same
+ * routine learned from other fixes, in two ecosystems, or with another side aspect, compares as
+ * the same.
  */
-export function adviceTerms(memory: { title: string; description: string; content: string }): Set<string> {
-  return termSet(`${memory.title}\n${memory.description}\n${withoutQualifiers(memory.content)}`);
+export function adviceTerms(memory: {
+  title: string;
+  description: string;
+  content: string;
+  examples: readonly string[];
+}): Set<string> {
+  return termSet(`${memory.title}\n${memory.description}\n${adviceOf(memory)}`);
 }
