@@ -41,5 +41,9 @@ export function sampleMemory(overrides: Partial<Memory> = {}): Memory {
     updatedAt: '2024-01-02T03:04:05.000Z',
     ...overrides,
   };
-  return { ...legacyIdentity(memory), ...memory };
+  // the identity after the other fields (a line of a pool file starts with its id), unless given
+  const derived: Partial<Memory> = legacyIdentity(memory);
+  for (const key of Object.keys(derived) as (keyof typeof derived)[])
+    if (memory[key] !== undefined) delete derived[key];
+  return { ...memory, ...derived } as Memory;
 }
