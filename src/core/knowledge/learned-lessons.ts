@@ -35,6 +35,14 @@ const FILLER = new Set(
   ).split(' '),
 );
 
+/** A language's keywords and literals: "return true" or "self class" is a line of code, not a condition. */
+const KEYWORDS = new Set(
+  (
+    'true false null undefined none nil nan return this self super void async await throw throws catch try ' +
+    'function func def class struct enum trait impl interface import export require module exports const let var'
+  ).split(' '),
+);
+
 const WORD = /[a-z][a-z0-9]*(?:-[a-z0-9]+)*/g;
 
 /**
@@ -55,7 +63,7 @@ export function phrasesOf(text: string, isGeneral: (word: string) => boolean): s
 }
 
 function usable(word: string, isGeneral: (word: string) => boolean): boolean {
-  return word.length >= 3 && !/\d/.test(word) && !FILLER.has(word) && isGeneral(word);
+  return word.length >= 3 && !/\d/.test(word) && !FILLER.has(word) && !KEYWORDS.has(word) && isGeneral(word);
 }
 
 /** One pattern per phrase (recall asks for the same few phrases of every task). */
