@@ -41,11 +41,6 @@ export const typeCheck = defineKind({
           /\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b|\btype[- ](hints?|checker|checking|definitions?|declarations?|signatures?|annotations?|errors?)\b|\bgenerics?\b/i,
           1.2,
         ],
-        [
-          /\boverloads?\b|\breadonly\b|\bts[- ]?\d\.\d+\b|\w\(types?\)|\b(option|parameter|argument|return|property|field) types?\b|\btypes? to (accept|allow)\b/i,
-          0.5,
-        ],
-        [/\b(protocols?|interfaces?|signatures?|stubs?|declarations?)\b.{0,30}\bmatch\w*\b.{0,20}\bruntime\b/i, 1],
       ],
     },
   ],
