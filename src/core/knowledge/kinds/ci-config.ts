@@ -44,5 +44,24 @@ export const ciConfig = defineKind({
         [/\bcoverage\b|\brunners?\b|\bmatrix\b/i, 0.5],
       ],
     },
+    {
+      id: 'new-runtime-release',
+      title: 'A new runtime or compiler release must join the CI matrix before users run the code on it',
+      description:
+        'A runtime or compiler release removes an API or changes a built-in behaviour, and code and tests that only ever ran on older versions break on it.',
+      check:
+        'Add each new runtime release to the CI matrix beside the oldest supported version, detect a missing API by its presence rather than by comparing version strings, and gate a test on the behaviour it needs, not on a version number.',
+      cues: [
+        [
+          /\bnode(\.?js)? ?([<>]=? ?)?v?\d+|\bpython ?([<>]=? ?)?[23](\.\d+)?\b|\bgo ?([<>]=? ?)?1\.\d+\b|\bruby ?\d|\bjava ?\d+\b|\bpy ?3\.?\d+\b/i,
+          1.2,
+        ],
+        [
+          /\b(newer|older|latest|new|old|next) (node|python|runtime|go|rust|java|ruby|v8|engines?|jvm|interpreters?|compilers?|toolchains?|releases? of (node|python|go|rust))\b|\b(runtime|toolchain|compiler) (versions?|releases?)\b/i,
+          1,
+        ],
+        [/\b(ci|matrix|workflows?)\b/i, 0.3],
+      ],
+    },
   ],
 });

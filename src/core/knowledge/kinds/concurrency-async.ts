@@ -62,7 +62,14 @@ export const concurrencyAsync = defineKind({
       cues: [
         [/\brace( conditions?)?\b|\bracy\b|\bdata races?\b/i, 1.2],
         [/\bconcurren\w*\b|\bparallel\w*\b|\bthread[- ]?safe\w*\b|\bthreads?\b|\bgoroutines?\b/i, 0.9],
-        [/\bglobals?\b|\bshared (state|buffer|cache|map)\b|\bmutable\b|\bsingleton\b/i, 0.7],
+        [
+          /\bglobals?\b|\bshared (state|buffer|cache|map)\b|\bmutable\b|\bsingleton\b|\b(package|module)[- ]level\b/i,
+          0.7,
+        ],
+        [
+          /\bmutat\w*\b.{0,20}\b(initial|shared|global|default|static|cached?)\b|\b(leaks?|leaking) (in)?to (other|every|all|later) (instances?|callers?|clients?|loggers?)\b/i,
+          1,
+        ],
         [
           /\b(rw)?mutex(es)?\b|\bspinlocks?\b|\bsemaphores?\b|\batomic(ally)?\b|\btoctou\b|\btime[- ]of[- ]check\b|\bcheck[- ]then[- ]act\b/i,
           1,

@@ -50,8 +50,13 @@ export const dependencyCompat = defineKind({
       cues: [
         [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b|\bpeer\b|\block ?files?\b/i, 1],
         [/\bdeprecat\w*\b/i, 0.8],
-        [/\bv\d+(\.\d+)*\+?\b|\bversion \d+\b|\bcompatib\w*\b|\bnew (major )?version\b/i, 0.5],
+        [/\bv\d+(\.\d+)*\+?\b|\bversion \d+\b|\bnew (major )?version\b|\b[a-z][\w-]* \d+\.\d+\b/i, 0.5],
+        [/\bcompatib\w*\b/i, 0.5],
         [/\b[a-z][\w.-]* ?(>=|<=|\^|~=|==|~>) ?v?\d+\.\d+/i, 1],
+        [
+          /\b(broken|breaks?|broke|fail\w*) (by|with|after|since) (an? |the )?(latest |newest |new )?[\w.-]+ (update|upgrade|release|bump)s?\b|\b(with|on|against|after) (the )?(latest|newest) (version of )?[a-z][\w.-]*/i,
+          1,
+        ],
       ],
     },
   ],

@@ -196,6 +196,26 @@ export const edgeInput = defineKind({
       ],
     },
     {
+      id: 'serialized-output-escaping',
+      title: 'Keys and values written into JSON, TOML or another text format must be escaped so the output parses back',
+      description:
+        'A hand-written serializer copies a key or value that holds a quote, a backslash or a control character into the output as is, and the document no longer parses or means something else.',
+      check:
+        'Serialize keys and values that hold quotes, backslashes, newlines and every control character (U+0000 to U+001F and U+007F), parse the output back with a standard parser and assert it equals the input.',
+      cues: [
+        [
+          /\bescap\w*\b.{0,40}\b(keys?|strings?|values?|names?|output|json|toml|yaml|xml|csv|backslash\w*|quotes?|control char\w*|bindings?)\b|\b(keys?|strings?|values?|names?|backslash\w*|quotes?|control char\w*)\b.{0,20}\b(not|un|wrongly|incorrectly) ?escaped\b/i,
+          1.2,
+        ],
+        [
+          /\b(produc\w*|outputs?|outputting|writ(e|es|ing|ten)|emit\w*|generat\w*|serializ\w*)\b.{0,30}\b(invalid|broken|malformed|unparseable|corrupt\w*) (json|yaml|toml|xml|csv|output|documents?)\b/i,
+          1.2,
+        ],
+        [/\bcontrol char\w*\b|\bunescaped\b/i, 0.6],
+        [/\bserializ\w*\b|\bstringif\w*\b|\bdump(s|ing|er)?\b|\bencoder\b/i, 0.3],
+      ],
+    },
+    {
       id: 'malformed-input-rejected',
       title: 'Malformed input must be rejected with a clear error, not half-parsed',
       description:
@@ -209,6 +229,21 @@ export const edgeInput = defineKind({
         ],
         [/\bstrict(ly)? pars\w*|\bpars(e|er|ing)\b.{0,40}\b(accept\w*|allow\w*|invalid|extra|garbage|spaces?)\b/i, 0.9],
         [/\bincorrect(ly)? pars\w*|\bwrong(ly)? pars\w*|\bpars\w* (error|bug|issue)\b/i, 0.8],
+      ],
+    },
+    {
+      id: 'nesting-depth-limit',
+      title: 'Deeply nested input must stop at a depth limit with a clear error, not overflow the stack',
+      description:
+        'A recursive parser or walker recurses once per level of nesting, so crafted input nested thousands of levels deep exhausts the stack and kills the process.',
+      check:
+        'Feed the parser input nested far beyond any real document (arrays, tables, brackets, dotted keys) and assert it is refused with the parser’s own error at a documented depth, and that input just under the limit still parses.',
+      cues: [
+        [
+          /\b(deeply|deep) nest\w*\b|\bnesting (depth|levels?|limits?)\b|\b(recursion|depth|nesting) limits?\b|\blimit\w* (the )?(\w+ )?(recursion|nesting|depth)\b|\brecursion ?error\b|\bmax(imum)? (nesting )?depth\b|\brecursed? without (a )?(bound|limit)\b/i,
+          1.5,
+        ],
+        [/\bstack ?overflow\b|\bstack exhaust\w*\b/i, 0.6],
       ],
     },
     {

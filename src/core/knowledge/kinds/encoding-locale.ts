@@ -151,6 +151,19 @@ export const encodingLocale = defineKind({
       ],
     },
     {
+      id: 'byte-order-mark',
+      title: 'Decoded text must tolerate a leading byte order mark (BOM) and either UTF-16 byte order',
+      description:
+        'A file or response that starts with a byte order mark, or is UTF-16 in the other byte order, decodes to text with a stray first character or to garbage, and the parser then rejects it.',
+      check:
+        'Read the same document with and without a UTF-8 BOM, and as UTF-16 in little- and big-endian order with its BOM, through each changed reader or parser, and assert the same parsed value every time.',
+      cues: [
+        [/\bbom\b|\bbyte[- ]order[- ]marks?\b|\\ufeff\b|\bu\+feff\b|\bzero[- ]width no[- ]break space\b/i, 1.5],
+        [/\butf-?16\b|\butf-?32\b|\bucs-?2\b/i, 1],
+        [/\b(le|be|little[- ]endian|big[- ]endian|byte order)\b/i, 0.3],
+      ],
+    },
+    {
       id: 'line-endings',
       title: 'Text must be tested with CRLF and CR line endings, not only LF',
       description:

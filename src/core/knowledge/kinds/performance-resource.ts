@@ -81,6 +81,10 @@ export const performanceResource = defineKind({
           0.6,
         ],
         [/\btoo many open\b|\bemfile\b|\bexhaust\w*\b|\bout of memory\b|\bmemory (usage|growth)\b/i, 1.2],
+        [
+          /\bunclosed\b|\bresource ?warnings?\b|\b(not|never) (being )?closed\b|\bleft open\b|\bmissing (\w+ )?close\b/i,
+          1.2,
+        ],
         [/\b(connection|thread|worker|object) pool\w*\b|\bpooling\b|\bpooled\b/i, 0.6],
       ],
     },
