@@ -16,7 +16,12 @@ export const ciConfig = defineKind({
   learnedRule: 'Test a change to the {p} on a branch before relying on CI',
   vocabulary: 'ci workflow pipeline configuration',
   textCues: [
-    [/\bci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bjenkins\b/i, 1.2],
+    [
+      /^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bjenkins\b/i,
+      1.2,
+    ],
+    // an issue says where it failed ("fails on CI"): the word alone does not make the fix a CI one
+    [/\bci\b/i, 0.5],
     [/\bworkflows?\b|\bpipelines?\b|\bcoverage\b|\bmatrix\b/i, 0.6],
   ],
   files: {
@@ -38,9 +43,11 @@ export const ciConfig = defineKind({
         'Pin the versions of actions and tools the workflow uses, give it the secrets and permissions it needs explicitly, and run a changed workflow on a branch before merging.',
       cues: [
         [
-          /\bci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\bworkflows?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bpipelines?\b/i,
+          /^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\b(pipeline|workflow)s? (steps?|runs?|jobs?|files?)\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b/i,
           1.2,
         ],
+        // "fails on CI", a stream pipeline, a business workflow: each needs a second CI word
+        [/\bci\b|\bworkflows?\b|\bpipelines?\b/i, 0.6],
         [/\bcoverage\b|\brunners?\b|\bmatrix\b/i, 0.5],
       ],
     },

@@ -138,10 +138,10 @@ export const edgeInput = defineKind({
         'Construct the object or input with only its required parts and call every public method on it; assert no crash and a sensible default.',
       cues: [
         [
-          /\b(nil|null|none|undefined|missing|not set|unset)\b.{0,40}\b(panic\w*|crash\w*|throws?|exception|segfault|error)\b/i,
+          /\b(nil|(?<!\/dev\/)null|none|undefined|missing|not set|unset)\b.{0,40}\b(panic\w*|crash\w*|throws?|exception|segfault|error)\b/i,
           1.1,
         ],
-        [/\b(panic\w*|crash\w*|throws?|exception)\b.{0,40}\b(nil|null|none|undefined|missing)\b/i, 1.1],
+        [/\b(panic\w*|crash\w*|throws?|exception)\b.{0,40}\b(nil|(?<!\/dev\/)null|none|undefined|missing)\b/i, 1.1],
         [/\b(nil|null) (pointer|dereference|reference)\b|\bnoneType\b|\bcannot read propert/i, 1.3],
         [/\b(panic\w*|crash\w*|segfault)\b/i, 0.5],
       ],
@@ -155,9 +155,11 @@ export const edgeInput = defineKind({
       cues: [
         [/\boff[- ]by[- ]one\b|\bout of (range|bounds)\b|\bindex (out|error)\b|\bindexerror\b/i, 1.5],
         [
-          /\bboundar(y|ies)\b|\blast (element|item|line|char\w*|page)\b|\bfirst (element|item|line|char\w*)\b|\bend of (the )?(range|string|input|file|line)\b/i,
+          /\blast (element|item|line|char\w*|page)\b|\bfirst (element|item|line|char\w*)\b|\bend of (the )?(range|string|input|file|line)\b/i,
           1,
         ],
+        // a multipart or a character boundary is not an edge position
+        [/\bboundar(y|ies)\b/i, 0.6],
         [/\b(exclusive|inclusive)\b|\bupper bound\b|\blower bound\b|\b24:00\b|\bmidnight\b/i, 0.8],
         [/\b(maximum|minimum|max|min|limit)\b/i, 0.6],
       ],
@@ -169,11 +171,14 @@ export const edgeInput = defineKind({
       check:
         'Test the changed computation with zero, a negative value, the largest supported value, a fraction and NaN, and assert the exact result or a clear error.',
       cues: [
+        [/(?<!\bstack )\b(over|under)flow\w*\b|\bnan\b|\binfinity\b/i, 1],
+        // a number's type or a rounding mode is mentioned in many bugs that are not about extremes
+        [/\bprecision\b|\brounding\b|\bfloat(ing point)?\b|\bintegers?\b/i, 0.6],
         [
-          /\b(over|under)flow\w*\b|\bnan\b|\binfinity\b|\bprecision\b|\brounding\b|\bfloat(ing point)?\b|\bintegers?\b/i,
+          /\bnegative (numbers?|values?|inputs?|integers?|ints?|floats?|zero|durations?|amounts?|counts?|sizes?|index|indexes|indices)\b|\blarge (numbers?|values?|files?|inputs?)\b|\bhuge\b|\bbig ?int\b/i,
           1,
         ],
-        [/\bnegative\b|\blarge (numbers?|values?|files?|inputs?)\b|\bhuge\b|\bbig ?int\b/i, 1],
+        [/\bnegative\b/i, 0.5],
         [/\bdivi(de|sion) by zero\b/i, 1.5],
       ],
     },
@@ -285,10 +290,9 @@ export const edgeInput = defineKind({
       check:
         'Pass the same key twice with different values (and with the same value) and assert the documented result: all values in order, the last one, or a clear error; assert nothing is counted twice.',
       cues: [
-        [
-          /\b(repeated|duplicat\w*|multiple (values|headers|times|occurrences|entries)|twice|double[- ]count\w*|more than once|several times)\b/i,
-          1.1,
-        ],
+        [/\b(repeated|duplicat\w*|multiple (values|headers|occurrences|entries)|double[- ]count\w*)\b/i, 1.1],
+        // "called twice" is a repeated call, not a repeated value: it needs a value word beside it
+        [/\b(twice|multiple times|more than once|several times)\b/i, 0.7],
         [/\b(headers?|parameters?|params|keys?|flags?|fields?|values?|entries|cookies?)\b/i, 0.3],
       ],
     },
@@ -330,7 +334,7 @@ export const edgeInput = defineKind({
         'Join every combination of a prefix with and without a trailing slash and a path with and without a leading slash (and with a query string), and assert exactly one separator and the query kept once.',
       cues: [
         [
-          /\b(double|trailing|leading|duplicate|extra|missing) (slash(es)?|separators?)\b|\b(double|trailing|leading) \/|\/\//i,
+          /\b(double|trailing|leading|duplicate|extra|missing) (slash(es)?|separators?)\b|\b(double|trailing|leading) \/|(?<!:)\/\/(?!\s)/i,
           1,
         ],
         [

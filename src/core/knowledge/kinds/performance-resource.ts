@@ -62,7 +62,10 @@ export const performanceResource = defineKind({
       check:
         'Call the operation many times on the same long-lived object, including calls that fail or are aborted, and assert its listener count returns to the starting value.',
       cues: [
-        [/\blisteners?\b|\bevent handlers?\b|\bsubscri\w*\b|\bmaxlisteners\w*\b|\bon\(\w*\)/i, 1],
+        [
+          /\blisteners?\b|\bevent handlers?\b|\bsubscri(be|bes|bed|bing|bers?|ptions?)\b|\bmaxlisteners\w*\b|\bon\(\w*\)/i,
+          1,
+        ],
         [/\bleak\w*\b|\bclean(ed)? ?up\b|\bremov\w*\b|\baccumulat\w*\b/i, 0.7],
       ],
     },

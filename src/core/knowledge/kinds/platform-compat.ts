@@ -141,7 +141,12 @@ export const platformCompat = defineKind({
       check:
         'Test file operations on each supported system with coarse timestamps, case-only renames, symbolic links and read-only files, and avoid relying on a modification time changing between two quick writes.',
       cues: [
-        [/\b(mtime|modification time|timestamps?)\b|\bsymlinks?\b|\bsymbolic links?\b|\bhard ?links?\b/i, 1],
+        [
+          /\b(mtime|modification time|file (times?|timestamps?))\b|\bsymlinks?\b|\bsymbolic links?\b|\bhard ?links?\b/i,
+          1,
+        ],
+        // a log line or a record has a timestamp too: it names file systems only beside a file word
+        [/\btimestamps?\b/i, 0.4],
         [/\bfile ?systems?\b|\bpermissions?\b|\bread[- ]only\b|\bnfs\b|\bmount\w*\b/i, 0.7],
         [/\b(macos|darwin|linux|freebsd|bsd|android|ios)\b/i, 0.5],
       ],
