@@ -54,6 +54,14 @@ describe('lessons learned from the organization', () => {
     expect(phrases.join(' ')).not.toMatch(/qzfrob|acme|\bthe\b|\bof\b/);
   });
 
+  it("never reads a language's keywords and literals as a phrase: a line of code is no condition", () => {
+    const phrases = phrasesOf(
+      'The session cookie check must return true; the async function runs before self import',
+      () => true,
+    );
+    expect(phrases).toEqual(['session cookie', 'cookie check']);
+  });
+
   it('makes a phrase two repositories name a lesson of its own, titled by it, with both sources', async () => {
     await learn([kitchen, pantry]);
     const insights = await store.listMemories('acme', { level: ['insight'] });

@@ -139,7 +139,9 @@ export async function scoreQueries(
         `${a?.primary}/${a?.secondary ?? '-'} [${a?.keys.join(',')}]  ${query.task.replace(/\s+/g, ' ').slice(0, 100)}`,
       );
       hits.forEach((h, i) =>
-        console.log(`    ${len[i]!.toFixed(2)} ${h.score.toFixed(3)} ${h.memory.title.slice(0, 90)}`),
+        console.log(
+          `    ${len[i]!.toFixed(2)} ${h.score.toFixed(3)} (lex ${h.parts.lexical} rou ${h.parts.routine} pri ${h.parts.prior}) ${h.memory.title.slice(0, 80)}`,
+        ),
       );
     }
   }

@@ -9,7 +9,14 @@ import { generalVocabulary } from '../abstraction/vocabulary.js';
 import { generalizeSubject } from '../core/generalize.js';
 import { cleanExamples, withExamples } from '../core/insight-text.js';
 import { mainRoutine } from '../core/knowledge/identity.js';
-import { learnedLesson, learnedLessonId, namesPhrase, phrasesOf } from '../core/knowledge/learned-lessons.js';
+import {
+  learnedLesson,
+  learnedLessonId,
+  namesPhrase,
+  phrasesOf,
+  type LearnedLesson,
+} from '../core/knowledge/learned-lessons.js';
+import { lessonProblems } from '../core/knowledge/schema.js';
 import { lessonTag } from '../core/knowledge/lessons.js';
 import { fixProse } from '../core/text.js';
 import type { Fix, Provenance } from '../core/types.js';
@@ -48,16 +55,20 @@ export async function asLearnedLesson(
   insight: AbstractedMemory,
 ): Promise<LearnedInsight | undefined> {
   if (insight.level !== 'insight' || insight.lesson !== null) return undefined;
+  const kind = mainRoutine(insight) ?? 'regression-test';
+  // a learned lesson is a lesson entry: one the catalog's schema refuses is never made
+  const lessonOf = (phrase: string) => learnedLesson(phrase, kind, templateFor(kind).check);
   const vocabulary = generalVocabulary();
   const [owner = '', name = ''] = fix.repo.split('/');
   const condition = generalizeSubject(fix.title, vocabulary, [owner, name, fix.repo]).text;
   const candidates = phrasesOf(`${condition}\n${fixProse(fix.problem).slice(0, 600)}`, (w) => vocabulary.has(w))
     .filter((p) => !p.split(' ').some((w) => owner.toLowerCase() === w || name.toLowerCase() === w))
+    .filter((p) => lessonProblems(lessonOf(p)).length === 0)
     .slice(0, CANDIDATES);
   let best: { phrase: string; repos: number; fixes: number; sources: Provenance[] } | undefined;
   for (const phrase of candidates) {
     // a phrase that is a lesson already: the fix joins it, however often the phrase recurs
-    if (await hasLearnedLesson(store, fix.tenant, phrase)) return learnedInsight(insight, phrase, []);
+    if (await hasLearnedLesson(store, fix.tenant, phrase)) return learnedInsight(insight, lessonOf(phrase), []);
     const ids = await store.searchLexical(fix.tenant, phrase, {
       level: ['trajectory'],
       status: [...MEMORY_STATUSES],
@@ -78,7 +89,7 @@ export async function asLearnedLesson(
     if (!best || repos > best.repos || (repos === best.repos && naming.length < best.fixes))
       best = { phrase, repos, fixes: naming.length, sources };
   }
-  return best ? learnedInsight(insight, best.phrase, best.sources) : undefined;
+  return best ? learnedInsight(insight, lessonOf(best.phrase), best.sources) : undefined;
 }
 
 async function hasLearnedLesson(
@@ -101,9 +112,7 @@ async function hasLearnedLesson(
   ).some((m) => m.lesson === id);
 }
 
-function learnedInsight(insight: AbstractedMemory, phrase: string, sources: Provenance[]): LearnedInsight {
-  const kind = mainRoutine(insight) ?? 'regression-test';
-  const lesson = learnedLesson(phrase, kind, templateFor(kind).check);
+function learnedInsight(insight: AbstractedMemory, lesson: LearnedLesson, sources: Provenance[]): LearnedInsight {
   const examples = cleanExamples(insight.examples);
   const content = withExamples(lesson.check, examples);
   return {

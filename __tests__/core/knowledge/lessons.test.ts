@@ -38,7 +38,51 @@ describe('the lesson catalog', () => {
     expect(rankLessons('fixes mem leak relating to issue-1834').map((l) => l.lesson.id)).not.toContain(
       'time-zone-offset',
     );
-    expect(rankLessons('Fixes for LineDecoding').map((l) => l.lesson.id)).toContain('text-encoding-round-trip');
+    expect(rankLessons('Fixes for Utf8Decoder').map((l) => l.lesson.id)).toContain('text-encoding-round-trip');
+  });
+
+  // one common word that is ambiguous across domains names no lesson alone; with a second word of the lesson it does
+  it.each([
+    ['Fix percent decoding of non-ASCII path segments', 'Fix decoding of merge tags', 'text-encoding-round-trip'],
+    [
+      'Fix string decoding of UTF-16 file names',
+      'Return encoding errors for NaN and infinite',
+      'text-encoding-round-trip',
+    ],
+    ['Wrong offset for Etc/GMT+5', 'Fix file path lookup under /etc/app', 'time-zone-offset'],
+    ['The request hangs when the server never answers', 'fix: fix a parser hang', 'timeouts'],
+    ['The request hangs when the server never answers', 'Set finalization can get stuck in a loop', 'timeouts'],
+    ['Abort signal ignored between two awaited steps', 'the process aborts on an unaligned read', 'cancellation'],
+    ['Errors go to stdout instead of stderr', 'the message is printed to stdout', 'error-output-channel'],
+    [
+      'Double slash in the URL when the prefix ends with //',
+      'see https://example.com/docs for details',
+      'path-joining',
+    ],
+    ['The same header repeated twice keeps only one of its values', 'the callback is called twice', 'repeated-values'],
+    ['Integer overflow when the count is very large', 'Limit recursion to block stack overflow', 'numeric-extremes'],
+    ['Wrong result for negative numbers', 'fix pandas>=3 & negative format_interval', 'numeric-extremes'],
+    ['Wrong rounding of floating point values near infinity', 'Fix the FloatConvertor regex', 'numeric-extremes'],
+    [
+      'A panic when the optional value is null',
+      'do not crash on broken pipe, just redirect to /dev/null',
+      'missing-part-crash',
+    ],
+    ['Index out of range on the last element', 'Fix the multipart boundary of the body', 'boundary-position'],
+    ['Copy keeps the file timestamps on Windows', 'do not crash if there is no timestamp', 'file-system-differences'],
+    ['Event listeners never unsubscribed leak memory', 'type not subscriptable at runtime', 'listener-leak'],
+    ['Generic type parameters rejected by the type checker', 'Return a generic error object', 'published-types'],
+    ['Update the peer dependency range', 'the peer closes the connection early', 'dependency-upgrade'],
+    ['Fix compiling for the wasm32 target', 'Fix merging a key into a nil target', 'cross-target-build'],
+    [
+      'sanitize terminal escape sequence injection',
+      'fix error reporting when the error contains escape sequences',
+      'terminal-escape-injection',
+    ],
+    ['ci: fix the broken workflow', 'the tests fail on CI with a timeout', 'ci-pipeline'],
+  ])('%j names it, %j does not → %s', (named, nearMiss, id) => {
+    expect(rankLessons(named).map((l) => l.lesson.id)).toContain(id);
+    expect(rankLessons(nearMiss).map((l) => l.lesson.id)).not.toContain(id);
   });
 
   it('a version constraint names the dependency lesson; a bound on a value does not', () => {

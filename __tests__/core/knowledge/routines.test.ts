@@ -45,6 +45,11 @@ describe('detectRoutinesInText', () => {
     ['tests broken by the latest YAML library update', 'dependency-compat'],
     ['the pool keeps over-allocating buffers', 'performance-resource'],
     ['the loader does not respect the cache directory', 'config-env'],
+    ['garbled text after decoding UTF-8 file names', 'encoding-locale'],
+    ['the abort signal is ignored after the first await', 'concurrency-async'],
+    ['ci: the workflow skips the lint job', 'ci-config'],
+    ['tests fail after the peer dependency upgrade', 'dependency-compat'],
+    ['sanitize escape sequences before printing', 'security-validation'],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);
   });
@@ -53,6 +58,12 @@ describe('detectRoutinesInText', () => {
     // plain wiring, a CSS property and a runtime environment are not these kinds' findings
     ['inject the polyfill script into the page head', 'security-validation'],
     ['the inline style attribute is dropped', 'lint-format'],
+    // one word that other domains use too: a serializer decodes, a process aborts, an issue fails "on CI"
+    ['Fix decoding of merge tags', 'encoding-locale'],
+    ['the process aborts on an unaligned read', 'concurrency-async'],
+    ['the tests fail on CI with a timeout', 'ci-config'],
+    ['the peer closes the connection early', 'dependency-compat'],
+    ['fix error reporting when the error contains escape sequences', 'security-validation'],
   ])('does not read "%s" as %s', (text, kind) => {
     expect(
       detectRoutinesInText(text)

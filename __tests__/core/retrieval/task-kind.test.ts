@@ -64,6 +64,144 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
   });
 });
 
+describe('readTaskKind: symptoms told by what was seen, not by a list of words', () => {
+  it.each([
+    // a wrong output next to a case that looks right
+    [
+      'Paths printed with doubled quotes on Windows',
+      '`tool list --full` prints `""C:\\temp\\a.txt""`. The short listing looks fine.',
+    ],
+    // what the value should be, said by the reporter
+    ['Percent formatter and an eighth of a percent', '`fmt.percent(0.125)` returns `12%`. The result should be `13%`.'],
+    ['Rounding of totals', 'The invoice total comes out one cent low; I would expect `10.01`.'],
+    // a hedge on what was seen
+    [
+      'Proxy settings not picked up from HTTPS_PROXY',
+      "Requests go straight out; the client doesn't seem to read the variable.",
+    ],
+    // garbage spliced into output
+    [
+      'Template renders a nested name badly',
+      "`render('Hi {{user}}', { user: { first: 'Ada' } })` gives `Hi [object Object]`.",
+    ],
+    [
+      'Query string gets a page parameter when none is given',
+      "`buildUrl('/items', {})` returns `/items?page=undefined`.",
+    ],
+    // output that is not valid in its own format; an input shown turning into another
+    ['CSV export of fields with newlines', 'A field containing a newline is written as is: the file is malformed CSV.'],
+    ['Header names lose their case', '`X-Request-ID` becomes `x-request-id` on the way out.'],
+    // what a reference or a standard does instead; a concession
+    [
+      'Fractional durations parsed differently from Go',
+      '`parseDuration("1.5h")` returns `1h`, while `time.ParseDuration` gives `1h30m0s`.',
+    ],
+    [
+      'Upload completes when the source stream errors',
+      'When the read stream emits an error, `upload()` resolves silently.',
+    ],
+    [
+      'Cached entries outlive their TTL',
+      'An entry with `ttl: 1000` is still returned after ten minutes, even though the stats count it as expired.',
+    ],
+    // the same input, another result on every run
+    [
+      'Generated lockfile order changes between runs',
+      'Running `gen lock` twice on the same tree lists the entries in another order.',
+    ],
+    // a hole in security
+    [
+      'merge() lets a JSON payload set properties on every object',
+      '`merge({}, JSON.parse(\'{"__proto__": {"isAdmin": true}}\'))` makes `({}).isAdmin` true.',
+    ],
+    [
+      'Bearer token forwarded to a different host after a redirect',
+      'We call our API and it answers with a 302 to a CDN.',
+    ],
+    // a title that says what a piece of code does now
+    ['`isEmail` accepts addresses with two @ signs', "`isEmail('a@@b.com')` is true."],
+    ['replace() keeps the first match only', ''],
+    // a compound noun, not an imperative or a docs request
+    [
+      'Docs site build runs out of heap on CI',
+      '`npm run docs:build` is killed after a few minutes; the heap grows past 4 GB.',
+    ],
+    [
+      'Release bundle ships without source maps',
+      "The tarball ends up with no `.map` files; the bundler doesn't seem to pick up `sourcemap: true`.",
+    ],
+  ])('%j is a failure', (title, body) => {
+    expect(readTaskKind(issue(title, body))).toBe('failure');
+  });
+
+  it('does not count what a sentence wishes for, asks about or avoids as a symptom', () => {
+    // "would make … flaky" is a benefit, not a flaky test
+    expect(
+      readTaskKind(
+        issue(
+          'Expose the response body on `HTTPError`',
+          "Having the parsed body on the error would make it easier to show the server's message and to debug flaky upstreams.",
+        ),
+      ),
+    ).toBe('feature');
+    // "to avoid corrupting data" names what the option prevents; "print a warning" is what it should do
+    expect(
+      readTaskKind(
+        issue(
+          'Option to print a warning when a migration has no down step',
+          'We want every migration to be reversible, to avoid corrupting data on rollback. An opt-in check would make that easy to enforce.',
+        ),
+      ),
+    ).toBe('feature');
+    // a feature named by what the new mode does
+    expect(
+      readTaskKind(
+        issue(
+          'Strict mode that throws on unknown options',
+          '`loadConfig` could offer `{ strict: true }` so that a misspelled key throws instead of being ignored. Useful for catching typos in CI.',
+        ),
+      ),
+    ).toBe('feature');
+    expect(
+      readTaskKind(
+        issue(
+          'Report the offending key in `ValidationError` messages',
+          'Today it names the schema path; the key would let users find the field.',
+        ),
+      ),
+    ).toBe('feature');
+    // a question's "killed", "truncated" are asked about, not seen
+    expect(
+      readTaskKind(
+        issue('Is `writeFile` atomic?', 'If the process is killed halfway, can the target end up truncated?'),
+      ),
+    ).toBe('question');
+    // an expectation is kept: "I'd expect" is what the reporter did not get
+    expect(
+      readTaskKind(
+        issue('copy() of a missing file', "`copy('nope', 'b')` calls back with nothing; I'd expect `ENOENT`."),
+      ),
+    ).toBe('failure');
+  });
+
+  it('reads a warning the reporter calls harmless as the chore it asks for', () => {
+    expect(
+      readTaskKind(
+        issue(
+          'Quiet the ExperimentalWarning printed by the test runner',
+          "`npm test` prints `ExperimentalWarning: VM Modules is an experimental feature`. It's harmless, but it clutters the CI output; bumping the runner should get rid of it.",
+        ),
+      ),
+    ).toBe('chore');
+  });
+
+  it('reads "line break" as text, not as something that broke', () => {
+    expect(
+      readTaskKindOf(issue('Keep line breaks in table cells', 'A cell with a line break could wrap there.')).failure,
+    ).toBe(0);
+  });
+});
+
 describe('silenceReason', () => {
   it('names the kind of task it read, and says nothing for a failure', () => {
     expect(silenceReason(issue('How do I retry on 503?', 'Is there a built-in way?'))).toMatch(/is a question/);

@@ -5,16 +5,18 @@
  * of the fixes that taught it. This module reads the phrases of a text and words the lesson; the
  * learn service finds where a phrase recurs. Pure: no I/O.
  */
+import type { LessonEntry } from './entry.js';
 import type { RoutineKind } from './routines.js';
 import { KIND_ENTRIES } from './kinds/index.js';
 
-/** A lesson learned from the organization: its phrase, id and text. */
-export interface LearnedLesson {
+/**
+ * A lesson learned from the organization: a lesson entry of the catalog's shape (id, title,
+ * description, check, and one cue: its phrase, which names it in a task as a catalog lesson's
+ * cues do), with the routine kind of the fixes that taught it and the phrase itself.
+ */
+export interface LearnedLesson extends LessonEntry {
+  kind: RoutineKind;
   phrase: string;
-  id: string;
-  title: string;
-  description: string;
-  check: string;
 }
 
 /** Words that join a phrase but name nothing: English function words and the words of any failure. */
@@ -30,6 +32,14 @@ const FILLER = new Set(
     'failed failing failure wrong incorrect broken break breaks test tests testing tested case cases value values ' +
     'work works working instead correctly properly always never sometimes again handle handles handling add adds ' +
     'added remove removed update updated change changes changed support supported allow allows allowed'
+  ).split(' '),
+);
+
+/** A language's keywords and literals: "return true" or "self class" is a line of code, not a condition. */
+const KEYWORDS = new Set(
+  (
+    'true false null undefined none nil nan return this self super void async await throw throws catch try ' +
+    'function func def class struct enum trait impl interface import export require module exports const let var'
   ).split(' '),
 );
 
@@ -53,20 +63,25 @@ export function phrasesOf(text: string, isGeneral: (word: string) => boolean): s
 }
 
 function usable(word: string, isGeneral: (word: string) => boolean): boolean {
-  return word.length >= 3 && !/\d/.test(word) && !FILLER.has(word) && isGeneral(word);
+  return word.length >= 3 && !/\d/.test(word) && !FILLER.has(word) && !KEYWORDS.has(word) && isGeneral(word);
 }
 
 /** One pattern per phrase (recall asks for the same few phrases of every task). */
 const phrasePatterns = new Map<string, RegExp>();
 
-/** Whether a text names the phrase (as words, not inside other words). */
-export function namesPhrase(text: string, phrase: string): boolean {
+/** The cue of a learned lesson: its phrase as words, not inside other words, however joined (space, _ or -). */
+export function phraseCue(phrase: string): RegExp {
   let pattern = phrasePatterns.get(phrase);
   if (!pattern) {
     pattern = new RegExp(`(^|[^a-z0-9])${phrase.replace(/ /g, '[\\s_-]+')}($|[^a-z0-9])`, 'i');
     if (phrasePatterns.size < 10_000) phrasePatterns.set(phrase, pattern);
   }
-  return pattern.test(text);
+  return pattern;
+}
+
+/** Whether a text names the phrase (its learned lesson's cue). */
+export function namesPhrase(text: string, phrase: string): boolean {
+  return phraseCue(phrase).test(text);
 }
 
 const LEARNED_PREFIX = 'learned-';
@@ -91,13 +106,23 @@ function ruleOf(kind: RoutineKind): string {
   return KIND_ENTRIES.find((entry) => entry.kind === kind)!.learnedRule;
 }
 
-/** The lesson a phrase teaches fixes of this kind; `check` is the kind's own check. */
-export function learnedLesson(phrase: string, kind: RoutineKind, check: string): LearnedLesson {
+/**
+ * The lesson a phrase teaches fixes of this kind, as a lesson entry; `check` is the kind's own
+ * check. Its one cue, the phrase, weighs 1: the score a catalog lesson needs to be named.
+ */
+export function learnedLesson(
+  phrase: string,
+  kind: RoutineKind,
+  check: string,
+  rule: string = ruleOf(kind),
+): LearnedLesson {
   return {
-    phrase,
     id: learnedLessonId(phrase),
-    title: ruleOf(kind).replace('{p}', phrase),
+    title: rule.replace('{p}', phrase),
     description: `Fixes in several repositories of this organization broke on the ${phrase}.`,
     check,
+    cues: [[phraseCue(phrase), 1]],
+    kind,
+    phrase,
   };
 }

@@ -1,14 +1,17 @@
 /**
- * The schema of the engine's knowledge (src/knowledge/kinds/): checked by a test and at build time
+ * The schema of the engine's knowledge (src/core/knowledge/kinds/): checked by a test and at build time
  * (`npm run check-knowledge`, part of `npm run check-dist`), never when a program starts, so the
- * Action and the CLI pay nothing for it. Each entry must be well formed on its own (non-empty
+ * Action and the CLI pay nothing for it; a lesson learned from the organization is checked with
+ * the same lesson schema when learn makes it (`lessonProblems`). Each entry must be well formed on its own (non-empty
  * texts, sane weights, titles a reader can act on), and the entries together must agree: lesson ids
  * unique across kinds, every `after` naming a lesson, every kind of check and of file read once.
  */
 import { z } from 'zod';
 import { CHECK_KINDS } from '../types.js';
-import type { KindEntry } from './entry.js';
+import type { KindEntry, LessonEntry } from './entry.js';
 import { catalogLessons, FILE_CUE_ORDER, KINDS } from './kinds/index.js';
+import { learnedLesson } from './learned-lessons.js';
+import type { RoutineKind } from './routines.js';
 import { writtenTitleDefect } from './titles.js';
 
 /** The largest weight one cue may add: a cue that decides alone is written as one, not as a huge number. */
@@ -149,6 +152,30 @@ function placeOf(entry: KindEntry, path: readonly PropertyKey[]): string {
   return parts.join(' ') || 'entry';
 }
 
+/** A phrase to try each kind's learned-lesson rule with. */
+const SAMPLE_PHRASE = 'trailing slash';
+
+/**
+ * The problems of a lesson entry, catalog or learned ("title: … begins with a repair verb"); a
+ * lesson learned from the organization is checked with it before it is stored.
+ */
+export function lessonProblems(entry: LessonEntry): string[] {
+  const { id, after, title, description, check, cues } = entry;
+  const parsed = lesson.safeParse({ id, ...(after === undefined ? {} : { after }), title, description, check, cues });
+  return parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'lesson'}: ${issue.message}`);
+}
+
+/** Each kind's learned-lesson rule must make a lesson the catalog's schema accepts. */
+function learnedRuleProblems(kinds: readonly KindEntry[]): string[] {
+  return kinds.flatMap((entry) =>
+    lessonProblems(
+      learnedLesson(SAMPLE_PHRASE, entry.kind as RoutineKind, entry.template.check, entry.learnedRule),
+    ).map((problem) => `${entry.kind}: learnedRule makes a lesson whose ${problem}`),
+  );
+}
+
 /** Every problem of the knowledge, each naming its kind, lesson or field; empty when it is sound. */
 export function knowledgeProblems(
   kinds: readonly KindEntry[] = KINDS,
@@ -161,7 +188,7 @@ export function knowledgeProblems(
       for (const issue of parsed.error.issues)
         problems.push(`${entry.kind}: ${placeOf(entry, issue.path)}: ${issue.message}`);
   }
-  return [...problems, ...crossProblems(kinds, fileOrder)];
+  return [...problems, ...crossProblems(kinds, fileOrder), ...learnedRuleProblems(kinds)];
 }
 
 /** Throws one error listing every problem of the knowledge. */

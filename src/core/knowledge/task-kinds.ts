@@ -16,6 +16,19 @@ const cue = (pattern: RegExp, weight: number, on?: KindCue['on']): KindCue => ({
 export const REPAIR_SUBJECT =
   /\b(fix(es|ed|ing)?|bug ?fix(es)?|hotfix|bugs?|regression|patch(es|ed)?|resolve[sd]?|repair(s|ed)?|correct(s|ed)?|prevent(s|ed)?|avoid(s|ed)?|handle[sd]?|guard against|crash(es|ed)?|leak(s|ed)?|race)\b/;
 
+/**
+ * A sentence of the body that asks or wishes for something ("… would make it easier to debug flaky
+ * upstreams", "could offer a strict mode so that a misspelled key throws", "can the file end up
+ * truncated?"): what it names is wanted, feared or asked about, not seen, so its words of failure
+ * are no symptom. Past and negated modals ("could not connect", "wouldn't exit") are observations;
+ * so is an expectation ("I'd expect `ENOENT`").
+ */
+export const WISH =
+  /\b(would|could|might)\b(?! ?(not|n['’]t))|\b(i|we|it)['’]d\b|\bplease\b|\bideally\b|\bnice to have\b|\bi wish\b/;
+export const EXPECTATION = /\b(i|we)(['’]d| would) (have )?expect/;
+/** A failure named as what something avoids ("to avoid corrupting data"): the object, not a symptom. */
+export const PURPOSE = /\b(avoid(s|ing)?|prevent(s|ing)?|(guard|protect)(s|ing)? against|in case of)( \w+){1,2}/gi;
+
 /** Symptoms of a failure: what a reporter saw, not the word "bug". */
 export const FAILURE_CUES: readonly KindCue[] = [
   // an exception, an error line, a panic, a stack frame, a compiler's error code
@@ -39,7 +52,15 @@ export const FAILURE_CUES: readonly KindCue[] = [
   cue(/\b\w+(Exceeded|Deprecation|Runtime|User)Warning\b|\bUnhandledPromiseRejection\w*\b/, 2, 'raw'),
   // a wrong value
   cue(/\binstead of\b/, 0.8),
-  cue(/\bi expected\b|\bexpected (it|the|a|an|that|to|them|this|something|output|result)\b|\bexpected:/, 1),
+  cue(
+    /\bi expected\b|\bexpected (it|the|a|an|that|to|them|this|something|output|result)\b|\bexpected:|\b(i|we)(['’]d| would) (have )?expect(ed)?\b|\bthe actual (output|result|value|behaviou?r|response)\b/,
+    1,
+  ),
+  // what the reporter says a value should be ("the result should be `13%`"), not what a proposal wants
+  cue(
+    /\b(it|this|that|they|the \w+) should (be|have been|return|print|show|give|contain|stay|remain|equal|match)\b(?! (possible|configurable|able|optional|allowed|supported|added|documented|exposed|deprecated|removed|renamed|an option|a way|easier|clearer|updated|clarified|improved|extended|split|moved))/,
+    0.6,
+  ),
   cue(
     /\bbut (got|gets|get|it|the|instead|that|then|this)\b|\bbut (returns?|prints?|shows?|gives?|sends?|throws?|raises?|fails?|ends?|logs?)\b/,
     0.9,
@@ -53,19 +74,29 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1,
   ),
   cue(
-    /\bhas no effect\b|\b(is|are|gets?|got|was|were) (silently )?(ignored|dropped|lost|skipped|swallowed|overwritten|discarded)\b|\bignores\b|\bnot (applied|respected|honou?red|called|sent|emitted|fired|shown|found|saved|closed|removed|released|triggered|cleaned up|run)\b/,
+    /\bhas no effect\b|\b(is|are|gets?|got|was|were) (silently )?(ignored|dropped|lost|skipped|swallowed|overwritten|discarded)\b|\bignores\b|\bnot (applied|respected|honou?red|called|sent|emitted|fired|shown|found|saved|closed|removed|released|triggered|cleaned up|run|detected|recogni[sz]ed|picked up|updated|propagated|forwarded|preserved|escaped|reset)\b/,
     1,
   ),
   cue(
-    /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not) (\w+ )?(reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es)\b/,
+    /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not) (\w+ )?(reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|equal|equals|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es)\b/,
     1.2,
   ),
+  // a hedge on what was observed ("the client doesn't seem to read the variable")
+  cue(/\b(doesn['’]t|does not|don['’]t|do not|didn['’]t|did not) seem to\b/, 1),
   cue(
     /\b(is|are|becomes?|comes? back( as)?|returns?|gives?|yields?|prints?|shows?|sends?) (always |still |now )?(`)?(undefined|null|none|nil|nan|empty|zero|0|false)\b|`(undefined|null|none|nil|nan)`/,
     1,
   ),
+  // a value that is garbage wherever it shows: undefined spliced into output, Go's bad-verb marks, [object Object]
+  cue(/`[^`\n]*([:=] ?(undefined|nan)\b|<nil>|%!\w)[^`\n]*`|\[object object\]/, 1),
+  // output that is not valid in its own format; an input shown turning into a wrong output
   cue(
-    /\bonly (happens|fails|occurs|breaks)\b|\b(is|are) affected\b|\b(is|are|works?|worked) (\w+ ){0,2}fine\b|\bworks[;,.]|\b(receives?|returns?|prints?|gets?|sends?|outputs?) nothing\b|\b(works|worked) (fine|correctly|as expected|again)\b|\bthe same (code|call|command|request|query|config\w*) works\b|\b(is|are) fine\b/,
+    /\b(invalid|not valid|malformed|unparseable|unparsable) (json|yaml|xml|html|csv|toml|utf-?8|output|markup|syntax)\b|\b(is|are|gets?) rejected by (every|any|all|the) \w+/,
+    1,
+  ),
+  cue(/`[^`\n]+` (becomes|turns into|is turned into|is converted to|is rendered as|comes out as|->|→|=>) `[^`\n]+`/, 1),
+  cue(
+    /\bonly (happens|fails|occurs|breaks)\b|\b(is|are) affected\b|\b(is|are|works?|worked) (\w+ ){0,2}fine\b|\bworks[;,.]|\b(receives?|returns?|prints?|gets?|sends?|outputs?) nothing\b|\b(works|worked) (fine|correctly|as expected|again)\b|\bthe same (code|call|command|request|query|config\w*) works\b|\b(is|are) fine\b|\b(looks?|seems?) (normal|fine|correct|right|ok|stable)\b/,
     0.8,
   ),
   // a regression; a contradiction of what the docs or the spec say
@@ -74,8 +105,22 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.2,
   ),
   cue(/\b(says?|said|claims?|states?|documents?|according to)\b.{0,80}, but\b|\baccording to\b/, 1),
+  // what a standard or a reference implementation does instead
   cue(
-    /\bno longer\b|\bstopped working\b|\bused to (work|return|print|accept)\b|\bworked (in|with|before|on)\b|\bsince (upgrading|updating|bumping|the (latest|last|new|recent))\b|\bafter (upgrading|updating|bumping)\b|\bregress\w*|\bbroke(n)?\b|\bbreaks?\b/,
+    /\b(spec|specification|rfc( \d+)?|standard)\b (only |clearly |explicitly )?(says|requires|states|mandates|defines|normali[sz]es)\b|\b(conformance|compliance|official) test[- ]?suite\b|\bdifferently (than|from)\b|\bdiffers? from\b|\binconsistent(ly)? with\b|\b(disagrees?|contradicts?|conflicts?) with\b|\bwhile `[^`\n]+` (gives|returns|prints|outputs|produces)\b/,
+    0.8,
+  ),
+  // a concession: what happens although it should not ("returns true, although the strings differ")
+  cue(
+    /\b(although|even though)\b|\bbut (no|none|nothing)\b|\b(succeeds?|passes|returns normally) silently\b|\bsilently\b/,
+    0.7,
+  ),
+  cue(
+    /\balways (returns?|prints?|shows?|gives?|uses?|picks?|reports?|falls? back)\b|\bends? up (in|as|with|being)\b/,
+    0.6,
+  ),
+  cue(
+    /\bno longer\b|\bstopped working\b|\bused to (work|return|print|accept)\b|\bworked (in|with|before|on)\b|\bsince (upgrading|updating|bumping|the (latest|last|new|recent))\b|\bafter (upgrading|updating|bumping)\b|\bregress\w*|\bbroke(n)?\b|(?<!\b(line|page|word|column|soft|hard) )\bbreaks?\b/,
     1.2,
   ),
   cue(
@@ -83,7 +128,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     0.6,
   ),
   cue(
-    /\bstill (follows?|sends?|returns?|prints?|shows?|runs?|calls?|uses?|writes?|includes?|contains?|happens?|fails?|throws?|raises?|there)\b|\b(disappears?|vanish(es)?|goes missing|gets lost|are lost|is lost)\b|\bmangl\w+|\bunescaped\b|\bprinted raw\b/,
+    /\bstill (?!(needs|requires|wants|seems)\b)[a-z]{2,}s\b|\b(is|are|gets?|get) still [a-z]{2,}ed\b|\bstill (follows?|sends?|returns?|prints?|shows?|runs?|calls?|uses?|writes?|includes?|contains?|happens?|fails?|throws?|raises?|there)\b|\b(disappears?|vanish(es)?|goes missing|gets lost|are lost|is lost)\b|\bmangl\w+|\bunescaped\b|\bprinted raw\b/,
     1,
   ),
   // a hang
@@ -103,18 +148,18 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   // a crash, a warning printed, an error reported
   cue(
-    /\bcrash(es|ed|ing)?\b|\bsegfault\w*|\bkills? the process\b|\bblows? up\b|\bpanics?\b|\baborted\b|\bexits? with (code|status) [1-9]/,
+    /\bcrash(es|ed|ing)?\b|\bsegfault\w*|\bkills? the process\b|\bblows? up\b|\bpanics?\b|\baborted\b|\bexits? with (code|status) [1-9]|\b(gets?|got|is|was) killed\b/,
     1.4,
   ),
   cue(
-    /\b(prints?|printed|emits?|emitted|shows?|logs?|logged|get|gets|getting|see|seeing|raises?) (a |this |the |an |these |dozens of |many |lots of )?([\w-]+ ){0,2}warnings?\b|\bwarning:/,
+    /(?<!\b(to|should|could|would|must|can|will) )\b(prints?|printed|emits?|emitted|shows?|logs?|logged|get|gets|getting|see|seeing|raises?) (a |this |the |an |these |dozens of |many |lots of )?([\w-]+ ){0,2}warnings?\b|\bwarning:/,
     1.2,
   ),
   cue(/\berrors?\b/, 0.5),
   cue(/\bfail(s|ed|ing)\b/, 1),
   cue(/\bfailures?\b/, 0.5),
   cue(
-    /\bflak(y|iness)\b|\bintermittent(ly)?\b|\brace condition\b|\bracy\b|\bsometimes (fails|hangs|crashes|returns|throws|loses|drops)\b/,
+    /\bflak(y|iness)\b|\bintermittent(ly)?\b|\brace condition\b|\bracy\b|\bsometimes (fails|hangs|crashes|returns|throws|loses|drops)\b|\bnon-?deterministic\w*|\b(changes?|differs?|varies|different \w+( \w+)?) (between|across|on (different|each|every|consecutive)) (runs|invocations|calls|executions|builds)\b|\bfrom run to run\b/,
     1.4,
   ),
   cue(/\bthrows?\b|\braises?\b|\bthrown\b|\braised\b|\brejects?( with)?\b/, 0.7),
@@ -134,13 +179,29 @@ export const FAILURE_CUES: readonly KindCue[] = [
     0.8,
   ),
   cue(
-    /\bspoof\w*|\binjection\b|\binject(s|ed)?\b|\barbitrary (code|commands?|files?)\b|\btraversal\b|\bpwned\b|\bcan (read|write|access|overwrite) (any|other|arbitrary)\b|\bleaks? (the |a )?(token|secret|password|key)s?\b/,
+    /\bspoof\w*|\binjection\b|\binject(s|ed)?\b|\barbitrary (code|commands?|files?)\b|\btraversal\b|\bpwned\b|\bcan (read|write|access|overwrite) (any|other|arbitrary)\b|\bleaks? (the |a )?(token|secret|password|key)s?\b|\bprototype pollution\b|\bpollut(es?|ed|ing|ion)\b|__proto__|\b(credentials?|tokens?|cookies?|authorization|passwords?|secrets?|api keys?)( headers?)?\b.{0,40}\b(sent|leaked|forwarded|exposed|passed) to (another|other|a different|the wrong|an? (untrusted|third[- ]party)|third[- ]party)\b|\b(an attacker|a malicious \w+) can\b/,
     1.6,
+  ),
+  cue(
+    /\b(any|every|an untrusted) (user|client|caller|request|input|website|page|script) can (read|write|add|change|modify|overwrite|delete|run|execute|access)\b/,
+    1,
+  ),
+  // a title that says what a piece of code does now ("`isEmail` accepts …", "replace() keeps …"):
+  // a request says what it should do, a question asks
+  cue(
+    /^(`[^`]+`|[\w.:]+\(([^()]|\([^()]*\))*\))( (and|or|with|on|in|for) (`[^`]+`|[\w.:]+\(([^()]|\([^()]*\))*\)|\w+))?( \w+)? (?!(is|has|was|does|needs|wants|requires|supports)\b)[a-z]+s\b(?![^?]*\?)/,
+    1,
+    'title',
   ),
   // the words reporters use
   cue(/\bbugs?\b|^bug:|\bdefect\b/, 1),
   cue(/^\s*steps\b|\bto reproduce\b|\brepro(duction|duce)?\b|\bsteps to\b|\bminimal (example|reproduction)\b/, 1),
   cue(/\b(doesn['’]t|does not|don['’]t|do not) work\b|\bnot working\b|\bunusable\b/, 1.2),
+  // the reporter says nothing is broken
+  cue(
+    /\b(it['’]?s|it is|is|are|they['’]re|they are|seems|looks) (\w+ )?(harmless|cosmetic)\b|\bnothing (is )?broken\b/,
+    -1,
+  ),
 ];
 
 /** The shape of a task that reports no failure, by kind. */
@@ -152,7 +213,13 @@ export const KIND_CUES = {
       'title',
     ),
     cue(
-      /^(print|show|log|emit|warn|display|generate|create|make|include|detect|infer|validate|group|export|read|load|parse|render)\b(?![_(.])[^.!?]*\b(when|if|for|by default|in|from|with|as)\b/,
+      /^(print|show|log|emit|warn|display|report|generate|create|make|include|detect|infer|validate|group|export|read|load|parse|render)\b(?![_(.])[^.!?]*\b(when|if|for|by default|in|from|with|as)\b/,
+      0.8,
+      'title',
+    ),
+    // a title that names a thing to be built and what it would do ("a strict mode that rejects …")
+    cue(
+      /^([\w`.:-]+ ){0,3}(mode|option|flag|variant|setting|helper|hook|method|api|function|parameter|argument|command|subcommand)s? (that|which)\b/,
       0.8,
       'title',
     ),
@@ -173,7 +240,7 @@ export const KIND_CUES = {
       1,
     ),
     cue(
-      /\bwould (save|make|help|let|allow|simplify|be a)\b|\bopt-in\b|\bas an alternative\b|\bsupport for\b|\bkeep (the )?current behaviou?r\b/,
+      /\bwould (save|make|help|let|allow|simplify|be a)\b|\bopt-in\b|\bas an alternative\b|\bsupport for\b|\bkeep (the )?current behaviou?r\b|(^|[.!?] )(useful|handy|helpful) (for|when|to|in)\b/m,
       0.7,
     ),
     cue(
@@ -192,7 +259,7 @@ export const KIND_CUES = {
   ],
   docs: [
     cue(
-      /^(docs?|documentation|readme)\b|^(document|explain|clarify|describe|mention|list)\b|\b(migration|upgrade) guide\b|\b(in|to|from) the (docs|documentation|readme|guide)\s*$/,
+      /^(docs?|documentation|readme)\b(?!\s+(build|builds|site|generation|generator|tooling|scripts?|server|job|workflow|step|deploy\w*|pipeline)\b)|^(document|explain|clarify|describe|mention|list)\b|\b(migration|upgrade) guide\b|\b(in|to|from) the (docs|documentation|readme|guide)\s*$/,
       1.4,
       'title',
     ),
@@ -208,11 +275,11 @@ export const KIND_CUES = {
       /\b(the )?(docs|documentation|readme|guide|tutorial)\b.{0,60}\b(would help|should (say|mention|explain|list)|could (say|mention|explain|list|be added)|is (unclear|missing|outdated)|doesn['’]t (say|mention|explain))\b|\b(a )?(table|section|page|example|paragraph) (in|to|on) the (docs|documentation|readme|guide)\b/,
       1,
     ),
-    cue(/\bdocs?\b|\bdocumentation\b|\breadme\b|\btypos?\b|\bexamples?\b/, 0.3),
+    cue(/\bdocs?\b(?![./]\w)|\bdocumentation\b|\breadme\b(?![./]\w)|\btypos?\b|\bexamples?\b(?![./]\w)/, 0.3),
   ],
   chore: [
     cue(
-      /^(silence|quiet|suppress|mute|drop|bump|upgrade|release|cut|tag|publish|move|migrate|rename|refactor|remove|replace|switch|pin|unpin|deprecate|clean ?up|chore|ci:|build:|enable dependabot|update (the )?(dependencies|deps|ci|workflows?))\b/,
+      /^(silence|quiet|suppress|mute|drop|bump|upgrade|release|cut|tag|publish|move|migrate|rename|refactor|remove|replace|switch|pin|unpin|deprecate|clean ?up|chore|ci:|build:|enable dependabot|update (the )?(dependencies|deps|ci|workflows?))\b(?![_.]|\((?![^)\s]*\):))/,
       1,
       'title',
     ),

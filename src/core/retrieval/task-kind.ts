@@ -12,7 +12,15 @@
  *
  * The cue tables are in knowledge/task-kinds.ts; this module only weighs them. Pure: no I/O.
  */
-import { FAILURE_CUES, KIND_CUES, REPAIR_SUBJECT, type KindCue } from '../knowledge/task-kinds.js';
+import {
+  EXPECTATION,
+  FAILURE_CUES,
+  KIND_CUES,
+  PURPOSE,
+  REPAIR_SUBJECT,
+  WISH,
+  type KindCue,
+} from '../knowledge/task-kinds.js';
 import { taskFocus } from './task-focus.js';
 
 export const TASK_KINDS = ['failure', 'feature', 'question', 'docs', 'chore', 'discussion'] as const;
@@ -51,10 +59,32 @@ function split(task: string): { title: string; body: string } {
   return at < 0 ? { title: text, body: '' } : { title: text.slice(0, at).trim(), body: text.slice(at + 1) };
 }
 
+/**
+ * The task as an observation: its body without the sentences that ask or wish for something, and without
+ * the failures named as what something avoids. The title stays whole (a commit subject's "avoid a
+ * crash" is what it repairs).
+ */
+function observed(task: string): string {
+  const at = task.indexOf('\n');
+  if (at < 0) return task;
+  const body = task
+    .slice(at + 1)
+    .split(/(?<=[.!?])\s+|\n/)
+    .filter((sentence) => {
+      const lower = sentence.toLowerCase();
+      return !(WISH.test(lower) || /\?\W*$/.test(lower)) || EXPECTATION.test(lower);
+    })
+    .join('\n')
+    .replace(PURPOSE, ' ');
+  return `${task.slice(0, at)}\n${body}`;
+}
+
 export function readTaskKindOf(task: string): TaskKindReading {
   const { title, body } = split(task);
   const raw = task;
-  let failure = scoreCues(FAILURE_CUES, title, body, raw);
+  const seen = observed(task);
+  const symptoms = split(seen);
+  let failure = scoreCues(FAILURE_CUES, symptoms.title, symptoms.body, seen);
   // a one-line task is a commit subject or a PR title, which says what it repairs ("fix", "handle",
   // "do not swallow"): read by the subject rules, unless it repairs prose (a typo, the docs)
   if (body === '' && taskFocus(title).describesFailure) failure += REPAIR_SUBJECT.test(title) ? STRONG : 1;

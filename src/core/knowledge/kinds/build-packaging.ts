@@ -62,8 +62,14 @@ export const buildPackaging = defineKind({
         'Keep a CI build matrix over every shipped target (operating system, architecture, libc) and fail the release when one of them does not build.',
       cues: [
         [
-          /\bandroid\b|\barm(64|v7)?\b|\baarch64\b|\bmusl\b|\bcross[- ]?compil\w*\b|\btargets?\b|\barchitectures?\b|\b32[- ]bit\b/i,
+          /\bandroid\b|\barm(64|v7)?\b|\baarch64\b|\bmusl\b|\bwasm(32)?\b|\bcross[- ]?compil\w*\b|\barchitectures?\b|\b32[- ]bit\b/i,
           1,
+        ],
+        [/\b(all|every|other|each|unsupported) (\w+ )?(platforms|targets|architectures|operating systems)\b/i, 0.6],
+        // a merge, a link or a redirect has a target too: it names a build target beside a build word
+        [
+          /\b(build\w*|compil\w*|cross|wasm\w*|platforms?|release)\b.{0,40}\btargets?\b|\btargets?\b.{0,20}\b(triples?|platforms?|arch\w*)\b/i,
+          0.6,
         ],
         [/\bbuild\w*\b|\bcompil\w*\b|\bbinar(y|ies)\b|\bnative\b/i, 0.4],
       ],

@@ -16,7 +16,12 @@ export const ciConfig = defineKind({
   learnedRule: 'Test a change to the {p} on a branch before relying on CI',
   vocabulary: 'ci workflow pipeline configuration',
   textCues: [
-    [/\bci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bjenkins\b/i, 1.2],
+    [
+      /^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bjenkins\b/i,
+      1.2,
+    ],
+    // an issue says where it failed ("fails on CI"): the word alone does not make the fix a CI one
+    [/\bci\b/i, 0.5],
     [/\bworkflows?\b|\bpipelines?\b|\bcoverage\b|\bmatrix\b/i, 0.6],
   ],
   files: {
@@ -38,10 +43,31 @@ export const ciConfig = defineKind({
         'Pin the versions of actions and tools the workflow uses, give it the secrets and permissions it needs explicitly, and run a changed workflow on a branch before merging.',
       cues: [
         [
-          /\bci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\bworkflows?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bpipelines?\b/i,
+          /^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\b(pipeline|workflow)s? (steps?|runs?|jobs?|files?)\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b/i,
           1.2,
         ],
+        // "fails on CI", a stream pipeline, a business workflow: each needs a second CI word
+        [/\bci\b|\bworkflows?\b|\bpipelines?\b/i, 0.6],
         [/\bcoverage\b|\brunners?\b|\bmatrix\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'new-runtime-release',
+      title: 'A new runtime or compiler release must join the CI matrix before users run the code on it',
+      description:
+        'A runtime or compiler release removes an API or changes a built-in behaviour, and code and tests that only ever ran on older versions break on it.',
+      check:
+        'Add each new runtime release to the CI matrix beside the oldest supported version, detect a missing API by its presence rather than by comparing version strings, and gate a test on the behaviour it needs, not on a version number.',
+      cues: [
+        [
+          /\bnode(\.?js)? ?([<>]=? ?)?v?\d+|\bpython ?([<>]=? ?)?[23](\.\d+)?\b|\bgo ?([<>]=? ?)?1\.\d+\b|\bruby ?\d|\bjava ?\d+\b|\bpy ?3\.?\d+\b/i,
+          1.2,
+        ],
+        [
+          /\b(newer|older|latest|new|old|next) (node|python|runtime|go|rust|java|ruby|v8|engines?|jvm|interpreters?|compilers?|toolchains?|releases? of (node|python|go|rust))\b|\b(runtime|toolchain|compiler) (versions?|releases?)\b/i,
+          1,
+        ],
+        [/\b(ci|matrix|workflows?)\b/i, 0.3],
       ],
     },
   ],

@@ -43,7 +43,8 @@ export const concurrencyAsync = defineKind({
     [/\basync\b|\basynchronous|\bawait/i, 0.7],
     [/\bpromises?\b|\bcallbacks? order|\bevent order|\bordering\b/i, 0.6],
     [/\btime ?outs?\b|\btimed out\b/i, 0.9],
-    [/\bcancel|\babort/i, 1],
+    [/\bcancel|\babort ?(signal|controller)/i, 1],
+    [/\babort/i, 0.5],
     [/\bsignals?\b|\breceivers?\b|\bsenders?\b|\bshut ?down\b/i, 0.4],
     [/\bglobals?\b|\bshared state\b|\bflaky\b|\bintermittent/i, 0.6],
   ],
@@ -62,7 +63,14 @@ export const concurrencyAsync = defineKind({
       cues: [
         [/\brace( conditions?)?\b|\bracy\b|\bdata races?\b/i, 1.2],
         [/\bconcurren\w*\b|\bparallel\w*\b|\bthread[- ]?safe\w*\b|\bthreads?\b|\bgoroutines?\b/i, 0.9],
-        [/\bglobals?\b|\bshared (state|buffer|cache|map)\b|\bmutable\b|\bsingleton\b/i, 0.7],
+        [
+          /\bglobals?\b|\bshared (state|buffer|cache|map)\b|\bmutable\b|\bsingleton\b|\b(package|module)[- ]level\b/i,
+          0.7,
+        ],
+        [
+          /\bmutat\w*\b.{0,20}\b(initial|shared|global|default|static|cached?)\b|\b(leaks?|leaking) (in)?to (other|every|all|later) (instances?|callers?|clients?|loggers?)\b/i,
+          1,
+        ],
         [
           /\b(rw)?mutex(es)?\b|\bspinlocks?\b|\bsemaphores?\b|\batomic(ally)?\b|\btoctou\b|\btime[- ]of[- ]check\b|\bcheck[- ]then[- ]act\b/i,
           1,
@@ -93,10 +101,9 @@ export const concurrencyAsync = defineKind({
       check:
         'Test aborting before the start, during each awaited step and after completion, and assert the operation stops, rejects with the abort reason and releases what it opened.',
       cues: [
-        [
-          /\babort\w*\b|\bcancel\w*\b|\babortsignal\b|\babortcontroller\b|\binterrupt\w*\b|\bctrl-?c\b|\bsigint\b|\bsigterm\b/i,
-          1.3,
-        ],
+        [/\babort ?(signal|controller)s?\b|\bcancel\w*\b|\binterrupt\w*\b|\bctrl-?c\b|\bsigint\b|\bsigterm\b/i, 1.3],
+        // a process or a build "aborts" as often as a caller aborts an operation
+        [/\babort\w*\b/i, 0.6],
         [/\bcontext\b.{0,30}\b(propagat\w*|cancel\w*|deadlines?|done)\b/i, 1.3],
       ],
     },
@@ -108,9 +115,12 @@ export const concurrencyAsync = defineKind({
       check:
         'Add a test where the dependency never answers and assert the operation fails with a timeout error within its bound and leaves nothing running.',
       cues: [
+        [/\btime ?outs?\b|\btimed out\b|\bdeadlock\w*\b|\bnever (returns|resolves|finishes|ends)\b/i, 1.2],
+        // a parser or a loop "hangs" too: a hang names a timeout when a request, a connection or a wait hangs
+        [/\bhang(s|ing)?\b|\bhung\b|\bstuck\b/i, 0.7],
         [
-          /\btime ?outs?\b|\btimed out\b|\bhang(s|ing)?\b|\bhung\b|\bstuck\b|\bdeadlock\w*\b|\bnever (returns|resolves|finishes|ends)\b/i,
-          1.2,
+          /\b(requests?|connections?|sockets?|responses?|reads?|writes?|network|servers?|clients?|fetch\w*|calls?|wait\w*)\b.{0,30}\b(hang(s|ing)?|hung|stuck)\b/i,
+          0.5,
         ],
       ],
     },

@@ -17,7 +17,7 @@ export const dependencyCompat = defineKind({
   learnedRule: 'Test the {p} against the oldest and newest dependency versions allowed',
   vocabulary: 'dependency version upgrade compatibility lockfile',
   textCues: [
-    [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad|\bpeer\b|\block ?files?\b/i, 1],
+    [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad|\bpeer[- ]?dep|\block ?files?\b/i, 1],
     [/\bdeprecat(ed|ions?)\b/i, 0.6],
     [
       /\b(broken|breaks?|broke|failing|fails?) (by|with|after|since) .{0,40}\b(updates?|upgrades?|releases?|versions?)\b/i,
@@ -48,10 +48,15 @@ export const dependencyCompat = defineKind({
       check:
         'Run the suite against the newest and the oldest allowed versions of each dependency in CI, read the changelog for removals and deprecations, and land the version change with the code that adapts to it.',
       cues: [
-        [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b|\bpeer\b|\block ?files?\b/i, 1],
+        [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b|\bpeer[- ]?dep\w*|\block ?files?\b/i, 1],
         [/\bdeprecat\w*\b/i, 0.8],
-        [/\bv\d+(\.\d+)*\+?\b|\bversion \d+\b|\bcompatib\w*\b|\bnew (major )?version\b/i, 0.5],
+        [/\bv\d+(\.\d+)*\+?\b|\bversion \d+\b|\bnew (major )?version\b|\b[a-z][\w-]* \d+\.\d+\b/i, 0.5],
+        [/\bcompatib\w*\b/i, 0.5],
         [/\b[a-z][\w.-]* ?(>=|<=|\^|~=|==|~>) ?v?\d+\.\d+/i, 1],
+        [
+          /\b(broken|breaks?|broke|fail\w*) (by|with|after|since) (an? |the )?(latest |newest |new )?[\w.-]+ (update|upgrade|release|bump)s?\b|\b(with|on|against|after) (the )?(latest|newest) (version of )?[a-z][\w.-]*/i,
+          1,
+        ],
       ],
     },
   ],

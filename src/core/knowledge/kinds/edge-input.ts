@@ -138,10 +138,10 @@ export const edgeInput = defineKind({
         'Construct the object or input with only its required parts and call every public method on it; assert no crash and a sensible default.',
       cues: [
         [
-          /\b(nil|null|none|undefined|missing|not set|unset)\b.{0,40}\b(panic\w*|crash\w*|throws?|exception|segfault|error)\b/i,
+          /\b(nil|(?<!\/dev\/)null|none|undefined|missing|not set|unset)\b.{0,40}\b(panic\w*|crash\w*|throws?|exception|segfault|error)\b/i,
           1.1,
         ],
-        [/\b(panic\w*|crash\w*|throws?|exception)\b.{0,40}\b(nil|null|none|undefined|missing)\b/i, 1.1],
+        [/\b(panic\w*|crash\w*|throws?|exception)\b.{0,40}\b(nil|(?<!\/dev\/)null|none|undefined|missing)\b/i, 1.1],
         [/\b(nil|null) (pointer|dereference|reference)\b|\bnoneType\b|\bcannot read propert/i, 1.3],
         [/\b(panic\w*|crash\w*|segfault)\b/i, 0.5],
       ],
@@ -155,9 +155,11 @@ export const edgeInput = defineKind({
       cues: [
         [/\boff[- ]by[- ]one\b|\bout of (range|bounds)\b|\bindex (out|error)\b|\bindexerror\b/i, 1.5],
         [
-          /\bboundar(y|ies)\b|\blast (element|item|line|char\w*|page)\b|\bfirst (element|item|line|char\w*)\b|\bend of (the )?(range|string|input|file|line)\b/i,
+          /\blast (element|item|line|char\w*|page)\b|\bfirst (element|item|line|char\w*)\b|\bend of (the )?(range|string|input|file|line)\b/i,
           1,
         ],
+        // a multipart or a character boundary is not an edge position
+        [/\bboundar(y|ies)\b/i, 0.6],
         [/\b(exclusive|inclusive)\b|\bupper bound\b|\blower bound\b|\b24:00\b|\bmidnight\b/i, 0.8],
         [/\b(maximum|minimum|max|min|limit)\b/i, 0.6],
       ],
@@ -169,11 +171,14 @@ export const edgeInput = defineKind({
       check:
         'Test the changed computation with zero, a negative value, the largest supported value, a fraction and NaN, and assert the exact result or a clear error.',
       cues: [
+        [/(?<!\bstack )\b(over|under)flow\w*\b|\bnan\b|\binfinity\b/i, 1],
+        // a number's type or a rounding mode is mentioned in many bugs that are not about extremes
+        [/\bprecision\b|\brounding\b|\bfloat(ing point)?\b|\bintegers?\b/i, 0.6],
         [
-          /\b(over|under)flow\w*\b|\bnan\b|\binfinity\b|\bprecision\b|\brounding\b|\bfloat(ing point)?\b|\bintegers?\b/i,
+          /\bnegative (numbers?|values?|inputs?|integers?|ints?|floats?|zero|durations?|amounts?|counts?|sizes?|index|indexes|indices)\b|\blarge (numbers?|values?|files?|inputs?)\b|\bhuge\b|\bbig ?int\b/i,
           1,
         ],
-        [/\bnegative\b|\blarge (numbers?|values?|files?|inputs?)\b|\bhuge\b|\bbig ?int\b/i, 1],
+        [/\bnegative\b/i, 0.5],
         [/\bdivi(de|sion) by zero\b/i, 1.5],
       ],
     },
@@ -196,6 +201,26 @@ export const edgeInput = defineKind({
       ],
     },
     {
+      id: 'serialized-output-escaping',
+      title: 'Keys and values written into JSON, TOML or another text format must be escaped so the output parses back',
+      description:
+        'A hand-written serializer copies a key or value that holds a quote, a backslash or a control character into the output as is, and the document no longer parses or means something else.',
+      check:
+        'Serialize keys and values that hold quotes, backslashes, newlines and every control character (U+0000 to U+001F and U+007F), parse the output back with a standard parser and assert it equals the input.',
+      cues: [
+        [
+          /\bescap\w*\b.{0,40}\b(keys?|strings?|values?|names?|output|json|toml|yaml|xml|csv|backslash\w*|quotes?|control char\w*|bindings?)\b|\b(keys?|strings?|values?|names?|backslash\w*|quotes?|control char\w*)\b.{0,20}\b(not|un|wrongly|incorrectly) ?escaped\b/i,
+          1.2,
+        ],
+        [
+          /\b(produc\w*|outputs?|outputting|writ(e|es|ing|ten)|emit\w*|generat\w*|serializ\w*)\b.{0,30}\b(invalid|broken|malformed|unparseable|corrupt\w*) (json|yaml|toml|xml|csv|output|documents?)\b/i,
+          1.2,
+        ],
+        [/\bcontrol char\w*\b|\bunescaped\b/i, 0.6],
+        [/\bserializ\w*\b|\bstringif\w*\b|\bdump(s|ing|er)?\b|\bencoder\b/i, 0.3],
+      ],
+    },
+    {
       id: 'malformed-input-rejected',
       title: 'Malformed input must be rejected with a clear error, not half-parsed',
       description:
@@ -209,6 +234,21 @@ export const edgeInput = defineKind({
         ],
         [/\bstrict(ly)? pars\w*|\bpars(e|er|ing)\b.{0,40}\b(accept\w*|allow\w*|invalid|extra|garbage|spaces?)\b/i, 0.9],
         [/\bincorrect(ly)? pars\w*|\bwrong(ly)? pars\w*|\bpars\w* (error|bug|issue)\b/i, 0.8],
+      ],
+    },
+    {
+      id: 'nesting-depth-limit',
+      title: 'Deeply nested input must stop at a depth limit with a clear error, not overflow the stack',
+      description:
+        'A recursive parser or walker recurses once per level of nesting, so crafted input nested thousands of levels deep exhausts the stack and kills the process.',
+      check:
+        'Feed the parser input nested far beyond any real document (arrays, tables, brackets, dotted keys) and assert it is refused with the parser’s own error at a documented depth, and that input just under the limit still parses.',
+      cues: [
+        [
+          /\b(deeply|deep) nest\w*\b|\bnesting (depth|levels?|limits?)\b|\b(recursion|depth|nesting) limits?\b|\blimit\w* (the )?(\w+ )?(recursion|nesting|depth)\b|\brecursion ?error\b|\bmax(imum)? (nesting )?depth\b|\brecursed? without (a )?(bound|limit)\b/i,
+          1.5,
+        ],
+        [/\bstack ?overflow\b|\bstack exhaust\w*\b/i, 0.6],
       ],
     },
     {
@@ -250,10 +290,9 @@ export const edgeInput = defineKind({
       check:
         'Pass the same key twice with different values (and with the same value) and assert the documented result: all values in order, the last one, or a clear error; assert nothing is counted twice.',
       cues: [
-        [
-          /\b(repeated|duplicat\w*|multiple (values|headers|times|occurrences|entries)|twice|double[- ]count\w*|more than once|several times)\b/i,
-          1.1,
-        ],
+        [/\b(repeated|duplicat\w*|multiple (values|headers|occurrences|entries)|double[- ]count\w*)\b/i, 1.1],
+        // "called twice" is a repeated call, not a repeated value: it needs a value word beside it
+        [/\b(twice|multiple times|more than once|several times)\b/i, 0.7],
         [/\b(headers?|parameters?|params|keys?|flags?|fields?|values?|entries|cookies?)\b/i, 0.3],
       ],
     },
@@ -295,7 +334,7 @@ export const edgeInput = defineKind({
         'Join every combination of a prefix with and without a trailing slash and a path with and without a leading slash (and with a query string), and assert exactly one separator and the query kept once.',
       cues: [
         [
-          /\b(double|trailing|leading|duplicate|extra|missing) (slash(es)?|separators?)\b|\b(double|trailing|leading) \/|\/\//i,
+          /\b(double|trailing|leading|duplicate|extra|missing) (slash(es)?|separators?)\b|\b(double|trailing|leading) \/|(?<!:)\/\/(?!\s)/i,
           1,
         ],
         [

@@ -54,7 +54,7 @@ export const encodingLocale = defineKind({
   vocabulary: 'encoding unicode utf-8 time zone dst locale date',
   textCues: [
     [/\bunicode\b|\butf-?(8|16|32)\b|\bcharsets?\b|\bemoji\b|\bnon-ascii\b|\bascii\b/i, 1],
-    [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 1],
+    [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 0.5],
     [/\bline[- ]endings?\b|\bcrlf\b|\bbom\b/i, 1],
     [/\btime ?zones?\b|\btz\b|\bdst\b|\bdaylight[- ]saving/i, 1.2],
     [/\butc\b|\bgmt\b|(^|\s)[+-]\d{2}:\d{2}\b|\b(utc|gmt)[+-]\d{1,2}/i, 1],
@@ -97,7 +97,7 @@ export const encodingLocale = defineKind({
           1,
         ],
         [/\biana\b|\bzone (names?|ids?)\b|\boffsets?\b/i, 0.7],
-        [/\b(etc|america|europe|asia|africa|australia|pacific|atlantic)\/[a-z]\w*/i, 1],
+        [/\betc\/(gmt|utc|universal|zulu)\S*|\b(america|europe|asia|africa|australia|pacific|atlantic)\/[a-z]\w*/i, 1],
         [/\blocal time\b|\bdates?\b.{0,30}\b(shift\w*|off by|wrong day|previous day|next day)\b/i, 0.8],
       ],
     },
@@ -145,9 +145,27 @@ export const encodingLocale = defineKind({
         'Write and read back text with accents, emoji and an invalid byte sequence through each changed path (files, streams, headers, URLs, terminals) and assert the exact text or a clear decoding error.',
       cues: [
         [/\bunicode\b|\bnon-?ascii\b|\bemoji\b|\baccent\w*\b|\blatin-?1\b|\biso-8859\b/i, 1.1],
-        [/\b(en|de)cod(e|es|ed|ing|er|ers)\b/i, 1],
+        // "decoding" alone is as often a parser's or a serializer's word as a text encoding's
+        [/\b(en|de)cod(e|es|ed|ing|er|ers)\b/i, 0.5],
+        [
+          /\b(text|strings?|characters?|utf-?\d+|charsets?|urls?|uris?|paths?|headers?|file ?names?|location)\b.{0,25}\b(en|de)cod\w*|\b(en|de)cod\w*.{0,25}\b(text|strings?|characters?|utf-?\d+|charsets?|urls?|uris?|headers?|file ?names?)\b/i,
+          0.6,
+        ],
         [/\bbytes?\b.{0,20}\b(text|strings?|str)\b|\b(text|str) (and|vs|or) bytes\b|\bbinary\b/i, 0.7],
         [/\bmojibake\b|\bgarbled\b|\bpercent[- ]encod\w*\b|\burl[- ]?encod\w*\b/i, 1.2],
+      ],
+    },
+    {
+      id: 'byte-order-mark',
+      title: 'Decoded text must tolerate a leading byte order mark (BOM) and either UTF-16 byte order',
+      description:
+        'A file or response that starts with a byte order mark, or is UTF-16 in the other byte order, decodes to text with a stray first character or to garbage, and the parser then rejects it.',
+      check:
+        'Read the same document with and without a UTF-8 BOM, and as UTF-16 in little- and big-endian order with its BOM, through each changed reader or parser, and assert the same parsed value every time.',
+      cues: [
+        [/\bbom\b|\bbyte[- ]order[- ]marks?\b|\\ufeff\b|\bu\+feff\b|\bzero[- ]width no[- ]break space\b/i, 1.5],
+        [/\butf-?16\b|\butf-?32\b|\bucs-?2\b/i, 1],
+        [/\b(le|be|little[- ]endian|big[- ]endian|byte order)\b/i, 0.3],
       ],
     },
     {

@@ -92,7 +92,9 @@ export const errorHandling = defineKind({
       check:
         'Run the failing command in a test, capture both streams and the exit status, and assert the message is on standard error and the status is non-zero.',
       cues: [
-        [/\bstderr\b|\bstdout\b|\bstandard (error|output)\b/i, 1.3],
+        [/\bstderr\b|\bstandard error\b/i, 1.3],
+        // every program writes to stdout: it names the lesson only beside stderr or an exit code
+        [/\bstdout\b|\bstandard output\b/i, 0.6],
         [/\bexit (codes?|status)\b|\breturn codes?\b|\bexits? (with )?(0|zero|1|non-?zero)\b/i, 1.3],
       ],
     },

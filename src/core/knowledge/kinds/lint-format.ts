@@ -47,7 +47,7 @@ export const lintFormat = defineKind({
         'Run the linter, vet tool and formatter with pinned versions as a failing CI step, and fix new findings when upgrading them rather than silencing them.',
       cues: [
         [
-          /\blint\w*\b|\bclippy\b|\bgo vet\b|\bvet\b|\beslint\b|\bflake8\b|\bruff\b|\bpylint\b|\bstaticcheck\b|\bgofmt\b|\brustfmt\b|\bprettier\b/i,
+          /\blint\w*\b|\bclippy\b|\bgo vet\b|\bvet\b|\beslint\b|\bflake8\b|\bruff\b|\bpylint\b|\bstaticcheck\b|\bgofmt\w*|\brustfmt\b|\bprettier\b/i,
           1.3,
         ],
         [/\bwarnings?\b|\bunused\b|\bformat(ting|ter)\b/i, 0.5],

@@ -62,7 +62,10 @@ export const performanceResource = defineKind({
       check:
         'Call the operation many times on the same long-lived object, including calls that fail or are aborted, and assert its listener count returns to the starting value.',
       cues: [
-        [/\blisteners?\b|\bevent handlers?\b|\bsubscri\w*\b|\bmaxlisteners\w*\b|\bon\(\w*\)/i, 1],
+        [
+          /\blisteners?\b|\bevent handlers?\b|\bsubscri(be|bes|bed|bing|bers?|ptions?)\b|\bmaxlisteners\w*\b|\bon\(\w*\)/i,
+          1,
+        ],
         [/\bleak\w*\b|\bclean(ed)? ?up\b|\bremov\w*\b|\baccumulat\w*\b/i, 0.7],
       ],
     },
@@ -81,6 +84,10 @@ export const performanceResource = defineKind({
           0.6,
         ],
         [/\btoo many open\b|\bemfile\b|\bexhaust\w*\b|\bout of memory\b|\bmemory (usage|growth)\b/i, 1.2],
+        [
+          /\bunclosed\b|\bresource ?warnings?\b|\b(not|never) (being )?closed\b|\bleft open\b|\bmissing (\w+ )?close\b/i,
+          1.2,
+        ],
         [/\b(connection|thread|worker|object) pool\w*\b|\bpooling\b|\bpooled\b/i, 0.6],
       ],
     },

@@ -89,12 +89,32 @@ export const platformCompat = defineKind({
       check:
         'Keep a CI matrix with the oldest and newest supported runtime versions (and the next one, allowed to fail), and avoid asserting on messages the runtime writes.',
       cues: [
-        [/\bnode(\.?js)? ?v?\d+|\bpython ?[23](\.\d+)?\b|\bgo ?1\.\d+\b|\bruby ?\d|\bjava ?\d+\b|\bpy3\d+\b/i, 1.2],
+        [
+          /\bnode(\.?js)? ?([<>]=? ?)?v?\d+|\bpython ?([<>]=? ?)?[23](\.\d+)?\b|\bgo ?([<>]=? ?)?1\.\d+\b|\bruby ?\d|\bjava ?\d+\b|\bpy ?3\.?\d+\b/i,
+          1.2,
+        ],
         [
           /\b(newer|older|latest|new|old) (node|python|runtime|go|rust|java|ruby|v8|engines?|jvm|interpreters?|versions? of (node|python|go|rust))\b|\bruntime versions?\b/i,
           1,
         ],
         [/\bmsrv\b|\bminimum supported\b/i, 1],
+      ],
+    },
+    {
+      id: 'word-size',
+      title:
+        'Code must be tested on 32-bit targets, where pointer-sized integers, time values and 64-bit atomics differ',
+      description:
+        'Sizes, offsets and time values computed on a 64-bit machine overflow or change on a 32-bit target, and a 64-bit atomic operation on a field that is not 8-byte aligned panics there.',
+      check:
+        'Run the tests on a 32-bit target in CI (or cross-compiled under an emulator), keep 64-bit atomic fields first in their structure, and make size assertions and far-future dates depend on the pointer width.',
+      cues: [
+        [/\b32[- ]?bits?\b|\bi[3-6]86\b|\barmv7\b/i, 1.1],
+        [
+          /\b(pointer|word)[- ](width|size)\b|\busize\b|\buintptr\b|\b(8|eight)[- ]byte align\w*|\b(mis)?align(ed|ment)\b.{0,20}\b(atomic\w*|struct\w*|fields?)\b|\by(ear)? ?2038\b/i,
+          0.8,
+        ],
+        [/\batomic\w*\b.{0,30}\b(u?int64|64)\b|\b(u?int64|64[- ]?bit)\b.{0,30}\batomic\w*/i, 0.6],
       ],
     },
     {
@@ -121,7 +141,12 @@ export const platformCompat = defineKind({
       check:
         'Test file operations on each supported system with coarse timestamps, case-only renames, symbolic links and read-only files, and avoid relying on a modification time changing between two quick writes.',
       cues: [
-        [/\b(mtime|modification time|timestamps?)\b|\bsymlinks?\b|\bsymbolic links?\b|\bhard ?links?\b/i, 1],
+        [
+          /\b(mtime|modification time|file (times?|timestamps?))\b|\bsymlinks?\b|\bsymbolic links?\b|\bhard ?links?\b/i,
+          1,
+        ],
+        // a log line or a record has a timestamp too: it names file systems only beside a file word
+        [/\btimestamps?\b/i, 0.4],
         [/\bfile ?systems?\b|\bpermissions?\b|\bread[- ]only\b|\bnfs\b|\bmount\w*\b/i, 0.7],
         [/\b(macos|darwin|linux|freebsd|bsd|android|ios)\b/i, 0.5],
       ],

@@ -18,7 +18,8 @@ export const securityValidation = defineKind({
   vocabulary: 'security untrusted input injection sanitize spoofing',
   textCues: [
     [/\bsecurity\b|\bvulnerab|\bcve-\d/i, 1.2],
-    [/\binjection\b|\bsaniti[sz]|\bescape sequences?\b/i, 1.2],
+    [/\binjection\b|\bsaniti[sz]/i, 1.2],
+    [/\bescape sequences?\b/i, 0.5],
     // "inject a script" is often plain wiring (dependency injection, a bundler injecting code)
     [/\binject(ed|s)?\b/i, 0.4],
     [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
@@ -75,7 +76,9 @@ export const securityValidation = defineKind({
       check:
         'Print values containing ANSI escape sequences, carriage returns and other control characters through each output path and assert they are escaped or removed.',
       cues: [
-        [/\bescape sequences?\b|\bansi\b|\bcontrol char\w*\b|\bterminal\b/i, 1],
+        [/\bansi\b|\bterminal (escape|control)\w*|\bescape (sequence|code)s? injection\b/i, 1],
+        // a string literal has escape sequences and control characters too: they need an injection word beside them
+        [/\bescape sequences?\b|\bcontrol char\w*\b|\bterminal\b/i, 0.5],
         [/\binject\w*\b|\bsaniti[sz]\w*\b|\bhyperlinks?\b/i, 0.6],
       ],
     },

@@ -38,9 +38,11 @@ export const typeCheck = defineKind({
       cues: [
         [/\btypes?\b|\btypings?\b|\btyped\b/i, 0.7],
         [
-          /\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b|\btype[- ](hints?|checker|checking|definitions?|declarations?|signatures?|annotations?|errors?)\b|\bgenerics?\b/i,
+          /\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b|\btype[- ](hints?|checker|checking|definitions?|declarations?|signatures?|annotations?|errors?)\b/i,
           1.2,
         ],
+        // "a generic error" is not a generic type
+        [/\bgenerics?\b/i, 0.4],
       ],
     },
   ],

@@ -1,0 +1,111 @@
+/**
+ * Lessons for failure classes that recur across repositories and that the catalog used to leave to
+ * its kinds' checklists: one `describe` per lesson, with tasks that must name it and a near miss
+ * that must not (docs/architecture.md "How to add a lesson").
+ */
+import { describe, expect, it } from 'vitest';
+import { abstractWithRules } from '../../../src/abstraction/rules-abstractor.js';
+import { detectLesson } from '../../../src/core/knowledge/lessons.js';
+import { sampleFix } from '../../helpers/sample-fix.js';
+
+const named = (text: string) => detectLesson([[text, 1]])?.lesson.id;
+const insightOf = (title: string, files: string[]) =>
+  abstractWithRules(sampleFix({ title, files })).memories.find((m) => m.level === 'insight');
+
+describe('the lesson new-runtime-release', () => {
+  it('is what a fix for a new runtime that also edits the CI matrix teaches', () => {
+    for (const title of [
+      'Fix tests on Node 22: fs.rmdir no longer accepts the recursive option',
+      'Handle the missing tracing API on Node < 18.19',
+      'Fix date handling on Python 3.8',
+      'Fix go1.12 test regression',
+    ]) {
+      const insight = insightOf(title, ['lib/fs.js', 'test/fs.test.js', '.github/workflows/ci.yml']);
+      expect(insight?.tags, title).toContain('lesson:new-runtime-release');
+      expect(insight?.tags, title).toContain('routine:ci-config');
+    }
+  });
+
+  it('is not named by a CI change that names no runtime version', () => {
+    expect(detectLesson([['Pipeline step fails on a timeout', 1]], 'ci-config')?.lesson.id).toBe('ci-pipeline');
+    expect(named('Tests fail on the CI runner')).toBe('ci-pipeline');
+  });
+});
+
+describe('the lesson word-size', () => {
+  it.each([
+    'Panic on 32-bit ARM: unaligned 64-bit atomic add',
+    'Size assertion fails on i686 because usize is 4 bytes',
+    'Fix type size test on 32-bit targets',
+  ])('is named by %j', (task) => {
+    expect(named(task)).toBe('word-size');
+  });
+
+  it('is not named by a 64-bit value that is only large, nor by a build for another architecture', () => {
+    expect(named('Add a 64-bit integer option')).not.toBe('word-size');
+    expect(named('Cross-compile the binary for arm64 and musl targets')).toBe('cross-target-build');
+  });
+});
+
+describe('the lesson nesting-depth-limit', () => {
+  it.each([
+    'Deeply nested arrays crash the parser with RecursionError',
+    'Limit recursion to block stackoverflow on crafted input',
+    'Stack overflow on a document with ten thousand nested brackets: limit the nesting depth',
+  ])('is named by %j', (task) => {
+    expect(named(task)).toBe('nesting-depth-limit');
+  });
+
+  it('is not named by a recursion that never ends', () => {
+    expect(named('Infinite recursion when a symlink points to its parent')).toBe('non-advancing-loop');
+  });
+});
+
+describe('the lesson serialized-output-escaping', () => {
+  it.each([
+    'Keys containing quotes are not escaped, so the logger writes invalid JSON',
+    'Escape backslashes in basic strings when dumping the document',
+    'Serializer must escape control characters in strings',
+  ])('is named by %j', (task) => {
+    expect(named(task)).toBe('serialized-output-escaping');
+  });
+
+  it('is not named by input that is split wrongly when parsed', () => {
+    expect(named('Flag values with spaces are split in two when parsing')).not.toBe('serialized-output-escaping');
+    expect(named('Parser accepts invalid JSON with trailing garbage')).toBe('malformed-input-rejected');
+  });
+});
+
+describe('the lesson byte-order-mark', () => {
+  it.each([
+    'JSON body starting with a BOM fails to parse',
+    'Config files saved by Notepad start with a byte order mark and the first key is not found',
+    'UTF-16 big-endian files decode to garbage',
+  ])('is named by %j', (task) => {
+    expect(named(task)).toBe('byte-order-mark');
+  });
+
+  it('is not named by other non-ASCII text', () => {
+    expect(named('Emoji in a commit message are cut in half')).not.toBe('byte-order-mark');
+    expect(named('Accented file names are garbled when decoded')).toBe('text-encoding-round-trip');
+  });
+});
+
+describe('cues of existing lessons for classes that recur in other words', () => {
+  it.each([
+    ['Tests broken by the latest lodash update', 'dependency-upgrade'],
+    ['Fix cache v7+ compatibility', 'dependency-upgrade'],
+    ['ResourceWarning: unclosed file when reading the template', 'resource-release'],
+    ['Fixed missing f.Close() when writing the config', 'resource-release'],
+    ['Per-instance option permanently mutates the initial cache', 'shared-mutable-state'],
+    ['Fix code not gofmtd', 'linter-clean'],
+    ['Fix missing API on py3.9', 'runtime-version-matrix'],
+  ])('%j → %s', (task, id) => {
+    expect(named(task)).toBe(id);
+  });
+
+  it('a version number alone names no dependency lesson', () => {
+    expect(named('Release 2.3 notes')).toBeUndefined();
+    expect(named('Bump the version to 2.3')).toBeUndefined();
+  });
+});
