@@ -6,10 +6,11 @@
  * store/sql/ for the roles whose SQL both engines share). Both pass the same contract suite
  * (__tests__/store/contract.ts). Every row carries its tenant; no method crosses tenants.
  */
-import type { ReadOptions } from '../core/retrieval/memory-index.js';
+import type { ReadOptions, ScoredId, SearchOptions } from '../core/retrieval/memory-index.js';
 import type { AuditEntry, Memory, MemoryLevel, MemoryStatus, Provenance } from '../core/types.js';
 
-export type { ReadOptions } from '../core/retrieval/memory-index.js';
+// a search's hits and options are defined once, in core: a pool file's index answers the same searches
+export type { ReadOptions, ScoredId, SearchOptions } from '../core/retrieval/memory-index.js';
 
 export interface MemoryFilter {
   status?: MemoryStatus[];
@@ -18,18 +19,6 @@ export interface MemoryFilter {
   repo?: string;
   limit?: number;
   offset?: number;
-}
-
-export interface ScoredId {
-  id: string;
-  /** higher is better; lexical: the BM25 of core/retrieval/lexical-rank.ts (positive), vector: cosine similarity */
-  score: number;
-}
-
-export interface SearchOptions {
-  level?: MemoryLevel[];
-  status?: MemoryStatus[];
-  limit: number;
 }
 
 export interface Job {

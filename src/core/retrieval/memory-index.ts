@@ -8,13 +8,14 @@ import { cosine, terms } from '../text.js';
 import { TopK } from './top-k.js';
 import type { Memory, MemoryLevel, MemoryStatus } from '../types.js';
 
-/** Same shape as the Store port's ScoredId: higher is better. */
+/** A search hit. */
 export interface ScoredId {
   id: string;
+  /** higher is better; lexical: the BM25 of core/retrieval/lexical-rank.ts (positive), vector: cosine similarity */
   score: number;
 }
 
-/** Same shape as the Store port's SearchOptions. */
+/** What a search asks for: the levels and statuses it may return, and how many. */
 export interface SearchOptions {
   level?: MemoryLevel[];
   status?: MemoryStatus[];
