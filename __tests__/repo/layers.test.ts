@@ -33,51 +33,59 @@ const CORE_MAY_IMPORT: Record<string, readonly string[]> = {
   rendering: ['model', 'knowledge'],
 };
 
-/** "src/core/x.ts imports ./retrieval/y.js (the model may import no role folder)" for each import against CORE_MAY_IMPORT */
-function coreRoleViolations(files: { path: string; text: string }[]): string[] {
-  return files
-    .filter(({ path }) => folderOf(path) === 'core')
-    .flatMap(({ path, text }) => {
-      const from = roleOf(path);
-      const allowed = CORE_MAY_IMPORT[from];
-      if (!allowed)
-        return [`src/core/${from}/ is no role of core: add it to CORE_MAY_IMPORT in __tests__/repo/layers.test.ts`];
-      return ts
-        .preProcessFile(text, true, true)
-        .importedFiles.map((imported) => imported.fileName)
-        .filter((name) => name.startsWith('.'))
-        .flatMap((name) => {
-          const to = roleOf(resolve(dirname(path), name));
-          if (to === from || allowed.includes(to)) return [];
-          const may = allowed.length ? allowed.join(', ') : 'no role folder';
-          return [`src/${relative(src, path)} imports ${name} (${from} may import ${may})`];
-        });
-    });
+/** How one table of layers is read: where a path stands in it, and what a missing place is told. */
+interface Layers {
+  table: Record<string, readonly string[] | '*'>;
+  placeOf: (path: string) => string;
+  unknown: (place: string) => string;
+  none: string;
 }
 
-/** the role folder of core that holds a path: knowledge, retrieval, rendering, or the model at its root */
-function roleOf(path: string): string {
-  const parts = relative(join(src, 'core'), path).split(/[\\/]/);
-  return parts.length > 1 ? parts[0]! : 'model';
-}
+const SRC_LAYERS: Layers = {
+  table: MAY_IMPORT,
+  placeOf: folderOf,
+  unknown: (place) => `src/${place}/ is in no layer: add it to MAY_IMPORT in __tests__/repo/layers.test.ts`,
+  none: 'no other folder',
+};
 
-/** "src/store/x.ts imports ../services/y.js (store may import core, ports)" for each import against the table */
-function layerViolations(files: { path: string; text: string }[]): string[] {
+const CORE_ROLES: Layers = {
+  table: CORE_MAY_IMPORT,
+  placeOf: roleOf,
+  unknown: (place) =>
+    `src/core/${place}/ is no role of core: add it to CORE_MAY_IMPORT in __tests__/repo/layers.test.ts`,
+  none: 'no role folder',
+};
+
+/** "src/store/x.ts imports ../services/y.js (store may import core, ports)" for each import against a table */
+function violations(files: { path: string; text: string }[], layers: Layers): string[] {
   return files.flatMap(({ path, text }) => {
-    const from = folderOf(path);
-    const allowed = MAY_IMPORT[from];
-    if (!allowed) return [`src/${from}/ is in no layer: add it to MAY_IMPORT in __tests__/repo/layers.test.ts`];
+    const from = layers.placeOf(path);
+    const allowed = layers.table[from];
+    if (!allowed) return [layers.unknown(from)];
     return ts
       .preProcessFile(text, true, true)
       .importedFiles.map((imported) => imported.fileName)
       .filter((name) => name.startsWith('.'))
       .flatMap((name) => {
-        const to = folderOf(resolve(dirname(path), name));
+        const to = layers.placeOf(resolve(dirname(path), name));
         if (to === from || allowed === '*' || allowed.includes(to)) return [];
-        const may = allowed.length ? allowed.join(', ') : 'no other folder';
+        const may = allowed.length ? allowed.join(', ') : layers.none;
         return [`src/${relative(src, path)} imports ${name} (${from} may import ${may})`];
       });
   });
+}
+
+const layerViolations = (files: { path: string; text: string }[]) => violations(files, SRC_LAYERS);
+const coreRoleViolations = (files: { path: string; text: string }[]) =>
+  violations(
+    files.filter(({ path }) => folderOf(path) === 'core'),
+    CORE_ROLES,
+  );
+
+/** the role folder of core that holds a path: knowledge, retrieval, rendering, or the model at its root */
+function roleOf(path: string): string {
+  const parts = relative(join(src, 'core'), path).split(/[\\/]/);
+  return parts.length > 1 ? parts[0]! : 'model';
 }
 
 /** the folder right under src/ that holds a path */
