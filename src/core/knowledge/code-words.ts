@@ -3,15 +3,22 @@
  * the files every ecosystem has, source folders, built-ins, file extensions and host names. The
  * specificity check (abstraction/specificity.ts) never counts them as naming a fix's source.
  */
-/** Words that are file stems, keywords or literals everywhere: never a leak on their own. */
-export const GENERIC_WORDS = new Set(
+/** A language's keywords and literals: "return true" or "self import" is a line of code, not a condition. */
+export const LANGUAGE_KEYWORDS = new Set(
   (
+    'null undefined none nil true false nan this self super void async await return throw throws catch try ' +
+    'function func class struct enum trait impl interface import export from require module exports const'
+  ).split(' '),
+);
+
+/** Words that are file stems, keywords or literals everywhere: never a leak on their own. */
+export const GENERIC_WORDS = new Set([
+  ...LANGUAGE_KEYWORDS,
+  ...(
     'index main test tests spec specs util utils helper helpers lib libs core common shared base types type ' +
     'errors error config configs options option settings default defaults constants const consts readme license ' +
     'changelog contributing package setup build dist source sources docs doc example examples fixture fixtures ' +
     'mock mocks init conftest cli app server client api mod models model view views style styles test_utils ' +
-    'null undefined none nil true false nan this self super void async await return throw throws catch try ' +
-    'function func class struct enum trait impl interface import export from require module exports string ' +
     'number boolean object array list dict map set value values input output data file files path paths name ' +
     'text json yaml toml date time parse format print string len make new delete defer chan panic unwrap expect ' +
     'result ok err some println console log logger debug warn info assert assertEqual describe it before after ' +
@@ -21,7 +28,7 @@ export const GENERIC_WORDS = new Set(
     'mutex context state store cache queue retry retries hook hooks plugin plugins middleware handler handlers ' +
     'router route routes schema schemas version versions flag flags command commands args argv env'
   ).split(' '),
-);
+]);
 
 /** Names with inner capitals (or dots) that are products or platforms, not anyone's symbols. */
 export const TECH_NAMES = new Set(

@@ -7,6 +7,7 @@
  */
 import type { LessonEntry } from './entry.js';
 import type { RoutineKind } from './routines.js';
+import { LANGUAGE_KEYWORDS } from './code-words.js';
 import { KIND_ENTRIES } from './kinds/index.js';
 
 /**
@@ -35,14 +36,6 @@ const FILLER = new Set(
   ).split(' '),
 );
 
-/** A language's keywords and literals: "return true" or "self class" is a line of code, not a condition. */
-const KEYWORDS = new Set(
-  (
-    'true false null undefined none nil nan return this self super void async await throw throws catch try ' +
-    'function func def class struct enum trait impl interface import export require module exports const let var'
-  ).split(' '),
-);
-
 const WORD = /[a-z][a-z0-9]*(?:-[a-z0-9]+)*/g;
 
 /**
@@ -63,7 +56,7 @@ export function phrasesOf(text: string, isGeneral: (word: string) => boolean): s
 }
 
 function usable(word: string, isGeneral: (word: string) => boolean): boolean {
-  return word.length >= 3 && !/\d/.test(word) && !FILLER.has(word) && !KEYWORDS.has(word) && isGeneral(word);
+  return word.length >= 3 && !/\d/.test(word) && !FILLER.has(word) && !LANGUAGE_KEYWORDS.has(word) && isGeneral(word);
 }
 
 /** One pattern per phrase (recall asks for the same few phrases of every task). */
