@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { abstractWithRules } from '../../../src/abstraction/rules-abstractor.js';
-import { detectLesson } from '../../../src/core/knowledge/lessons.js';
+import { detectLesson, rankLessons } from '../../../src/core/knowledge/lessons.js';
 import { sampleFix } from '../../helpers/sample-fix.js';
 
 const named = (text: string) => detectLesson([[text, 1]])?.lesson.id;
@@ -107,5 +107,25 @@ describe('cues of existing lessons for classes that recur in other words', () =>
   it('a version number alone names no dependency lesson', () => {
     expect(named('Release 2.3 notes')).toBeUndefined();
     expect(named('Bump the version to 2.3')).toBeUndefined();
+  });
+});
+
+describe('the lesson error-contract', () => {
+  it.each([
+    'Instead of the fetch promise rejecting, Node throws TypeError [ERR_INVALID_URL] and the process exits',
+    'Unmarshal returns a nil error for truncated input',
+    'applyPatches throws a native TypeError instead of its own error when the path goes through null',
+    'A test failure with a hint would be friendlier than a panic',
+  ])('is named by %j', (task) => {
+    expect(rankLessons(task).map((l) => l.lesson.id)).toContain('error-contract');
+  });
+
+  it('is not named by a wrong value nor by an error that reaches the caller as documented', () => {
+    for (const task of [
+      'The date is a day off instead of the 3rd',
+      'ReadConfig returns ConfigFileNotFoundError when the file is missing',
+      'The hook error is swallowed and the request hangs',
+    ])
+      expect(rankLessons(task).map((l) => l.lesson.id), task).not.toContain('error-contract');
   });
 });

@@ -31,6 +31,7 @@ describe('detectRoutinesInText', () => {
     ['upgrade to the new major version of the HTTP client dependency', 'dependency-compat'],
     ['type declarations reject a nullable argument', 'type-check'],
     ['the migration fails on a database with existing rows', 'data-migration'],
+    ['a new column is missing from the database schema after upgrading', 'data-migration'],
     // a runtime exception's name is bad input, not a type checker's finding
     ['a TypeError is raised when the value is a tuple', 'edge-input'],
     ['printing a self-referencing structure overflows the stack', 'edge-input'],
@@ -64,6 +65,10 @@ describe('detectRoutinesInText', () => {
     ['the tests fail on CI with a timeout', 'ci-config'],
     ['the peer closes the connection early', 'dependency-compat'],
     ['fix error reporting when the error contains escape sequences', 'security-validation'],
+    // a JSON, validation or GraphQL schema is not a database's; nor is SQL injection a migration
+    ['Wrong error.path for items validated by a nested schema', 'data-migration'],
+    ['Schema.load() drops unknown fields', 'data-migration'],
+    ['SQL injection through the order-by parameter', 'data-migration'],
   ])('does not read "%s" as %s', (text, kind) => {
     expect(
       detectRoutinesInText(text)

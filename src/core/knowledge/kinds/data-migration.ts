@@ -15,7 +15,11 @@ export const dataMigration = defineKind({
   },
   learnedRule: 'Run the migrations that touch the {p} on a fresh database',
   vocabulary: 'migration schema database',
-  textCues: [[/\bmigrat(e|ion|ions)\b|\bschema\b|\bdatabase\b|\bsql\b/i, 1.2]],
+  // "schema" alone is as often a JSON, validation or GraphQL schema as a database's
+  textCues: [
+    [/\bmigrat(e|ion|ions)\b|\bdatabase\b|\bsql\b(?! injection)/i, 1.2],
+    [/\b(database|db|sql|table) schemas?\b|\bschema (migrations?|changes?|versions?)\b|\balter table\b/i, 1.2],
+  ],
   files: {
     evidence: 'database migrations or schema',
     cues: [[/(^|\/)(migrations?|migrate)\/|\.sql$|(^|\/)schema\./i, 1.2]],
@@ -28,7 +32,11 @@ export const dataMigration = defineKind({
         'A migration that works on the author’s database fails on an empty one or on real data with unexpected rows.',
       check:
         'Apply all migrations to an empty database and to a copy with realistic data in CI, then run the tests; test the rollback where one exists.',
-      cues: [[/\bmigrat\w*\b|\bschema\b|\bdatabase\b|\bsql\b|\bcolumns?\b|\btables?\b/i, 0.9]],
+      cues: [
+        [/\bmigrat\w*\b|\bdatabase\b|\bsql\b(?! injection)|\b(database|db|sql|table) schemas?\b|\balter table\b/i, 0.9],
+        // a column or a table is also a TOML table, a Markdown table or a text column
+        [/\b(database|db|sql) (columns?|tables?)\b|\b(add|drop|rename)(s|ed|ing)? (a |the )?(columns?|tables?)\b/i, 0.9],
+      ],
     },
   ],
 });
