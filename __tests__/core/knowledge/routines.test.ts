@@ -32,6 +32,10 @@ describe('detectRoutinesInText', () => {
     ['type declarations reject a nullable argument', 'type-check'],
     ['the migration fails on a database with existing rows', 'data-migration'],
     ['a new column is missing from the database schema after upgrading', 'data-migration'],
+    // the reporter compares with an earlier release of the code itself
+    ['Custom Host header ignored unless lowercase. This worked in 1.x', 'api-compat'],
+    ['c.Args() now starts with the command name. In the previous release it was [some-arg]', 'api-compat'],
+    ['truncate(n) with n >= len() clears the buffer; 0.4 did too leave it alone', 'api-compat'],
     // a runtime exception's name is bad input, not a type checker's finding
     ['a TypeError is raised when the value is a tuple', 'edge-input'],
     ['printing a self-referencing structure overflows the stack', 'edge-input'],
@@ -68,6 +72,10 @@ describe('detectRoutinesInText', () => {
     // a JSON, validation or GraphQL schema is not a database's; nor is SQL injection a migration
     ['Wrong error.path for items validated by a nested schema', 'data-migration'],
     ['Schema.load() drops unknown fields', 'data-migration'],
+    // an issue names the options of its reproduction in passing: an option alone is weak evidence
+    ['With the sort option enabled, the list comes back in the wrong order', 'config-env'],
+    // a dependency's own release, named with its package, is a dependency's change
+    ['quick-lru 7 no longer works as the cache store; the same code works with quick-lru 5', 'api-compat'],
     ['SQL injection through the order-by parameter', 'data-migration'],
   ])('does not read "%s" as %s', (text, kind) => {
     expect(

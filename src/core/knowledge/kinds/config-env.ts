@@ -39,7 +39,7 @@ export const configEnv = defineKind({
   vocabulary: 'configuration options flags environment variables defaults',
   textCues: [
     [/\bconfig(uration|s)?\b|\bsettings?\b|\bprecedence\b/i, 1],
-    [/\boptions?\b|\bflags?\b/i, 0.8],
+    [/\boptions?\b|\bflags?\b/i, 0.5],
     [/\benv( var(iable)?s?)?\b|\benvironment var(iable)?s?\b|\bdotenv\b/i, 1],
     // a runtime or test "environment" is as often meant as a configured one
     [/\benvironments?\b/i, 0.5],
