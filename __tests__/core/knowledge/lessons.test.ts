@@ -60,9 +60,10 @@ describe('the lesson catalog', () => {
       'path-joining',
     ],
     ['The same header repeated twice keeps only one of its values', 'the callback is called twice', 'repeated-values'],
-    ['Integer overflow when the count is very large', 'Limit recursion to block stack overflow', 'numeric-extremes'],
+    ['Integer overflow when the count is very large', 'Limit recursion to block stack overflow', 'integer-limits'],
     ['Wrong result for negative numbers', 'fix pandas>=3 & negative format_interval', 'numeric-extremes'],
-    ['Wrong rounding of floating point values near infinity', 'Fix the FloatConvertor regex', 'numeric-extremes'],
+    ['Division by zero when the interval is empty', 'the zero-width space is dropped', 'numeric-extremes'],
+    ['A NaN value is reported as changed on every set', 'Fix the FloatConvertor regex', 'non-finite-numbers'],
     [
       'A panic when the optional value is null',
       'do not crash on broken pipe, just redirect to /dev/null',

@@ -129,3 +129,32 @@ describe('the lesson error-contract', () => {
       expect(rankLessons(task).map((l) => l.lesson.id), task).not.toContain('error-contract');
   });
 });
+
+describe('the numeric lessons: zero and negatives, NaN and infinity, integer limits', () => {
+  it.each([
+    ['Duration formatting drops the sign of negative durations', 'numeric-extremes'],
+    ['Wrong remainder when the timestamp is before the epoch', 'numeric-extremes'],
+    ['A NaN value is reported as changed on every set', 'non-finite-numbers'],
+    ['format_meter raises OverflowError when total is inf', 'non-finite-numbers'],
+    ['Decoding the minimum int64 in binary notation gives a string', 'integer-limits'],
+    ['u64 values above i64::MAX are serialised as negative numbers', 'integer-limits'],
+    ['Sign extension missing when decoding a narrow int', 'integer-limits'],
+  ])('%j names %s', (task, id) => {
+    expect(rankLessons(task)[0]?.lesson.id).toBe(id);
+  });
+
+  it('a stack overflow, an info level and a large file are none of them', () => {
+    for (const task of [
+      'Stack overflow on a deeply nested document',
+      'The info level is printed as inf in the header',
+      'Uploading a large file times out',
+    ])
+      expect(
+        rankLessons(task).map((l) => l.lesson.id),
+        task,
+      ).not.toEqual(expect.arrayContaining(['non-finite-numbers']));
+    expect(rankLessons('Stack overflow on a deeply nested document').map((l) => l.lesson.id)).not.toContain(
+      'integer-limits',
+    );
+  });
+});

@@ -166,20 +166,51 @@ export const edgeInput = defineKind({
     },
     {
       id: 'numeric-extremes',
-      title: 'Numbers at their extremes (zero, negative, very large, NaN, fractions) must be tested',
-      description: 'Arithmetic and parsing written for small positive integers overflow, round wrongly or accept NaN.',
+      title: 'Zero, negative and fractional numbers must be tested, not only small positive integers',
+      description:
+        'Arithmetic, formatting and parsing written for small positive integers divide by zero, lose the sign of a negative value, take the wrong remainder or round a fraction wrongly.',
       check:
-        'Test the changed computation with zero, a negative value, the largest supported value, a fraction and NaN, and assert the exact result or a clear error.',
+        'Test the changed computation with zero, a negative value and a fraction, and assert the exact result (sign, remainder, digits) or a clear error.',
       cues: [
-        [/(?<!\bstack )\b(over|under)flow\w*\b|\bnan\b|\binfinity\b/i, 1],
         // a number's type or a rounding mode is mentioned in many bugs that are not about extremes
         [/\bprecision\b|\brounding\b|\bfloat(ing point)?\b|\bintegers?\b/i, 0.6],
         [
-          /\bnegative (numbers?|values?|inputs?|integers?|ints?|floats?|zero|durations?|amounts?|counts?|sizes?|index|indexes|indices)\b|\blarge (numbers?|values?|files?|inputs?)\b|\bhuge\b|\bbig ?int\b/i,
+          /\bnegative (numbers?|values?|inputs?|integers?|ints?|floats?|zero|durations?|amounts?|counts?|sizes?|index|indexes|indices|offsets?|intervals?)\b/i,
           1,
         ],
         [/\bnegative\b/i, 0.5],
-        [/\bdivi(de|sion) by zero\b/i, 1.5],
+        [/\bdivi(de|sion) by zero\b|\bzero divisor\b|\b(remainder|modulo)\b/i, 1.5],
+        [/\bfractions?(al)?\b|\bdecimals?\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'non-finite-numbers',
+      title: 'NaN and infinity must be handled on purpose: NaN never equals itself and infinity is no count',
+      description:
+        'Code written for finite numbers sees NaN as changed on every comparison, formats or converts infinity as if it were a huge count, or fails with an overflow on it.',
+      check:
+        'Test the changed computation with NaN and with positive and negative infinity, and assert each gives a defined result (unchanged, unknown, refused) or a clear error.',
+      cues: [
+        [/\bnan\b|\binfinity\b|\bnon-?finite\b|\bis_?nan\b|\bis_?finite\b/i, 1.2],
+        // an overflow caused by an infinite value is this lesson's, not the integer limits'
+        [/(=|\b(is|be|of|total|value|with)) ?(-|\+)?inf\b|\bfloat\(['"]inf/i, 1.3],
+      ],
+    },
+    {
+      id: 'integer-limits',
+      title: "Integers at their type's limits must not overflow, wrap or lose their sign",
+      description:
+        'Arithmetic, conversion and parsing written for small values overflow at the type’s maximum, negate its minimum wrongly, or change a value when converting it to a narrower or signed type.',
+      check:
+        'Test the changed code with the type’s minimum and maximum, one past them, and a value that does not fit a narrower type, and assert the exact result or a clear overflow error.',
+      cues: [
+        [/(?<!\bstack )\b(over|under)flow\w*\b/i, 1.2],
+        [
+          /\b(min(imum)?|max(imum)?|largest|smallest) (u?int\w*|[iu](8|16|32|64|128)|integers?|value of the type|representable)\b|\b(int|u?int\d+|[iu]\d+)::(max|min)\b|\bmax_?safe_?integer\b|\b(max|min)u?int\d*\b|\bsign[- ]extension\b|\bwrap(s|ped|ping)? ?around\b/i,
+          1.2,
+        ],
+        [/\blarge (numbers?|values?|integers?|inputs?)\b|\bhuge\b|\bbig ?ints?\b|\b(u?int|[iu])(8|16|32|64|128)\b/i, 0.6],
+        [/\bnarrow(er|ing)? (types?|int\w*|conversions?|width)\b|\b(different|other) widths?\b|\bbecomes? negative\b|\bas (a )?negative\b/i, 0.8],
       ],
     },
     {
