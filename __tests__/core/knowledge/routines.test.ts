@@ -32,6 +32,10 @@ describe('detectRoutinesInText', () => {
     ['type declarations reject a nullable argument', 'type-check'],
     ['the migration fails on a database with existing rows', 'data-migration'],
     ['a new column is missing from the database schema after upgrading', 'data-migration'],
+    // slowness and growth as a reporter measures them
+    ['Parsing a 2 MB file takes 80 seconds', 'performance-resource'],
+    ['Memory grows on every request; after a few hours the process is OOM-killed', 'performance-resource'],
+    ['Rendering is 10x slower since the table got a header row', 'performance-resource'],
     // the reporter compares with an earlier release of the code itself
     ['Custom Host header ignored unless lowercase. This worked in 1.x', 'api-compat'],
     ['c.Args() now starts with the command name. In the previous release it was [some-arg]', 'api-compat'],
@@ -72,6 +76,8 @@ describe('detectRoutinesInText', () => {
     // a JSON, validation or GraphQL schema is not a database's; nor is SQL injection a migration
     ['Wrong error.path for items validated by a nested schema', 'data-migration'],
     ['Schema.load() drops unknown fields', 'data-migration'],
+    // a count of arguments or a duration set on purpose is no slowness
+    ['The function takes 2 arguments but the docs show 3', 'performance-resource'],
     // an issue names the options of its reproduction in passing: an option alone is weak evidence
     ['With the sort option enabled, the list comes back in the wrong order', 'config-env'],
     // a dependency's own release, named with its package, is a dependency's change

@@ -1,6 +1,10 @@
 /** The routine kind performance-resource (leaks and resource cleanup): its cues, routines and lessons. */
 import { defineKind } from '../entry.js';
 
+/** Slowness as a reporter measures it: "takes 80 seconds", "takes forever", "10x slower". */
+const SLOWNESS_MEASURED =
+  /\btakes? (over |about |almost |nearly |more than )?\d+(\.\d+)? ?(s|secs?|seconds?|mins?|minutes?|ms|milliseconds?|hours?)\b|\btakes? (forever|ages)\b|\b\d+(\.\d+)? ?(x|×|times) slower\b|\bslower than\b/i;
+
 export const performanceResource = defineKind({
   kind: 'performance-resource',
   template: {
@@ -46,6 +50,9 @@ export const performanceResource = defineKind({
     [/\bclos(e|es|ing) (of )?(the )?(handles?|files?|connections?|sockets?|streams?|callbacks?|resources?)\b/i, 1],
     [/\bfile descriptors?\b|\btoo many (open|processes|connections|files)\b|\bexhaust/i, 1],
     [/\bslow(ness)?\b|\bperf(ormance)?\b|\bquadratic\b|\bcpu\b|\bthrottl/i, 1],
+    // how an issue says it: a time measured, memory that grows
+    [SLOWNESS_MEASURED, 1.2],
+    [/\bout of memory\b|\boom(-killed)?\b|\bmemory (usage )?(grows|keeps growing|increases|balloons|explodes)\b|\bheap (grows|exhausted)\b/i, 1.2],
     [
       /\b(not|never|does ?n[o']t|fails? to) (terminat|exit)\w*|\bkeeps? (the )?(process|event loop) (alive|running)\b/i,
       1,
@@ -100,6 +107,7 @@ export const performanceResource = defineKind({
         'Benchmark the changed path on a large input with a simple budget, and bound parallel work by a limit (such as the CPU count) rather than the input size.',
       cues: [
         [/\bslow\w*\b|\bperf(ormance)?\b|\bquadratic\b|\bo\(n\^?2\)|\bcpu\b|\bspeed\w*\b|\bfaster\b/i, 1],
+        [SLOWNESS_MEASURED, 1],
         [
           /\b(limit\w*|bound\w*|throttl\w*|too many)\b.{0,20}\b(processes|workers|threads|requests|concurren\w*|parallel\w*)\b/i,
           1,
