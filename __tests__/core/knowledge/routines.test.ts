@@ -32,6 +32,9 @@ describe('detectRoutinesInText', () => {
     ['type declarations reject a nullable argument', 'type-check'],
     ['the migration fails on a database with existing rows', 'data-migration'],
     ['a new column is missing from the database schema after upgrading', 'data-migration'],
+    // how a reporter says the input is an attacker's
+    ['A crafted child binding key injects extra log lines', 'security-validation'],
+    ['applyPatches lets a patch write to Object.prototype', 'security-validation'],
     // slowness and growth as a reporter measures them
     ['Parsing a 2 MB file takes 80 seconds', 'performance-resource'],
     ['Memory grows on every request; after a few hours the process is OOM-killed', 'performance-resource'],
@@ -76,6 +79,8 @@ describe('detectRoutinesInText', () => {
     // a JSON, validation or GraphQL schema is not a database's; nor is SQL injection a migration
     ['Wrong error.path for items validated by a nested schema', 'data-migration'],
     ['Schema.load() drops unknown fields', 'data-migration'],
+    // input a user provides is not yet an attacker's
+    ['The user-provided config file is ignored', 'security-validation'],
     // a count of arguments or a duration set on purpose is no slowness
     ['The function takes 2 arguments but the docs show 3', 'performance-resource'],
     // an issue names the options of its reproduction in passing: an option alone is weak evidence

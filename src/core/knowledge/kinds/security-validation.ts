@@ -24,6 +24,9 @@ export const securityValidation = defineKind({
     [/\binject(ed|s)?\b/i, 0.4],
     [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
     [/\btrust(ed)?[- ]?prox|\buntrusted\b|\btrust\b/i, 0.8],
+    // how a reporter says the input is an attacker's
+    [/\b(crafted|forged|malicious|attackers?|exploit(s|ed|able)?|pwned)\b|\b__proto__\b|\bobject\.prototype\b/i, 1.2],
+    [/\b(user|client|attacker)[- ](provided|supplied|controlled)\b/i, 0.5],
     [
       /\b(3rd|third)[- ]part(y|ies)\b|\bcross[- ](origin|domain|site)\b|\b(secure|sensitive) (headers?|cookies?|data)\b/i,
       0.8,
