@@ -7,6 +7,10 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
   it.each([
     ['dates shown a day off in UTC+13'],
     ["Users in New Zealand see yesterday's date on invoices"],
+    // a wrong result told in plain prose: a time off by hours, output cut off, a step run twice
+    ['Parsed times are 7 hours off for dates before 1970'],
+    ['Long lines are cut off when the output is piped'],
+    ['The post-install hook runs twice on a fresh checkout'],
     ['Memory grows on every request; after a few hours the process is OOM-killed'],
     ['node prints MaxListenersExceededWarning after 11 requests'],
     ['TypeError: Cannot read properties of undefined (reading "length")', 'Calling `render()` with no props.'],
@@ -45,6 +49,7 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
     ],
     ['Should we ship a browser build?', 'Opening this to collect opinions before anyone writes a PR.', 'discussion'],
     ['Thank you!', 'This library never crashed on us in five years of production.', 'discussion'],
+    ['Make the build run twice as fast', 'Caching the compiled templates would help.', 'feature'],
   ])('%j is not a failure (%j) but %s', (title, body, kind) => {
     expect(readTaskKind(issue(title, body))).toBe(kind);
   });

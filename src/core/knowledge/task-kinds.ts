@@ -66,11 +66,11 @@ export const FAILURE_CUES: readonly KindCue[] = [
     0.9,
   ),
   cue(
-    /\b(a|one|an|two) (day|hour|month|year|minute|second)s? (off|early|late|behind|ahead|too (early|late))\b|\b(yesterday|tomorrow)['’]s\b|\boff by (one|an? \w+)\b/,
+    /\b(a|one|an|two|three|several|a few|\d+) (day|hour|month|year|minute|second)s? (off|early|late|behind|ahead|too (early|late))\b|\b(yesterday|tomorrow)['’]s\b|\boff by (one|an? \w+|\d+)\b/,
     1.6,
   ),
   cue(
-    /\bwrong\b|\bincorrect(ly)?\b|\bgarbled\b|\bmangled\b|\bcorrupt\w*|\bmisformatted\b|\btruncated\b|\bduplicated?\b/,
+    /\bwrong\b|\bincorrect(ly)?\b|\bgarbled\b|\bmangled\b|\bcorrupt\w*|\bmisformatted\b|\btruncated\b|\bduplicated?\b|\b(is|are|gets?|got|was|were) cut off\b|\b(runs?|fires?|is called|are called|gets called|executes?|is sent|are sent|is printed|are printed|is logged|are logged) twice\b(?! as)/,
     1,
   ),
   cue(
