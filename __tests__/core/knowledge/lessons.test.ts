@@ -81,7 +81,11 @@ describe('the lesson catalog', () => {
       'terminal-escape-injection',
     ],
     ['ci: fix the broken workflow', 'the tests fail on CI with a timeout', 'ci-pipeline'],
-    ['The migration that adds a column fails on a populated database', 'Validation fails for a nested schema with $ref', 'schema-migration'],
+    [
+      'The migration that adds a column fails on a populated database',
+      'Validation fails for a nested schema with $ref',
+      'schema-migration',
+    ],
     ['Add a column to the users table in SQL', 'Arrays of TOML tables lose their comments', 'schema-migration'],
   ])('%j names it, %j does not → %s', (named, nearMiss, id) => {
     expect(rankLessons(named).map((l) => l.lesson.id)).toContain(id);

@@ -126,7 +126,10 @@ describe('the lesson error-contract', () => {
       'ReadConfig returns ConfigFileNotFoundError when the file is missing',
       'The hook error is swallowed and the request hangs',
     ])
-      expect(rankLessons(task).map((l) => l.lesson.id), task).not.toContain('error-contract');
+      expect(
+        rankLessons(task).map((l) => l.lesson.id),
+        task,
+      ).not.toContain('error-contract');
   });
 });
 
@@ -134,6 +137,7 @@ describe('the numeric lessons: zero and negatives, NaN and infinity, integer lim
   it.each([
     ['Duration formatting drops the sign of negative durations', 'numeric-extremes'],
     ['Wrong remainder when the timestamp is before the epoch', 'numeric-extremes'],
+    ['duration_round by zero panics', 'numeric-extremes'],
     ['A NaN value is reported as changed on every set', 'non-finite-numbers'],
     ['format_meter raises OverflowError when total is inf', 'non-finite-numbers'],
     ['Decoding the minimum int64 in binary notation gives a string', 'integer-limits'],
@@ -156,5 +160,33 @@ describe('the numeric lessons: zero and negatives, NaN and infinity, integer lim
     expect(rankLessons('Stack overflow on a deeply nested document').map((l) => l.lesson.id)).not.toContain(
       'integer-limits',
     );
+  });
+});
+
+describe('the lesson prototype-pollution', () => {
+  it.each([
+    'Fixed security issue: prototype pollution possible when applying patches',
+    'applyPatches lets a patch write to Object.prototype',
+    'Merging {"__proto__": {"admin": true}} makes every object an admin',
+  ])('is named by %j', (task) => {
+    expect(named(task)).toBe('prototype-pollution');
+  });
+
+  it('is not named by a prototype-inherited key that is only dropped', () => {
+    expect(named('undefined assigned to a prototype-inherited key gets dropped')).not.toBe('prototype-pollution');
+  });
+});
+
+describe('the lesson error-classification reads a wrapped error by its chain', () => {
+  it.each([
+    'Fix error chain from pkgerrors',
+    'Do not check errors with instanceof',
+    'errors.Is does not see the wrapped error',
+  ])('is named by %j', (task) => {
+    expect(named(task)).toBe('error-classification');
+  });
+
+  it('is not named by an error message that is only wrong', () => {
+    expect(named('The error message names the wrong file')).not.toBe('error-classification');
   });
 });

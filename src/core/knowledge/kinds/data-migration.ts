@@ -35,7 +35,10 @@ export const dataMigration = defineKind({
       cues: [
         [/\bmigrat\w*\b|\bdatabase\b|\bsql\b(?! injection)|\b(database|db|sql|table) schemas?\b|\balter table\b/i, 0.9],
         // a column or a table is also a TOML table, a Markdown table or a text column
-        [/\b(database|db|sql) (columns?|tables?)\b|\b(add|drop|rename)(s|ed|ing)? (a |the )?(columns?|tables?)\b/i, 0.9],
+        [
+          /\b(database|db|sql) (columns?|tables?)\b|\b(add|drop|rename)(s|ed|ing)? (a |the )?(columns?|tables?)\b/i,
+          0.9,
+        ],
       ],
     },
   ],

@@ -179,7 +179,10 @@ export const edgeInput = defineKind({
           1,
         ],
         [/\bnegative\b/i, 0.5],
-        [/\bdivi(de|sion) by zero\b|\bzero divisor\b|\b(remainder|modulo)\b/i, 1.5],
+        [
+          /\bdivi(de|ded|sion) by zero\b|\b(round\w*|modulo|mod) by zero\b|\bzero divisor\b|\b(remainder|modulo)\b/i,
+          1.5,
+        ],
         [/\bfractions?(al)?\b|\bdecimals?\b/i, 0.5],
       ],
     },
@@ -209,8 +212,14 @@ export const edgeInput = defineKind({
           /\b(min(imum)?|max(imum)?|largest|smallest) (u?int\w*|[iu](8|16|32|64|128)|integers?|value of the type|representable)\b|\b(int|u?int\d+|[iu]\d+)::(max|min)\b|\bmax_?safe_?integer\b|\b(max|min)u?int\d*\b|\bsign[- ]extension\b|\bwrap(s|ped|ping)? ?around\b/i,
           1.2,
         ],
-        [/\blarge (numbers?|values?|integers?|inputs?)\b|\bhuge\b|\bbig ?ints?\b|\b(u?int|[iu])(8|16|32|64|128)\b/i, 0.6],
-        [/\bnarrow(er|ing)? (types?|int\w*|conversions?|width)\b|\b(different|other) widths?\b|\bbecomes? negative\b|\bas (a )?negative\b/i, 0.8],
+        [
+          /\blarge (numbers?|values?|integers?|inputs?)\b|\bhuge\b|\bbig ?ints?\b|\b(u?int|[iu])(8|16|32|64|128)\b/i,
+          0.6,
+        ],
+        [
+          /\bnarrow(er|ing)? (types?|int\w*|conversions?|width)\b|\b(different|other) widths?\b|\bbecomes? negative\b|\bas (a )?negative\b/i,
+          0.8,
+        ],
       ],
     },
     {

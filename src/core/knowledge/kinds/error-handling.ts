@@ -118,7 +118,8 @@ export const errorHandling = defineKind({
     },
     {
       id: 'error-contract',
-      title: "A failure must reach the caller in the API's own error form, never as a crash, a raw runtime error or no error",
+      title:
+        "A failure must reach the caller in the API's own error form, never as a crash, a raw runtime error or no error",
       description:
         'On bad input or a failing step the code throws where it should reject, panics where it should return an error, leaks a native TypeError instead of its own error type, or returns no error at all.',
       check:
@@ -129,13 +130,19 @@ export const errorHandling = defineKind({
           1.3,
         ],
         [/\breturns? (a )?(nil|no|null|an empty) error\b|\bno error (is )?returned\b|\berr(or)? (is|==) nil\b/i, 1.3],
-        [/\b(its|their|our) own (error|exception)s?\b|\b(native|raw|bare|built-?in) (type ?error|errors?|exceptions?)\b/i, 1.2],
+        [
+          /\b(its|their|our) own (error|exception)s?\b|\b(native|raw|bare|built-?in) (type ?error|errors?|exceptions?)\b/i,
+          1.2,
+        ],
         [
           /\b(friendlier|catchable|proper|meaningful) (errors?|exceptions?|failures?)\b|\bcan('t| ?not) (catch|distinguish)\b|\btell\b.{0,40}\bapart\b/i,
           0.8,
         ],
         [/\b(rather|other) than (a |an )?(panic|crash)\b|\bthan a (panic|crash)\b/i, 1],
-        [/\b(process|worker|server|program|app) (exits|crashes|dies|goes down)\b|\btakes? (the )?(worker|process|server) down\b/i, 0.8],
+        [
+          /\b(process|worker|server|program|app) (exits|crashes|dies|goes down)\b|\btakes? (the )?(worker|process|server) down\b/i,
+          0.8,
+        ],
       ],
     },
     {
@@ -151,6 +158,11 @@ export const errorHandling = defineKind({
           1.2,
         ],
         [/\bbased on (the )?(type|kind|code)\b|\bbenign\b|\bexpected errors?\b/i, 0.8],
+        // the kind of a wrapped error, or one from another realm, is read through its chain, not instanceof
+        [
+          /\berror chains?\b|\bunwrap(s|ped|ping)? (the )?errors?\b|\berrors\.(is|as)\b|\bwrapped errors?\b|\binstanceof\b/i,
+          1.2,
+        ],
       ],
     },
   ],

@@ -52,7 +52,10 @@ export const performanceResource = defineKind({
     [/\bslow(ness)?\b|\bperf(ormance)?\b|\bquadratic\b|\bcpu\b|\bthrottl/i, 1],
     // how an issue says it: a time measured, memory that grows
     [SLOWNESS_MEASURED, 1.2],
-    [/\bout of memory\b|\boom(-killed)?\b|\bmemory (usage )?(grows|keeps growing|increases|balloons|explodes)\b|\bheap (grows|exhausted)\b/i, 1.2],
+    [
+      /\bout of memory\b|\boom(-killed)?\b|\bmemory (usage )?(grows|keeps growing|increases|balloons|explodes)\b|\bheap (grows|exhausted)\b/i,
+      1.2,
+    ],
     [
       /\b(not|never|does ?n[o']t|fails? to) (terminat|exit)\w*|\bkeeps? (the )?(process|event loop) (alive|running)\b/i,
       1,
