@@ -7,6 +7,7 @@ import { MemoryIndex, type Retriever } from '../../src/core/retrieval/memory-ind
 import type { Fix, Memory, Visibility } from '../../src/core/types.js';
 import type { Embedder } from '../../src/ports/index.js';
 import { silentLogger } from '../../src/ports/index.js';
+import { forget } from '../../src/services/governance.js';
 import { recall } from '../../src/services/recall.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -259,6 +260,56 @@ describe('recall over a store that caches what it reads', () => {
       const rewritten = await recall(deps, { tenant: 'acme' }, task);
       expect(rewritten[0]?.memory.title).toBe(`${original.title} (reviewed)`);
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('recall over a pool file whose routine vocabulary search was cached', () => {
+  // the task names time zones: recall also searches the vocabulary of that routine (the same
+  // search for every task that names it, so the store keeps its result); this insight shares no
+  // word with the task and is found through that search alone
+  const task = 'date parsing breaks for users in UTC+13';
+  const text = {
+    title: 'Check locale rules across a DST boundary',
+    description: 'Changes to locale handling regress unless a DST switch is covered.',
+    content: 'Run the suite under a second locale and across a DST switch.',
+  };
+  const vocabularyOnly = insightMemory('mlocale', sampleFix({ repo: 'acme/intl', ref: 'i1', visibility: 'public' }), {
+    ...text,
+    body: { level: 'insight', insight: text },
+    tags: ['routine:encoding-locale'],
+    routines: ['encoding-locale'],
+    lesson: null,
+  });
+  const ids = (hits: { memory: Memory }[]) => hits.map((h) => h.memory.id);
+
+  it('sees an insight written, forgotten, or written by another process since', async () => {
+    const path = join(dir, `pool-${++n}.db`);
+    const store = await openStore(path);
+    const other = await openStore(path);
+    try {
+      for (const m of pool) await store.putMemory(m);
+      const deps = { store, logger: silentLogger, clock };
+      // no relevance bar: the question is whether recall finds the insight at all
+      const ask = () => recall(deps, { tenant: 'acme' }, task, { k: 5, minScore: 0 });
+      expect(ids(await ask())).not.toContain('mlocale');
+
+      await store.putMemory(vocabularyOnly);
+      const written = await ask();
+      expect(ids(written)).toContain('mlocale');
+      expect(written.find((h) => h.memory.id === 'mlocale')!.parts.lexical).toBe(0);
+
+      await forget(store, 'acme', 'mlocale', { actor: 'octocat' });
+      expect(ids(await ask())).not.toContain('mlocale');
+
+      // another process (the CLI beside the App) writes the same file, then retires the insight
+      await other.putMemory(vocabularyOnly);
+      expect(ids(await ask())).toContain('mlocale');
+      await other.putMemory({ ...vocabularyOnly, status: 'archived' });
+      expect(ids(await ask())).not.toContain('mlocale');
+    } finally {
+      await other.close();
       await store.close();
     }
   });

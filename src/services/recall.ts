@@ -146,7 +146,8 @@ export async function recall(
     (options.onlyRepo === undefined || onlyFrom(m, options.onlyRepo));
 
   // 3. score parts, normalized over what the requester may see (a hidden memory sets no scale)
-  const seen = new Set(loaded.filter(visible).map((m) => m.id));
+  const shown = loaded.filter(visible);
+  const seen = new Set(shown.map((m) => m.id));
   const lexNorm = normalizeList(
     lexical.filter((h) => seen.has(h.id)),
     fusion,
@@ -165,8 +166,7 @@ export async function recall(
   const now = deps.clock.now();
   const byId = new Map<string, Memory>();
   const ranked: RankedCandidate[] = [];
-  for (const m of loaded) {
-    if (!visible(m)) continue;
+  for (const m of shown) {
     byId.set(m.id, m);
     ranked.push(
       combine(
@@ -277,16 +277,30 @@ interface TaskReading {
 }
 
 /**
- * The last task read: a caller often recalls the same task twice in a row (the Action's withheld
- * check recalls it again as a more private reader), and reading it runs a few hundred patterns.
- * The reading is shared: read-only.
+ * The tasks read last: a caller often recalls a task again soon (the withheld check recalls it as a
+ * more private reader, after the recall API has served other requests meanwhile), and reading it
+ * runs a few hundred patterns. Readings are shared: read-only.
  */
-let lastReading: { task: string; reading: TaskReading } | undefined;
+const readings = new Map<string, TaskReading>();
+/** readings kept (more than the recall API serves at once), least recently used dropped first */
+const KEPT_READINGS = 128;
+/** and their tasks' characters in all (a pasted log is long) */
+const KEPT_READING_CHARS = 1_000_000;
+let readingChars = 0;
 
 function readTask(task: string): TaskReading {
-  if (lastReading?.task === task) return lastReading.reading;
-  const reading: TaskReading = { task, kind: readTaskKindOf(task) };
-  lastReading = { task, reading };
+  let reading = readings.get(task);
+  if (reading) readings.delete(task);
+  else {
+    reading = { task, kind: readTaskKindOf(task) };
+    readingChars += task.length;
+  }
+  readings.set(task, reading);
+  while (readings.size > KEPT_READINGS || (readingChars > KEPT_READING_CHARS && readings.size > 1)) {
+    const oldest = readings.keys().next().value as string;
+    readings.delete(oldest);
+    readingChars -= oldest.length;
+  }
   return reading;
 }
 

@@ -70,8 +70,14 @@ export function rankLexically(
   if (queryTerms.length === 0 || candidates.length === 0 || limit <= 0) return [];
   // the statistics are those of the candidates holding a query term: what an engine fetched for a
   // reading of its own (another stemming) changes nothing
-  const matching = candidates.filter((candidate) => queryTerms.some((term) => profileOf(candidate).counts.has(term)));
-  const docs = matching.map(profileOf);
+  const matching: (typeof candidates)[number][] = [];
+  const docs: TermProfile[] = [];
+  for (const candidate of candidates) {
+    const profile = profileOf(candidate);
+    if (!queryTerms.some((term) => profile.counts.has(term))) continue;
+    matching.push(candidate);
+    docs.push(profile);
+  }
   let total = 0;
   for (const doc of docs) total += doc.length;
   const averageLength = total / docs.length || 1;
