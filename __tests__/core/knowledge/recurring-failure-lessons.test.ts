@@ -190,3 +190,28 @@ describe('the lesson error-classification reads a wrapped error by its chain', (
     expect(named('The error message names the wrong file')).not.toBe('error-classification');
   });
 });
+
+describe('the lessons float-text-form, deterministic-output-order and ipv6-host-forms', () => {
+  it.each([
+    [
+      'Large and tiny floats serialised differently than encoding/json: 1e21 comes out as 1000000000000000000000',
+      'float-text-form',
+    ],
+    ['Fix JSON encoding of float exponents to be like json.Marshal', 'float-text-form'],
+    ['Negative zero is written as 0 and reads back positive', 'float-text-form'],
+    ['Fix unstable map key ordering', 'deterministic-output-order'],
+    ['The generated file changes on every run: dict iteration order', 'deterministic-output-order'],
+    ['Fix url parsing of ipv6 urls on URL.replace', 'ipv6-host-forms'],
+    ['Connecting to [::1]:8080 uses port 1', 'ipv6-host-forms'],
+  ])('%j names %s', (task, id) => {
+    expect(named(task)).toBe(id);
+  });
+
+  it('a float named alone, an ordered list and a host name are none of them', () => {
+    expect(named('Rounding a float to two places gives 0.30000000000000004')).not.toBe('float-text-form');
+    expect(named('The list is sorted in the wrong order when two names are equal')).not.toBe(
+      'deterministic-output-order',
+    );
+    expect(named('The host header is dropped on redirect')).not.toBe('ipv6-host-forms');
+  });
+});

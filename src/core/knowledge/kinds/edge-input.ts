@@ -175,7 +175,7 @@ export const edgeInput = defineKind({
         // a number's type or a rounding mode is mentioned in many bugs that are not about extremes
         [/\bprecision\b|\brounding\b|\bfloat(ing point)?\b|\bintegers?\b/i, 0.6],
         [
-          /\bnegative (numbers?|values?|inputs?|integers?|ints?|floats?|zero|durations?|amounts?|counts?|sizes?|index|indexes|indices|offsets?|intervals?)\b/i,
+          /\bnegative (numbers?|values?|inputs?|integers?|ints?|floats?|durations?|amounts?|counts?|sizes?|index|indexes|indices|offsets?|intervals?)\b/i,
           1,
         ],
         [/\bnegative\b/i, 0.5],
@@ -220,6 +220,48 @@ export const edgeInput = defineKind({
           /\bnarrow(er|ing)? (types?|int\w*|conversions?|width)\b|\b(different|other) widths?\b|\bbecomes? negative\b|\bas (a )?negative\b/i,
           0.8,
         ],
+      ],
+    },
+    {
+      id: 'float-text-form',
+      title: 'Floating-point numbers must be written in a form that reads back to the same value',
+      description:
+        'A serializer or formatter writes a float as a long fixed-point string, drops its exponent or sign of zero, or rounds it, so it no longer matches the reference encoder or parses back to the same number.',
+      check:
+        'Format and parse back very large and very small floats (1e21, 1e-7), negative zero and values needing all their digits, and compare each with the reference encoder of the format and with the original value.',
+      cues: [
+        [/\b(exponents?|scientific notation|e-notation)\b|\b\d+(\.\d+)?e[+-]?\d+\b/i, 1],
+        [
+          /\bnegative zero\b|(^|\s)-0(\.0)?\b|\bshortest (round[- ]trip|representation)\b|\bround[- ]trips? (of )?(a )?floats?\b/i,
+          1.1,
+        ],
+        [/\bfloats?\b|\bfloating[- ]point\b|\bdoubles?\b|\bf64\b|\bfloat64\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'deterministic-output-order',
+      title: 'Output built from a map or a set must come out in a stable order',
+      description:
+        'Iterating a hash map or a set gives a different order from run to run (or from one version to the next), so serialized output, generated files and test snapshots change though nothing else did.',
+      check:
+        'Produce the output twice (and under another hash seed or runtime version where the language randomizes it) and assert it is byte-identical, sorting keys or keeping insertion order where the format allows.',
+      cues: [
+        [
+          /\b(unstable|random(ized)?|non-?deterministic|inconsistent|unpredictable|changing) (\w+ )?(order|ordering|key order)\b|\b(map|dict|hash|set) (key |iteration )?order(ing)?\b|\biteration order\b|\bsort(ed)? keys\b|\bdeterministic (output|order(ing)?|serialization)\b/i,
+          1.3,
+        ],
+      ],
+    },
+    {
+      id: 'ipv6-host-forms',
+      title: 'Host parsing must be tested with IPv6 addresses, bracketed and with a port',
+      description:
+        'Code that splits a host from its port at the first colon breaks on an IPv6 address, whose colons are part of the address and which a URL writes in brackets.',
+      check:
+        'Test the changed parsing or URL building with [::1], [::1]:8080, a full IPv6 address and a zone id, and assert host and port come back separately and the brackets where the format needs them.',
+      cues: [
+        [/\bipv6\b|\[::1?\]|\[[0-9a-f:]{3,}\]/i, 1.3],
+        [/\b(host|port|address)\b/i, 0.3],
       ],
     },
     {

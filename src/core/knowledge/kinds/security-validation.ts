@@ -128,7 +128,7 @@ export const securityValidation = defineKind({
       description:
         'A merge, a path setter or a patch that follows keys from input walks into an object’s prototype and changes every object of the program.',
       check:
-        'Feed the changed merge, set or patch code the keys __proto__, constructor and prototype (alone and inside a path) and assert they are refused or stored as plain own keys, and that Object.prototype is unchanged afterwards.',
+        'Feed the changed merge, set or patch code the keys __proto__, constructor and prototype (alone and inside a path) and assert they are refused or stored as plain own keys, and that the shared object prototype is unchanged afterwards.',
       cues: [
         [/\bprototype pollution\b|\bpollut\w* (the )?(object )?prototype\b|\b__proto__\b|\bobject\.prototype\b/i, 1.5],
         [/\bconstructor\.prototype\b/i, 1],
