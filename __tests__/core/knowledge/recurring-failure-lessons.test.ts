@@ -215,3 +215,31 @@ describe('the lessons float-text-form, deterministic-output-order and ipv6-host-
     expect(named('The host header is dropped on redirect')).not.toBe('ipv6-host-forms');
   });
 });
+
+describe('lessons of classes every ecosystem meets: calendar edges, percent-encoding, HTML escaping, regex backtracking, retries', () => {
+  it.each([
+    ['Adding one year to Feb 29 gives March 1', 'calendar-edge-dates'],
+    ['Jan 31 plus one month lands in March: end of month not clamped', 'calendar-edge-dates'],
+    ['ISO week 53 is reported as week 1 of the same year', 'calendar-edge-dates'],
+    ['A plus sign in the query is decoded as a space twice: double decoding', 'percent-encoding'],
+    ['Path segments with %2F are url-decoded before routing', 'percent-encoding'],
+    ['XSS through the link title in rendered markdown', 'html-output-escaping'],
+    ['Attribute values are written as raw HTML', 'html-output-escaping'],
+    ['ReDoS in the emphasis pattern', 'regex-backtracking'],
+    ['The heading regex takes forever on a long line of spaces', 'regex-backtracking'],
+    ['Retries never stop when the server keeps answering 503: no backoff', 'retry-limits'],
+    ['stop_after_attempt is ignored with wait_exponential', 'retry-limits'],
+  ])('%j names %s', (task, id) => {
+    expect(named(task)).toBe(id);
+  });
+
+  it.each([
+    ['The date is shown a day off in UTC+13', 'calendar-edge-dates'],
+    ['Escape quotes in the JSON output', 'percent-encoding'],
+    ['The HTML report is missing its title', 'html-output-escaping'],
+    ['The pattern does not match the whole value', 'regex-backtracking'],
+    ['The request is sent only once', 'retry-limits'],
+  ])('%j does not name %s', (task, id) => {
+    expect(named(task)).not.toBe(id);
+  });
+});

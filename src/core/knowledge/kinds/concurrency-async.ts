@@ -54,6 +54,21 @@ export const concurrencyAsync = defineKind({
   },
   lessons: [
     {
+      id: 'retry-limits',
+      title: 'Retries must stop: a bounded number of attempts, a growing wait, and the last error kept',
+      description:
+        'A retry loop that never gives up, retries at once, retries what cannot succeed or loses the cause turns one failure into a hang, a storm of requests or an error without its reason.',
+      check:
+        'Make the operation fail every time and assert the retries stop after the limit with the original error, that the waits grow, and that an error which cannot succeed on retry (a 4xx, a bad argument) is not retried.',
+      cues: [
+        [/\bretr(y|ies|ied|ying)\b/i, 0.8],
+        [
+          /\bbackoff\b|\bback[- ]off\b|\bjitter\b|\b(max(imum)?|number of) (retries|attempts)\b|\bstop[_ ]after\b|\bwait[_ ](exponential|fixed|random)\b/i,
+          1,
+        ],
+      ],
+    },
+    {
       id: 'shared-mutable-state',
       title: 'Operations that run at the same time must not share mutable state',
       description:

@@ -68,6 +68,40 @@ export const encodingLocale = defineKind({
   },
   lessons: [
     {
+      id: 'calendar-edge-dates',
+      title: 'Date code must be tested on leap days, month ends and year boundaries',
+      description:
+        'Arithmetic and parsing written for an ordinary mid-month date break on February 29, on the 31st plus a month, on the last day of a year or on week 53.',
+      check:
+        'Add cases on February 29 of a leap year (and the same date in a common year), on the 29th–31st plus one month, across December 31 to January 1 and in an ISO week 53, and assert the exact resulting date.',
+      cues: [
+        [/\bleap (years?|days?|seconds?)\b|\bfeb(ruary)? 29\b|\b29(th)? (of )?feb(ruary)?\b|\b\d{4}-02-29\b/i, 1.5],
+        [
+          /\b(end|last day) of (the )?(month|year)\b|\bmonth[- ]ends?\b|\byear[- ](end|boundary)\b|\bweek 53\b|\biso weeks?\b|\bweek[- ]of[- ]year\b|\bdays? in (the )?month\b/i,
+          1.2,
+        ],
+        [/\b(31st|30th)\b|\bdecember 31\b|\bjanuary 1\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'percent-encoding',
+      title: 'URL parts must be percent-encoded exactly once, and decoded exactly once',
+      description:
+        'A path, query or fragment built from text is sent unencoded, encoded twice or decoded twice, so spaces, slashes, plus signs and non-ASCII characters reach the other side changed.',
+      check:
+        'Build and parse the changed URLs with a space, a plus sign, a slash, a percent sign, an already-encoded %2F and a non-ASCII character in each part, and assert the exact bytes sent and the value read back.',
+      cues: [
+        [
+          /\bpercent[- ]?(en|de)cod\w*\b|\burl[- ]?(en|de)cod\w*\b|\b(en|de)codeuri(component)?\b|\bdouble[- ](en|de)cod\w*\b|%2[0fb]\b|%25\b/i,
+          1.3,
+        ],
+        [
+          /\b(query|path|url|uri|fragment)\b.{0,30}\b(encod\w*|escap\w*|unescap\w*)\b|\b(encod\w*|escap\w*)\b.{0,30}\b(query|path|url|uri|fragment)\b/i,
+          0.8,
+        ],
+      ],
+    },
+    {
       id: 'display-width',
       after: 'open-redirect',
       title: 'Text width on screen is not its length, so test alignment with wide characters, tabs and escape codes',

@@ -40,6 +40,36 @@ export const securityValidation = defineKind({
   },
   lessons: [
     {
+      id: 'html-output-escaping',
+      title: 'Text inserted into HTML must be escaped where it is inserted',
+      description:
+        'A renderer or template copies text from input into HTML (an attribute, a link target, a title) without escaping it, and the page runs the markup or script it carries.',
+      check:
+        'Render input holding <script>, an event-handler attribute, a quote that closes the attribute and a javascript: link through each changed path, and assert the output shows it as text and keeps every attribute closed.',
+      cues: [
+        [/\bxss\b|\bcross[- ]site scripting\b|\bhtml injection\b|<script\b|\bjavascript:|\bonerror=|\bonload=/i, 1.5],
+        [/\b(unescaped|unsanitized|raw) html\b|\bescap\w* (the )?html\b|\bhtml[- ]escap\w*\b/i, 1.2],
+      ],
+    },
+    {
+      id: 'regex-backtracking',
+      title: 'A regular expression applied to input must not backtrack catastrophically',
+      description:
+        'A pattern with nested or overlapping repetition takes exponential time on a long input that almost matches, so one request or one line stalls the process.',
+      check:
+        'Run each changed pattern on long inputs that almost match (a long run of the repeated character followed by a mismatch) under a time budget, and rewrite nested quantifiers or use a linear-time engine.',
+      cues: [
+        [
+          /\bredos\b|\bcatastrophic backtracking\b|\bregular expression denial\b|\bexponential (time|backtracking)\b/i,
+          1.6,
+        ],
+        [
+          /\b(regex\w*|regexp|regular expressions?|patterns?)\b.{0,50}\b(slow|takes (forever|\d+)|hangs?|backtrack\w*|cpu)\b|\b(slow|hangs?|backtrack\w*)\b.{0,50}\b(regex\w*|regexp|regular expressions?)\b/i,
+          1.3,
+        ],
+      ],
+    },
+    {
       id: 'open-redirect',
       after: 'anchored-pattern',
       title: 'A redirect target taken from the request must stay on the same site',
