@@ -243,3 +243,26 @@ describe('lessons of classes every ecosystem meets: calendar edges, percent-enco
     expect(named(task)).not.toBe(id);
   });
 });
+
+describe('lessons of protocols, text and file walkers: bodiless responses, declared charset, Unicode normalization, ignore patterns', () => {
+  it.each([
+    ['A HEAD request hangs waiting for a body', 'bodiless-responses'],
+    ['json() throws on a 204 No Content answer', 'bodiless-responses'],
+    ['A body served with charset=iso-8859-1 comes out garbled', 'declared-charset'],
+    ['Shift_JIS files are decoded as UTF-8', 'declared-charset'],
+    ['File names from macOS in NFD form do not match the NFC names in the index', 'unicode-normalization'],
+    ['A negated pattern in .gitignore does not re-include the file', 'ignore-pattern-semantics'],
+    ['Ignore patterns anchored with a leading slash match in subdirectories', 'ignore-pattern-semantics'],
+  ])('%j names %s', (task, id) => {
+    expect(named(task)).toBe(id);
+  });
+
+  it.each([
+    ['The head of the list is dropped', 'bodiless-responses'],
+    ['Non-ASCII text is garbled when written to the file', 'declared-charset'],
+    ['Normalize the paths before joining them', 'unicode-normalization'],
+    ['The pattern must match the whole value', 'ignore-pattern-semantics'],
+  ])('%j does not name %s', (task, id) => {
+    expect(named(task)).not.toBe(id);
+  });
+});

@@ -29,6 +29,18 @@ export const apiCompat = defineKind({
   ],
   lessons: [
     {
+      id: 'bodiless-responses',
+      title: 'Responses that carry no body (HEAD, 204, 304) must be read and written without one',
+      description:
+        'Code that always reads or writes a body waits forever on a HEAD or 204 answer, fails to parse an empty body as JSON, or sends a body and a length the protocol forbids.',
+      check:
+        'Exercise the changed client or server with a HEAD request and with 204 and 304 answers, and assert no body is sent or awaited, no length is added, and an empty body is not parsed.',
+      cues: [
+        [/\bhead (requests?|method)\b|\b(204|304)\b|\bno content\b|\bnot modified\b|\bempty (response )?body\b/i, 1],
+        [/\b(content-length|body|json|parse)\b/i, 0.3],
+      ],
+    },
+    {
       id: 'public-behaviour-regression',
       title: 'Pin the public behaviour callers rely on with tests before refactoring',
       description: 'A change that looks internal alters a public method, return value or error that callers depend on.',

@@ -80,6 +80,21 @@ export const edgeInput = defineKind({
   ],
   lessons: [
     {
+      id: 'ignore-pattern-semantics',
+      title: 'Ignore and glob patterns must follow their documented rules: anchoring, negation, directories',
+      description:
+        'A matcher for .gitignore-style or glob patterns treats an anchored pattern as unanchored, ignores a negation, or lets a directory-only pattern match a file, so files are wrongly skipped or kept.',
+      check:
+        'Test the changed matcher with a pattern anchored by a leading slash, a negated pattern after a broader one, a trailing-slash (directory-only) pattern and a ** pattern, against files and directories at several depths.',
+      cues: [
+        [
+          /\b(git|npm|docker|rg|fd)?ignore (files?|patterns?|rules?|globs?)\b|\.(git|npm|docker)?ignore\b|\bglob (patterns?|matching|semantics)\b/i,
+          1.2,
+        ],
+        [/\bnegat(ed|ion|ive) (patterns?|globs?|rules?)\b|\banchored\b|\bdirectory[- ]only\b|\*\*\//i, 0.8],
+      ],
+    },
+    {
       id: 'falsy-value-as-absent',
       title: 'A falsy but valid value (false, 0, empty string) must not be treated as absent',
       description: 'A presence check written as a truthiness test drops or overrides values that are valid but falsy.',

@@ -68,6 +68,33 @@ export const encodingLocale = defineKind({
   },
   lessons: [
     {
+      id: 'declared-charset',
+      title: 'Text must be decoded with the charset its source declares, not an assumed one',
+      description:
+        'A body, file or header declared as Latin-1, Shift JIS or UTF-16 is decoded as UTF-8 (or the other way round), and every non-ASCII character comes out garbled.',
+      check:
+        'Feed the changed decoding a body or file declared in a charset other than UTF-8 (and one declaring none), and assert the text comes out exactly, using the declared charset and a documented fallback.',
+      cues: [
+        [/\bcharset=|\bcontent-type\b.{0,40}\bcharset\b/i, 1.2],
+        [/\b(latin-?1|iso-8859-\d+|shift[_ -]jis|windows-125\d|cp125\d|gbk|euc-(jp|kr))\b/i, 1.2],
+        [/\b(declared|specified|detected|wrong) (charset|encoding)\b|\b(charset|encoding) detection\b/i, 1],
+      ],
+    },
+    {
+      id: 'unicode-normalization',
+      title: 'Text compared or used as a key must be compared in one Unicode normalization form',
+      description:
+        'The same accented name arrives composed from one source and decomposed from another (macOS file names, input methods), so equal strings compare unequal and lookups miss.',
+      check:
+        'Compare, look up and deduplicate the changed strings with both the composed (NFC) and decomposed (NFD) forms of an accented name, and assert they are treated as the same.',
+      cues: [
+        [
+          /\b(nfc|nfd|nfkc|nfkd)\b|\bunicode normali[sz]\w*\b|\bnormali[sz]\w* form\b|\b(composed|decomposed|combining) (form|characters?|accents?|marks?)\b/i,
+          1.5,
+        ],
+      ],
+    },
+    {
       id: 'calendar-edge-dates',
       title: 'Date code must be tested on leap days, month ends and year boundaries',
       description:
