@@ -222,6 +222,7 @@ async function main(): Promise<void> {
   const repos = [...new Set(fixes.map((f) => f.repo))];
   const loroSums = Object.fromEntries(modes.map((m) => [m, emptySums()])) as Record<Mode, ReturnType<typeof emptySums>>;
   const diagnosis = emptyDiagnosis();
+  const issueDiagnosis = emptyDiagnosis();
   for (const repo of repos) {
     const rest = fixes.filter((f) => f.repo !== repo);
     const held = fixes.filter((f) => f.repo === repo);
@@ -234,6 +235,7 @@ async function main(): Promise<void> {
           diagnoseTasks(hitsOf, answers, diagnosis);
           await diagnoseLearning(one.store, rest, answers, diagnosis);
         }
+        if (diagnose && mode === 'issue') diagnoseTasks(hitsOf, answers, issueDiagnosis);
         results[mode]!.perRepository[repo] = toScore(sums, withLessons);
         addSums(loroSums[mode], sums);
       }
@@ -264,6 +266,7 @@ async function main(): Promise<void> {
     insightsNamingTheirSource: leaks.count,
     sample: picked,
     ...(diagnose ? { diagnosis: summarize(diagnosis) } : {}),
+    ...(diagnose && modes.includes('issue') ? { issueDiagnosis: summarize(issueDiagnosis) } : {}),
   };
   if (json) {
     console.log(JSON.stringify(result, null, 2));
@@ -273,6 +276,7 @@ async function main(): Promise<void> {
   console.log(`insights naming a path, symbol or string of their source fix: ${leaks.count}`);
   for (const example of leaks.examples) console.log(`  ${example}`);
   if (result.diagnosis) printDiagnosis(result.diagnosis);
+  if (result.issueDiagnosis) printDiagnosis(result.issueDiagnosis, 'issue');
   console.log(`\n${picked.length} insights picked at random:`);
   for (const p of picked)
     console.log(`- ${p.title}\n  ${p.description}\n  ${p.content}\n  sources: ${p.sources.join(', ')}`);

@@ -129,17 +129,19 @@ export function summarize(d: Diagnosis) {
   };
 }
 
-export function printDiagnosis(d: ReturnType<typeof summarize>): void {
+/** The diagnosis of the subjects' recall, with the learn side; that of the issues' tasks, without it. */
+export function printDiagnosis(d: ReturnType<typeof summarize>, tasks: 'subject' | 'issue' = 'subject'): void {
   const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
   const list = (misses: { pair: string; count: number }[]) => misses.map((m) => `${m.pair} ×${m.count}`).join('; ');
   const { taskSide, learnSide, hitsWhenRight: hits } = d;
-  console.log('\ndiagnosis, leave-one-repository-out (labels other than regression-test):');
+  console.log(`\ndiagnosis of ${tasks} tasks, leave-one-repository-out (labels other than regression-test):`);
   console.log(
-    `  task side: the first routine a subject points to is a real label for ${pct(taskSide.right)} of ${taskSide.queries} (no routine named: ${pct(taskSide.noneNamed)})`,
+    `  task side: the first routine ${tasks === 'subject' ? 'a subject' : 'an issue'} points to is a real label for ${pct(taskSide.right)} of ${taskSide.queries} (no routine named: ${pct(taskSide.noneNamed)})`,
   );
-  console.log(
-    `  learn side: the first routine of a fix's insight is a real label for ${pct(learnSide.right)} of ${learnSide.poolFixes} pool fixes (no insight or routine: ${pct(learnSide.noInsight)})`,
-  );
+  if (tasks === 'subject')
+    console.log(
+      `  learn side: the first routine of a fix's insight is a real label for ${pct(learnSide.right)} of ${learnSide.poolFixes} pool fixes (no insight or routine: ${pct(learnSide.noInsight)})`,
+    );
   console.log(
     `  lenient precision@3 when the task side is right: ${d.precisionWhenRight.toFixed(3)}; when it is wrong: ${d.precisionWhenWrong.toFixed(3)}`,
   );
@@ -147,5 +149,5 @@ export function printDiagnosis(d: ReturnType<typeof summarize>): void {
     `  their hits: ${hits.sameKind} of the task's routine (relevance ${hits.sameKindRelevance.toFixed(2)}), ${hits.otherKind} of another (relevance ${hits.otherKindRelevance.toFixed(2)}), ${hits.empty} empty slots`,
   );
   console.log(`  commonest task-side misses: ${list(d.taskMisses)}`);
-  console.log(`  commonest learn-side misses: ${list(d.learnMisses)}`);
+  if (tasks === 'subject') console.log(`  commonest learn-side misses: ${list(d.learnMisses)}`);
 }
