@@ -2,7 +2,7 @@
  * A complete, valid insight memory for tests; override any field. Its identity (lesson, routines,
  * facet, examples, writer) is the one its tags, content and model say, unless overridden.
  */
-import { legacyIdentity } from '../../src/core/knowledge/identity.js';
+import { legacyIdentity, type FullIdentity } from '../../src/core/knowledge/identity.js';
 import type { Memory, MemoryIdentity } from '../../src/core/types.js';
 
 export function sampleMemory(overrides: Partial<Memory> = {}): Memory {
@@ -47,3 +47,12 @@ export function sampleMemory(overrides: Partial<Memory> = {}): Memory {
     if (memory[key] !== undefined) delete derived[key];
   return { ...memory, ...derived } as Memory;
 }
+
+/** What a memory teaches (its identity fields), to compare memories by it. */
+export const identityOf = (m: FullIdentity): FullIdentity => ({
+  lesson: m.lesson,
+  routines: m.routines,
+  facet: m.facet,
+  examples: m.examples,
+  writer: m.writer,
+});

@@ -15,6 +15,7 @@ import { recall } from '../../src/services/recall.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { sampleFix } from '../helpers/sample-fix.js';
+import { identityOf } from '../helpers/sample-memory.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mt-identity-edits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,19 +52,11 @@ async function theInsight(): Promise<Memory> {
   return insights[0]!;
 }
 
-const identity = (m: Memory) => ({
-  lesson: m.lesson,
-  routines: m.routines,
-  facet: m.facet,
-  examples: m.examples,
-  writer: m.writer,
-});
-
 describe("people's edits and an insight's identity", () => {
   it('an edit of the tags changes the tags only: learn still merges by the lesson, recall still ranks by it', async () => {
     await learn([emptyBody]);
     const learned = await theInsight();
-    expect(identity(learned)).toEqual({
+    expect(identityOf(learned)).toEqual({
       lesson: 'empty-input',
       routines: ['edge-input'],
       facet: 'edge-input/empty',
@@ -75,7 +68,7 @@ describe("people's edits and an insight's identity", () => {
     // a person relabels it: no routine, facet or lesson tag any more, one of another lesson instead
     const edited = await edit(store, 'acme', learned.id, { tags: ['team:payments', 'lesson:listener-leak'] }, by);
     expect(edited.tags).toEqual(['team:payments', 'lesson:listener-leak']);
-    expect(identity(edited)).toEqual(identity(learned));
+    expect(identityOf(edited)).toEqual(identityOf(learned));
     expect({ ...(await store.getMemory('acme', learned.id)) }).toEqual(edited);
     expect((await store.listAudit('acme'))[0]).toMatchObject({ action: 'edit', detail: 'edited tags' });
 
@@ -84,8 +77,8 @@ describe("people's edits and an insight's identity", () => {
     const merged = await theInsight();
     expect(merged.id).toBe(learned.id);
     expect(merged.support).toBe(2);
-    expect(identity(merged)).toEqual({
-      ...identity(learned),
+    expect(identityOf(merged)).toEqual({
+      ...identityOf(learned),
       examples: ['crash when the request body is empty', 'panic when no arguments are given'],
     });
     expect(merged.tags).toEqual(['team:payments', 'lesson:listener-leak', 'check:unit', 'lang:go', 'tool:go']);
@@ -116,7 +109,7 @@ describe("people's edits and an insight's identity", () => {
     const advice = 'Feed every entry point an empty string, list and body, and expect a clear error.';
     const edited = await edit(store, 'acme', learned.id, { content: advice }, by);
     expect(edited.content).toBe(advice);
-    expect(identity(edited)).toEqual(identity(learned));
+    expect(identityOf(edited)).toEqual(identityOf(learned));
 
     await learn([emptyQuery]);
     const merged = await theInsight();

@@ -22,6 +22,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 import { tagsText } from '../../src/store/rows.js';
 import { sampleFix } from '../helpers/sample-fix.js';
+import { identityOf } from '../helpers/sample-memory.js';
 
 const V6_POOL = fileURLToPath(new URL('../fixtures/pools/v6-identity.db', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -47,20 +48,21 @@ function query(path: string, sql: string): Promise<Row[]> {
   });
 }
 
+/** The identity a memory row's five columns hold. */
+const columnIdentity = (row: Record<string, unknown>) => ({
+  lesson: row.lesson,
+  routines: JSON.parse(String(row.routines)) as unknown,
+  facet: row.facet,
+  examples: JSON.parse(String(row.examples)) as unknown,
+  writer: row.writer,
+});
+
 /** a copy of the version-6 fixture (the fixture itself is never written) */
 function v6Copy(): string {
   const path = join(dir, `pool-${++n}.db`);
   copyFileSync(V6_POOL, path);
   return path;
 }
-
-const identity = (m: Memory) => ({
-  lesson: m.lesson,
-  routines: m.routines,
-  facet: m.facet,
-  examples: m.examples,
-  writer: m.writer,
-});
 
 const byTitle = (memories: Memory[], title: RegExp, level: Memory['level'] = 'insight') => {
   const found = memories.filter((m) => m.level === level && title.test(m.title));
@@ -73,7 +75,7 @@ const byTitle = (memories: Memory[], title: RegExp, level: Memory['level'] = 'in
  * the code under test): what every read of the pool must give.
  */
 function expectFixtureIdentity(memories: Memory[]): void {
-  expect(identity(byTitle(memories, /^Empty input/))).toEqual({
+  expect(identityOf(byTitle(memories, /^Empty input/))).toEqual({
     lesson: 'empty-input',
     routines: ['edge-input', 'error-handling'],
     facet: 'edge-input/empty',
@@ -84,21 +86,21 @@ function expectFixtureIdentity(memories: Memory[]): void {
     ],
     writer: 'rules',
   });
-  expect(identity(byTitle(memories, /serving size/))).toEqual({
+  expect(identityOf(byTitle(memories, /serving size/))).toEqual({
     lesson: 'learned-serving-size',
     routines: ['regression-test'],
     facet: null,
     examples: ['shopping list ignores the serving size'],
     writer: 'learned',
   });
-  expect(identity(byTitle(memories, /time zone|UTC/i))).toMatchObject({
+  expect(identityOf(byTitle(memories, /time zone|UTC/i))).toMatchObject({
     lesson: 'time-zone-offset',
     facet: 'encoding-locale/time',
     examples: ['invoice dates shift by a day in UTC+13 time zones'],
   });
   // a model's insight: its own text ends without examples, or with a sentence that lists some
   const configInsight = memories.find((m) => m.level === 'insight' && m.lesson === 'environment-variable-states')!;
-  expect(identity(configInsight)).toEqual({
+  expect(identityOf(configInsight)).toEqual({
     lesson: 'environment-variable-states',
     routines: ['config-env'],
     facet: 'config-env/precedence',
@@ -106,7 +108,7 @@ function expectFixtureIdentity(memories: Memory[]): void {
     writer: 'model',
   });
   const modelChecklist = memories.find((m) => m.level === 'insight' && m.model === 'gpt-test' && m.lesson === null)!;
-  expect(identity(modelChecklist)).toEqual({
+  expect(identityOf(modelChecklist)).toEqual({
     lesson: null,
     routines: ['regression-test'],
     facet: null,
@@ -115,7 +117,7 @@ function expectFixtureIdentity(memories: Memory[]): void {
   });
   // the concrete levels carry the lesson and routines of their tags, no examples
   const trajectory = memories.find((m) => m.level === 'trajectory')!;
-  expect(identity(trajectory)).toEqual({
+  expect(identityOf(trajectory)).toEqual({
     lesson: 'empty-input',
     routines: ['edge-input', 'error-handling'],
     facet: 'edge-input/empty',
@@ -155,15 +157,9 @@ describe('schema 7: the identity of a pool written by the version-6 release', ()
       // what was there stays as it was: tags and content for people, the model
       for (const column of Object.keys(old)) expect(row[column]).toEqual(old[column]);
       const memory = migrated.find((m) => m.id === row.id)!;
-      expect([
-        row.lesson,
-        JSON.parse(String(row.routines)),
-        row.facet,
-        JSON.parse(String(row.examples)),
-        row.writer,
-      ]).toEqual([memory.lesson, memory.routines, memory.facet, memory.examples, memory.writer]);
+      expect(columnIdentity(row)).toEqual(identityOf(memory));
       // and it is what the code before read from them, row by row
-      expect(identity(memory)).toEqual(
+      expect(identityOf(memory)).toEqual(
         legacyIdentity({
           level: old.level as Memory['level'],
           tags: JSON.parse(String(old.tags)) as string[],
@@ -284,13 +280,7 @@ describe('schema 7: the identity of a pool written by the version-6 release', ()
       expect(columns.rows).toHaveLength(8);
       for (const row of columns.rows as Row[]) {
         const memory = fromSqlite.find((m) => m.id === row.id)!;
-        expect([
-          row.lesson,
-          JSON.parse(String(row.routines)),
-          row.facet,
-          JSON.parse(String(row.examples)),
-          row.writer,
-        ]).toEqual([memory.lesson, memory.routines, memory.facet, memory.examples, memory.writer]);
+        expect(columnIdentity(row)).toEqual(identityOf(memory));
       }
     } finally {
       await client.end();
