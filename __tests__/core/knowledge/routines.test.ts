@@ -88,6 +88,9 @@ describe('detectRoutinesInText', () => {
     // a dependency's own release, named with its package, is a dependency's change
     ['quick-lru 7 no longer works as the cache store; the same code works with quick-lru 5', 'api-compat'],
     ['SQL injection through the order-by parameter', 'data-migration'],
+    // Rust's panic line names the thread that panicked, not a race
+    ["thread 'main' panicked at src/lib.rs:10:5: called `Option::unwrap()` on a `None` value", 'concurrency-async'],
+    ['Decoding an invalid id panics and aborts the thread', 'concurrency-async'],
   ])('does not read "%s" as %s', (text, kind) => {
     expect(
       detectRoutinesInText(text)

@@ -39,7 +39,8 @@ export const concurrencyAsync = defineKind({
   vocabulary: 'race concurrency async ordering timeout cancellation',
   textCues: [
     [/\brace( conditions?)?\b|\bracy\b|\bconcurren|\bparallel|\bdeadlock|\bthread-?safe/i, 1.2],
-    [/\bthreads?\b|\bmutex|\bgoroutines?\b|\bchannels?\b/i, 0.8],
+    // not Rust's panic line ("thread 'main' panicked at …"), nor a panic that aborts the thread
+    [/(?<!aborts the )\bthreads?\b(?! '[^']*' panicked)|\bmutex|\bgoroutines?\b|\bchannels?\b/i, 0.8],
     [/\basync\b|\basynchronous|\bawait/i, 0.7],
     [/\bpromises?\b|\bcallbacks? order|\bevent order|\bordering\b/i, 0.6],
     [/\btime ?outs?\b|\btimed out\b/i, 0.9],
@@ -77,7 +78,7 @@ export const concurrencyAsync = defineKind({
         'Run the operation concurrently with itself many times (under a race detector where the language has one) and assert each call gets only its own result.',
       cues: [
         [/\brace( conditions?)?\b|\bracy\b|\bdata races?\b/i, 1.2],
-        [/\bconcurren\w*\b|\bparallel\w*\b|\bthread[- ]?safe\w*\b|\bthreads?\b|\bgoroutines?\b/i, 0.9],
+        [/\bconcurren\w*\b|\bparallel\w*\b|\bthread[- ]?safe\w*\b|(?<!aborts the )\bthreads?\b(?! '[^']*' panicked)|\bgoroutines?\b/i, 0.9],
         [
           /\bglobals?\b|\bshared (state|buffer|cache|map)\b|\bmutable\b|\bsingleton\b|\b(package|module)[- ]level\b/i,
           0.7,

@@ -110,6 +110,15 @@ export const errorHandling = defineKind({
           1.3,
         ],
         [/\b(exception|error)s? (class|type|object)\b|\bwrong (error|exception)\b/i, 0.7],
+        // what the error says: which request or file failed, where the bad input is
+        [
+          /\b(doesn'?t|does not|never) (say|tell|name|mention|include)s? which\b|\b(errors?|messages?)\b.{0,30}\bhas no (url|path|file ?name|context|line|location)\b/i,
+          1.1,
+        ],
+        [
+          /\b(errors?|messages?|diagnostics?)\b.{0,40}\b(column|position|span|line number|offset|error\.path)s?\b.{0,30}\b(wrong|off|incorrect|one before|one after)\b|\bwrong (column|position|span|line number|offset|error\.path)\b/i,
+          1.1,
+        ],
         [
           /\b(stack traces?|tracebacks?|log(s|ged|ging)?|print(s|ed|ing)?)\b.{0,30}\b(panics?|errors?|exceptions?)\b|\b(panics?|errors?|exceptions?)\b.{0,30}\b(printed|logged)\b|\brecover(y|ed|s)?\b/i,
           1,
@@ -139,6 +148,14 @@ export const errorHandling = defineKind({
           0.8,
         ],
         [/\b(rather|other) than (a |an )?(panic|crash)\b|\bthan a (panic|crash)\b/i, 1],
+        // the error the reporter expected, by its class name, or one they can handle
+        [/\binstead of (an? |the |its )?`?\w*(error|exception)`?(?! (message|text|line))\b/i, 1.3],
+        [
+          /\b(need|want|expect(ed)?|get) (an? |some |the )?(\w+ )?`?(error|exception)`?s? (value )?(that )?(i|we) can (report|handle|catch|return|check)\b/i,
+          1.2,
+        ],
+        [/\bcalled `?(Result|Option)::unwrap\(\)`? on an? `?(Err|None)\b/i, 1.3],
+        [/\b(becomes|turns into|comes back as|answers?) (an? )?(http )?500\b|\b500 instead of (an? )?4\d\d\b/i, 1],
         [
           /\b(process|worker|server|program|app) (exits|crashes|dies|goes down)\b|\btakes? (the )?(worker|process|server) down\b/i,
           0.8,
@@ -158,6 +175,8 @@ export const errorHandling = defineKind({
           1.2,
         ],
         [/\bbased on (the )?(type|kind|code)\b|\bbenign\b|\bexpected errors?\b/i, 0.8],
+        // the check that should see the error's kind: errors.Is/As, a type assertion, isinstance, is_eof()
+        [/\berrors\.(is|as)\(|\berr\.\(\*?[\w.]+\)|\bisinstance\(\s*\w+,\s*\w*(error|exception)\b|\bis_eof\(\)|\.timeout\(\)/i, 1.3],
         // the kind of a wrapped error, or one from another realm, is read through its chain, not instanceof
         [
           /\berror chains?\b|\bunwrap(s|ped|ping)? (the )?errors?\b|\berrors\.(is|as)\b|\bwrapped errors?\b|\binstanceof\b/i,
