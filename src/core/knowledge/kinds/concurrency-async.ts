@@ -78,7 +78,10 @@ export const concurrencyAsync = defineKind({
         'Run the operation concurrently with itself many times (under a race detector where the language has one) and assert each call gets only its own result.',
       cues: [
         [/\brace( conditions?)?\b|\bracy\b|\bdata races?\b/i, 1.2],
-        [/\bconcurren\w*\b|\bparallel\w*\b|\bthread[- ]?safe\w*\b|(?<!aborts the )\bthreads?\b(?! '[^']*' panicked)|\bgoroutines?\b/i, 0.9],
+        [
+          /\bconcurren\w*\b|\bparallel\w*\b|\bthread[- ]?safe\w*\b|(?<!aborts the )\bthreads?\b(?! '[^']*' panicked)|\bgoroutines?\b/i,
+          0.9,
+        ],
         [
           /\bglobals?\b|\bshared (state|buffer|cache|map)\b|\bmutable\b|\bsingleton\b|\b(package|module)[- ]level\b/i,
           0.7,

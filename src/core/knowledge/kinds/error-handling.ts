@@ -176,7 +176,10 @@ export const errorHandling = defineKind({
         ],
         [/\bbased on (the )?(type|kind|code)\b|\bbenign\b|\bexpected errors?\b/i, 0.8],
         // the check that should see the error's kind: errors.Is/As, a type assertion, isinstance, is_eof()
-        [/\berrors\.(is|as)\(|\berr\.\(\*?[\w.]+\)|\bisinstance\(\s*\w+,\s*\w*(error|exception)\b|\bis_eof\(\)|\.timeout\(\)/i, 1.3],
+        [
+          /\berrors\.(is|as)\(|\berr\.\(\*?[\w.]+\)|\bisinstance\(\s*\w+,\s*\w*(error|exception)\b|\bis_eof\(\)|\.timeout\(\)/i,
+          1.3,
+        ],
         // the kind of a wrapped error, or one from another realm, is read through its chain, not instanceof
         [
           /\berror chains?\b|\bunwrap(s|ped|ping)? (the )?errors?\b|\berrors\.(is|as)\b|\bwrapped errors?\b|\binstanceof\b/i,
