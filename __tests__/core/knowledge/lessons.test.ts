@@ -15,6 +15,7 @@ describe('the lesson catalog', () => {
     ['A falsy value such as 0 is treated as missing and replaced by the default', 'falsy-value-as-absent'],
     ['An empty config file crashes the loader', 'empty-input'],
     ['Wrong day after adding one day across the DST change', 'dst-transition'],
+    ['fix off-by-one-hour around dst transitions', 'dst-transition'],
     ['Authorization header sent again after a redirect to another host', 'credentials-across-hosts'],
     ['Windows drive letters break path joining', 'windows-paths'],
     ['Error thrown in a hook is swallowed and the request never responds', 'error-reaches-caller'],

@@ -91,6 +91,9 @@ describe('detectRoutinesInText', () => {
     // Rust's panic line names the thread that panicked, not a race
     ["thread 'main' panicked at src/lib.rs:10:5: called `Option::unwrap()` on a `None` value", 'concurrency-async'],
     ['Decoding an invalid id panics and aborts the thread', 'concurrency-async'],
+    // a lower-case dst is a destination, not daylight saving time
+    ['A 307 redirect with `Location: /dst` is returned instead of followed', 'encoding-locale'],
+    ['copy(src, dst) overwrites dst when both are the same file', 'encoding-locale'],
   ])('does not read "%s" as %s', (text, kind) => {
     expect(
       detectRoutinesInText(text)

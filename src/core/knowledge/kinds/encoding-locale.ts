@@ -1,6 +1,13 @@
 /** The routine kind encoding-locale (time zones and DST): its cues, routines and lessons. */
 import { defineKind } from '../entry.js';
 
+/**
+ * Daylight saving time is written DST; a lower-case dst is most often a destination (`src`, `/dst`),
+ * unless a commit subject's lower case names it as a transition or a moment.
+ */
+const LOWER_CASE_DST =
+  /\bdst (time ?zones?|times?|transitions?|changes?|switch\w*|bugs?|issues?|offsets?|boundar\w*|gaps?|handling|rules?|shifts?)\b|\b(around|across|during|over|after|before|on) (the )?dst\b/;
+
 export const encodingLocale = defineKind({
   kind: 'encoding-locale',
   template: {
@@ -56,7 +63,9 @@ export const encodingLocale = defineKind({
     [/\bunicode\b|\butf-?(8|16|32)\b|\bcharsets?\b|\bemoji\b|\bnon-ascii\b|\bascii\b/i, 1],
     [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 0.5],
     [/\bline[- ]endings?\b|\bcrlf\b|\bbom\b/i, 1],
-    [/\btime ?zones?\b|\btz\b|\bdst\b|\bdaylight[- ]saving/i, 1.2],
+    [/\btime ?zones?\b|\btz\b|\bdaylight[- ]saving/i, 1.2],
+    [/\bDST\b/, 1.2],
+    [LOWER_CASE_DST, 1.2],
     [/\butc\b|\bgmt\b|(^|\s)[+-]\d{2}:\d{2}\b|\b(utc|gmt)[+-]\d{1,2}/i, 1],
     [/\blocales?\b|\bi18n\b|\bl10n\b|\btranslations?\b|\bintl\b/i, 1],
     [/\bbytes?\b/i, 0.4],
@@ -169,7 +178,11 @@ export const encodingLocale = defineKind({
         'Adding days or comparing dates across a DST change gains or loses an hour and lands on the wrong day.',
       check:
         'Add cases that add, subtract and compare dates on both sides of a spring-forward and a fall-back transition, in a time zone that has DST.',
-      cues: [[/\bdst\b|\bdaylight[- ]saving\w*\b|\bsummer ?time\b|\bspring forward\b|\bfall back\b/i, 1.6]],
+      cues: [
+        [/\bDST\b/, 1.6],
+        [LOWER_CASE_DST, 1.6],
+        [/\bdaylight[- ]saving\w*\b|\bsummer ?time\b|\bspring forward\b|\bfall back\b/i, 1.6],
+      ],
     },
     {
       id: 'locale-dependent-output',
