@@ -32,6 +32,17 @@ describe('the lesson new-runtime-release', () => {
   });
 });
 
+describe('the lesson calendar-edge-dates', () => {
+  it('is an edge input (a boundary date), not a time zone or locale matter', () => {
+    for (const title of ['Fix range behaviour at end of month/quarter/year frames', 'Fix panic on a leap second']) {
+      const insight = insightOf(title, ['src/range.js', 'test/range.test.js']);
+      expect(insight?.tags, title).toContain('lesson:calendar-edge-dates');
+      expect(insight?.tags, title).toContain('routine:edge-input');
+      expect(insight?.tags, title).not.toContain('routine:encoding-locale');
+    }
+  });
+});
+
 describe('the lesson word-size', () => {
   it.each([
     'Panic on 32-bit ARM: unaligned 64-bit atomic add',
