@@ -8,7 +8,7 @@ import type { Fix, Memory, Visibility } from '../../src/core/types.js';
 import type { Embedder } from '../../src/ports/index.js';
 import { silentLogger } from '../../src/ports/index.js';
 import { forget } from '../../src/services/governance.js';
-import { recall } from '../../src/services/recall.js';
+import { recall, taskRoutines } from '../../src/services/recall.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { sampleFix } from '../helpers/sample-fix.js';
@@ -349,5 +349,22 @@ describe('one lesson, one result', () => {
     };
     const hits = await ask([one, two], 'Socket listeners leak on every retry');
     expect(hits[0]!.memory.id).toBe('mdouble');
+  });
+});
+
+describe("an issue's routines", () => {
+  it('are read from its prose: the options and flags of a fenced reproduction are not its subject', () => {
+    const reproduction = '```\ngo test -shuffle=on --config ./app.yaml ./...\n```';
+    const issue = `Tests pass alone but fail in a full run\nValues one test sets show up in another.\n${reproduction}`;
+    expect(taskRoutines(issue).map((c) => c.kind)).not.toContain('config-env');
+    const inProse =
+      'The --config flag and the APP_HOME environment variable are ignored\nThe settings file is never read.';
+    expect(taskRoutines(inProse)[0]?.kind).toBe('config-env');
+  });
+
+  it('still name the lesson an error line inside a fenced block names', () => {
+    const issue =
+      'Warning after a few requests\n```\n(node:1234) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 close listeners added\n```';
+    expect(taskRoutines(issue)[0]?.kind).toBe('performance-resource');
   });
 });

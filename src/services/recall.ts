@@ -324,8 +324,13 @@ function routinesOfReading(reading: TaskReading): RoutineCue[] {
   return kinds.length > 0 || reading.kind.kind !== 'failure' ? kinds : [FALLBACK_ROUTINE];
 }
 
+/** A fenced code block: an issue's reproduction, whose identifiers (options, flags, config) are not its subject. */
+const FENCED_CODE = /```[\s\S]*?(```|$)/g;
+
 function readWords(task: string): NonNullable<TaskReading['words']> {
-  return { specific: specificText(task), lessons: rankLessons(task), named: detectRoutinesInText(task) };
+  // the lessons read the code too (an error line in a block names one); the kinds' cues read the prose
+  const prose = task.replace(FENCED_CODE, ' ');
+  return { specific: specificText(task), lessons: rankLessons(task), named: detectRoutinesInText(prose) };
 }
 
 /** The task's words: half the list's normalized rank score, half the share of task terms the memory contains. */
