@@ -70,6 +70,15 @@ describe('the lesson nesting-depth-limit', () => {
   it('is not named by a recursion that never ends', () => {
     expect(named('Infinite recursion when a symlink points to its parent')).toBe('non-advancing-loop');
   });
+
+  it('teaches a denial-of-service check: hostile input exhausting the stack', () => {
+    const insight = insightOf('Limit parser nesting depth instead of crashing with RecursionError', [
+      'src/parser.py',
+      'tests/test_parser.py',
+    ]);
+    expect(insight?.tags).toContain('lesson:nesting-depth-limit');
+    expect(insight?.tags).toContain('routine:security-validation');
+  });
 });
 
 describe('the lesson serialized-output-escaping', () => {

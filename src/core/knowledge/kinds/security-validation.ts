@@ -52,6 +52,21 @@ export const securityValidation = defineKind({
       ],
     },
     {
+      id: 'nesting-depth-limit',
+      title: 'Deeply nested input must stop at a depth limit with a clear error, not overflow the stack',
+      description:
+        'A recursive parser or walker recurses once per level of nesting, so crafted input nested thousands of levels deep exhausts the stack and kills the process.',
+      check:
+        'Feed the parser input nested far beyond any real document (arrays, tables, brackets, dotted keys) and assert it is refused with the parser’s own error at a documented depth, and that input just under the limit still parses.',
+      cues: [
+        [
+          /\b(deeply|deep) nest\w*\b|\bnesting (depth|levels?|limits?)\b|\b(recursion|depth|nesting) limits?\b|\blimit\w* (the )?(\w+ )?(recursion|nesting|depth)\b|\brecursion ?error\b|\bmax(imum)? (nesting )?depth\b|\brecursed? without (a )?(bound|limit)\b/i,
+          1.5,
+        ],
+        [/\bstack ?overflow\b|\bstack exhaust\w*\b/i, 0.6],
+      ],
+    },
+    {
       id: 'regex-backtracking',
       title: 'A regular expression applied to input must not backtrack catastrophically',
       description:
