@@ -62,6 +62,8 @@ describe('detectRoutinesInText', () => {
     ['ci: the workflow skips the lint job', 'ci-config'],
     ['tests fail after the peer dependency upgrade', 'dependency-compat'],
     ['sanitize escape sequences before printing', 'security-validation'],
+    ['Rendering a list of 10k items takes ~20 s, and doubling the list quadruples the time', 'performance-resource'],
+    ['Open handles pile up after every request', 'performance-resource'],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);
   });

@@ -3,7 +3,7 @@ import { defineKind } from '../entry.js';
 
 /** Slowness as a reporter measures it: "takes 80 seconds", "takes forever", "10x slower". */
 const SLOWNESS_MEASURED =
-  /\btakes? (over |about |almost |nearly |more than )?\d+(\.\d+)? ?(s|secs?|seconds?|mins?|minutes?|ms|milliseconds?|hours?)\b|\btakes? (forever|ages)\b|\b\d+(\.\d+)? ?(x|×|times) slower\b|\bslower than\b/i;
+  /\btakes? (over |about |around |almost |nearly |roughly |more than )?~? ?\d+(\.\d+)? ?(s|secs?|seconds?|mins?|minutes?|ms|milliseconds?|hours?)\b|\btakes? (forever|ages)\b|\b\d+(\.\d+)? ?(x|×|times) slower\b|\bslower than\b|\b(doubles|triples|quadruples) the (time|runtime|duration)\b/i;
 
 export const performanceResource = defineKind({
   kind: 'performance-resource',
@@ -62,6 +62,8 @@ export const performanceResource = defineKind({
     ],
     [/\bprocesses\b|\bresources?\b|\bzombie|\borphan/i, 0.5],
     [/\bcach(e|es|ing)\b|\bsockets?\b/i, 0.3],
+    // handles, listeners or sockets that are never released accumulate
+    [/\b(pile|piles|piling) up\b|\bkeep(s)? accumulating\b/i, 0.8],
   ],
   lessons: [
     {
