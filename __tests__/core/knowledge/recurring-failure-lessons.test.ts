@@ -181,6 +181,10 @@ describe('lessons of recurring classes: each named by its tasks, none by its nea
     ['Attribute values are written as raw HTML', 'html-output-escaping'],
     ['ReDoS in the emphasis pattern', 'regex-backtracking'],
     ['The heading regex takes forever on a long line of spaces', 'regex-backtracking'],
+    [
+      'A short comment with nested brackets hangs the server: each extra pair roughly doubles the time',
+      'regex-backtracking',
+    ],
     ['Retries never stop when the server keeps answering 503: no backoff', 'retry-limits'],
     ['stop_after_attempt is ignored with wait_exponential', 'retry-limits'],
     ['A HEAD request hangs waiting for a body', 'bodiless-responses'],
@@ -215,6 +219,7 @@ describe('lessons of recurring classes: each named by its tasks, none by its nea
     ['The HTML report is missing its title', 'html-output-escaping'],
     ['The pattern does not match the whole value', 'regex-backtracking'],
     ['The request is sent only once', 'retry-limits'],
+    ['Retries back off exponentially, as documented', 'regex-backtracking'],
     ['The head of the list is dropped', 'bodiless-responses'],
     ['Non-ASCII text is garbled when written to the file', 'declared-charset'],
     ['Normalize the paths before joining them', 'unicode-normalization'],

@@ -64,6 +64,7 @@ describe('detectRoutinesInText', () => {
     ['sanitize escape sequences before printing', 'security-validation'],
     ['Rendering a list of 10k items takes ~20 s, and doubling the list quadruples the time', 'performance-resource'],
     ['Open handles pile up after every request', 'performance-resource'],
+    ['A client can bypass the allowed-hosts check by adding a trailing dot to the name', 'security-validation'],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);
   });

@@ -27,6 +27,8 @@ export const securityValidation = defineKind({
     // how a reporter says the input is an attacker's
     [/\b(crafted|forged|malicious|attackers?|exploit(s|ed|able)?|pwned)\b|\b__proto__\b|\bobject\.prototype\b/i, 1.2],
     [/\b(user|client|attacker)[- ](provided|supplied|controlled)\b/i, 0.5],
+    // a limit or a check that input gets around
+    [/\b(can|could|to) (bypass|get around|circumvent|evade)\b|\bbypass(es|ed)\b/i, 0.8],
     [
       /\b(3rd|third)[- ]part(y|ies)\b|\bcross[- ](origin|domain|site)\b|\b(secure|sensitive) (headers?|cookies?|data)\b/i,
       0.8,
@@ -77,6 +79,11 @@ export const securityValidation = defineKind({
         [
           /\bredos\b|\bcatastrophic backtracking\b|\bregular expression denial\b|\bexponential (time|backtracking)\b/i,
           1.6,
+        ],
+        // how a reporter measures it: time that doubles with each extra character or pair
+        [
+          /\beach (extra|additional|more) \w+ (roughly |about |nearly |more or less )?doubles\b|\bgrows exponentially\b|\bexponential(ly)? (slower|longer|growth|blow-?up)\b/i,
+          1.2,
         ],
         [
           /\b(regex\w*|regexp|regular expressions?|patterns?)\b.{0,50}\b(slow|takes (forever|\d+)|hangs?|backtrack\w*|cpu)\b|\b(slow|hangs?|backtrack\w*)\b.{0,50}\b(regex\w*|regexp|regular expressions?)\b/i,
