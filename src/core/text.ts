@@ -157,3 +157,16 @@ export function cueWeight(cues: Cues, text: string, lower: string): number {
   for (const [{ pattern, lower: onLower }, weight] of prepared) if (pattern.test(onLower ? lower : text)) sum += weight;
   return sum;
 }
+
+/** A fenced code block (an issue's reproduction, a log), up to its closing fence or the end. */
+const FENCED_CODE = /```[\s\S]*?(```|$)/g;
+
+/** The text without its fenced code blocks. */
+export function withoutFencedCode(text: string): string {
+  return text.replace(FENCED_CODE, ' ');
+}
+
+/** The text without its code: fenced blocks and inline code spans. */
+export function withoutCode(text: string): string {
+  return withoutFencedCode(text).replace(/`[^`\n]*`/g, ' ');
+}

@@ -32,7 +32,7 @@ import {
 } from '../core/knowledge/routines.js';
 import { readTaskKindOf, type TaskKind, type TaskKindReading } from '../core/retrieval/task-kind.js';
 import { specificText } from '../core/retrieval/task-focus.js';
-import { termSet, terms } from '../core/text.js';
+import { termSet, terms, withoutFencedCode } from '../core/text.js';
 import type { Memory, MemoryLevel, Provenance, RecallHit, Requester } from '../core/types.js';
 import { sameTitle } from '../core/insight-text.js';
 import { isLearnedLesson, namesPhrase, phraseOfLesson } from '../core/knowledge/learned-lessons.js';
@@ -324,12 +324,9 @@ function routinesOfReading(reading: TaskReading): RoutineCue[] {
   return kinds.length > 0 || reading.kind.kind !== 'failure' ? kinds : [FALLBACK_ROUTINE];
 }
 
-/** A fenced code block: an issue's reproduction, whose identifiers (options, flags, config) are not its subject. */
-const FENCED_CODE = /```[\s\S]*?(```|$)/g;
-
 function readWords(task: string): NonNullable<TaskReading['words']> {
   // the lessons read the code too (an error line in a block names one); the kinds' cues read the prose
-  const prose = task.replace(FENCED_CODE, ' ');
+  const prose = withoutFencedCode(task);
   return { specific: specificText(task), lessons: rankLessons(task), named: detectRoutinesInText(prose) };
 }
 

@@ -24,6 +24,24 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
       'Login cookie not sent after a redirect',
       'The docs say cookies are kept across redirects, but the second request has none.',
     ],
+    // a report in plain prose, with no shape of a request or a question, needs little evidence
+    [
+      'Wrapped text of line 10000 is shifted one column left',
+      'With a file of more than 10000 lines, the continuation rows of line 10000 are narrower than the panel. Lines 9999 and 10001 wrap correctly.',
+    ],
+    [
+      'No CI runs for commits pushed to main',
+      "Since the rename, pushes to `main` don't trigger the `main` workflow anymore.",
+    ],
+    [
+      'Project setup.cfg ignored when linting from another directory',
+      '`cd ~ && flake8 ~/code/proj/` reads no local config.',
+    ],
+    // a word of a proposal inside code (a file named "roadmap") is no proposal
+    [
+      'Crash on a long file name in a narrow terminal',
+      "`bat --terminal-width=30 'notes/2025 roadmap.txt'` aborts before printing the header (exit code 101).",
+    ],
   ])('%j is a failure', (title, body = '') => {
     expect(readTaskKind(issue(title, body))).toBe('failure');
   });
@@ -50,6 +68,17 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
     ['Should we ship a browser build?', 'Opening this to collect opinions before anyone writes a PR.', 'discussion'],
     ['Thank you!', 'This library never crashed on us in five years of production.', 'discussion'],
     ['Make the build run twice as fast', 'Caching the compiled templates would help.', 'feature'],
+    [
+      'Highlight a custom log format with a few regexes instead of a full syntax file',
+      'Could bat accept a small config section (pattern -> scope) for simple cases?',
+      'feature',
+    ],
+    [
+      'Which exit code does a UsageError produce?',
+      'The docs mention exit code 2 for usage errors in passing.',
+      'question',
+    ],
+    ['Project history', 'The project started in 2015 and moved to this organization in 2019.', 'discussion'],
   ])('%j is not a failure (%j) but %s', (title, body, kind) => {
     expect(readTaskKind(issue(title, body))).toBe(kind);
   });

@@ -53,7 +53,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   // a wrong value
   cue(/\binstead of\b/, 0.8),
   cue(
-    /\bi expected\b|\bexpected (it|the|a|an|that|to|them|this|something|output|result)\b|\bexpected:|\b(i|we)(['’]d| would) (have )?expect(ed)?\b|\bthe actual (output|result|value|behaviou?r|response)\b/,
+    /\bi expected\b|\bexpected (it|the|a|an|that|to|them|this|something|output|result)\b|\bexpected:|\b(i|we)(['’]d| would) (have )?expect(ed)?\b|\bthe actual (output|result|value|behaviou?r|response)\b|\b(i|we) (would|did) not expect\b|\b(i|we) (wouldn['’]t|didn['’]t) expect\b/,
     1,
   ),
   // what the reporter says a value should be ("the result should be `13%`"), not what a proposal wants
@@ -74,7 +74,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1,
   ),
   cue(
-    /\bhas no effect\b|\b(is|are|gets?|got|was|were) (silently )?(ignored|dropped|lost|skipped|swallowed|overwritten|discarded)\b|\bignores\b|\bnot (applied|respected|honou?red|called|sent|emitted|fired|shown|found|saved|closed|removed|released|triggered|cleaned up|run|detected|recogni[sz]ed|picked up|updated|propagated|forwarded|preserved|escaped|reset)\b/,
+    /\bhas no effect\b|\b(is|are|gets?|got|was|were) (silently )?(ignored|dropped|lost|skipped|swallowed|overwritten|discarded)\b|\bignores\b|\b(ignored|dropped|skipped|lost) (when|if|after|on|for|in|with|by|unless)\b|\bnot (applied|respected|honou?red|called|sent|emitted|fired|shown|found|saved|closed|removed|released|triggered|cleaned up|run|detected|recogni[sz]ed|picked up|updated|propagated|forwarded|preserved|escaped|reset)\b/,
     1,
   ),
   cue(
@@ -96,7 +96,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   cue(/`[^`\n]+` (becomes|turns into|is turned into|is converted to|is rendered as|comes out as|->|→|=>) `[^`\n]+`/, 1),
   cue(
-    /\bonly (happens|fails|occurs|breaks)\b|\b(is|are) affected\b|\b(is|are|works?|worked) (\w+ ){0,2}fine\b|\bworks[;,.]|\b(receives?|returns?|prints?|gets?|sends?|outputs?) nothing\b|\b(works|worked) (fine|correctly|as expected|again)\b|\bthe same (code|call|command|request|query|config\w*) works\b|\b(is|are) fine\b|\b(looks?|seems?) (normal|fine|correct|right|ok|stable)\b/,
+    /\bonly (happens|fails|occurs|breaks)\b|\b(is|are) affected\b|\b(is|are|works?|worked) (\w+ ){0,2}fine\b|\bworks?[;,.]|\b(receives?|returns?|prints?|reports?|gets?|sends?|outputs?|shows?) nothing\b|\bno output\b|\bnormal (results?|output)\b|\bthe normal \w+ (opens?|runs?|works?|starts?)\b|\b(works?|worked) (on|with|in|for) (\w+ ){0,3}(too|fine)\b|\b(works|worked) (fine|correctly|as expected|again)\b|(?<!\b(should|to|must|will|would|can|could) )\b(wrap|wraps|work|render|renders|open|opens|parse|parses|load|loads|behave|behaves) (correctly|normally|properly|as expected)\b|\bthe same (code|call|command|request|query|config\w*) works\b|\b(is|are) fine\b|\b(looks?|seems?) (normal|fine|correct|right|ok|stable)\b/,
     0.8,
   ),
   // a regression; a contradiction of what the docs or the spec say
@@ -107,7 +107,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   cue(/\b(says?|said|claims?|states?|documents?|according to)\b.{0,80}, but\b|\baccording to\b/, 1),
   // what a standard or a reference implementation does instead
   cue(
-    /\b(spec|specification|rfc( \d+)?|standard)\b (only |clearly |explicitly )?(says|requires|states|mandates|defines|normali[sz]es)\b|\b(conformance|compliance|official) test[- ]?suite\b|\bdifferently (than|from)\b|\bdiffers? from\b|\binconsistent(ly)? with\b|\b(disagrees?|contradicts?|conflicts?) with\b|\bwhile `[^`\n]+` (gives|returns|prints|outputs|produces)\b/,
+    /\b(spec|specification|rfc( \d+)?|standard)\b (only |clearly |explicitly )?(says|requires|states|mandates|defines|normali[sz]es)\b|\b(conformance|compliance|official) test[- ]?suite\b|\bdifferently (than|from)\b|\bdiffers? from\b|\binconsistent(ly)? with\b|\b(disagrees?|contradicts?|conflicts?) with\b|\bdisagree between\b|\bonly for the (first|last)\b|\bwhile `[^`\n]+` (gives|returns|prints|outputs|produces)\b/,
     0.8,
   ),
   // a concession: what happens although it should not ("returns true, although the strings differ")
@@ -120,7 +120,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     0.6,
   ),
   cue(
-    /\bno longer\b|\bstopped working\b|\bused to (work|return|print|accept)\b|\bworked (in|with|before|on)\b|\bsince (upgrading|updating|bumping|the (latest|last|new|recent))\b|\bafter (upgrading|updating|bumping)\b|\bregress\w*|\bbroke(n)?\b|(?<!\b(line|page|word|column|soft|hard) )\bbreaks?\b/,
+    /\bno longer\b|\bstopped working\b|\bused to (work|return|print|accept)\b|\bworked (in|with|before|on)\b|\bsince (upgrading|updating|bumping|the (latest|last|new|recent))\b|\bafter (upgrading|updating|bumping)\b|\bregress\w*|\bslips? through\b|\b(don['’]t|doesn['’]t|do not|does not|won['’]t|isn['’]t|aren['’]t) (\S+ ){1,4}any ?more\b|\bbroke(n)?\b|(?<!\b(line|page|word|column|soft|hard) )\bbreaks?\b/,
     1.2,
   ),
   cue(
@@ -133,7 +133,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   // a hang
   cue(
-    /\bhang(s|ing)?\b|\bhung\b|\bfreez(e|es|ing)\b|\bfroze\b|\bstuck\b|\bdeadlock\w*|\bspins?\b|\b100 ?% cpu\b|\bnever (returns|ends|finishes|completes|resolves|exits|terminates)\b|\btimes out\b|\btimed out\b|\bblocks forever\b/,
+    /\bhang(s|ing)?\b|\bhung\b|\bfreez(e|es|ing)\b|\bfroze\b|\bstuck\b|\bdeadlock\w*|\bspins?\b|\b100 ?% cpu\b|\bnever (returns|ends|finishes|completes|resolves|exits|terminates)\b|\btimes out\b|\btimed out\b|\bblocks forever\b|\b(just |simply )?sits there\b/,
     1.6,
   ),
   // slowness with numbers, growth
@@ -148,7 +148,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   // a crash, a warning printed, an error reported
   cue(
-    /\bcrash(es|ed|ing)?\b|\bsegfault\w*|\bkills? the process\b|\bblows? up\b|\bpanics?\b|\baborted\b|\bexits? with (code|status) [1-9]|\b(gets?|got|is|was) killed\b/,
+    /\bcrash(es|ed|ing)?\b|\bsegfault\w*|\bkills? the process\b|\bblows? up\b|\bpanics?\b|\baborted\b|\bexits? with (code|status) [1-9]|(, |; |\(|with )exit (code|status) [1-9]\d*\b|\b(gets?|got|is|was) killed\b/,
     1.4,
   ),
   cue(
@@ -224,7 +224,7 @@ export const KIND_CUES = {
       'title',
     ),
     cue(
-      /\b(could|should|might|can we) (offer|have|provide|accept|support|expose|gain|grow)\b|\bmode\b.{0,40}\b(that|which|so that)\b/,
+      /\b(could|should|might|can we) (offer|have|provide|accept|support|expose|gain|grow)\b|\b(could|might)(?! not\b| ?n['’]t\b) ([\w-]+ ){1,2}(offer|provide|accept|support|expose|gain|grow)\b|\bmode\b.{0,40}\b(that|which|so that)\b/,
       0.7,
     ),
     cue(

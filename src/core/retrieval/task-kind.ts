@@ -21,6 +21,7 @@ import {
   WISH,
   type KindCue,
 } from '../knowledge/task-kinds.js';
+import { withoutCode } from '../text.js';
 import { taskFocus } from './task-focus.js';
 
 export const TASK_KINDS = ['failure', 'feature', 'question', 'docs', 'chore', 'discussion'] as const;
@@ -42,6 +43,12 @@ export interface TaskKindReading {
 
 /** A symptom this strong is a failure whatever the sentence's shape. */
 const STRONG = 1.6;
+/**
+ * An issue (a title and a body) that has none of the other kinds' shapes needs less evidence to be a
+ * report of a failure: people file issues about failures most of all, in plain prose ("Lines 9999 and
+ * 10001 wrap correctly", "in a terminal the full text shows").
+ */
+const SHAPELESS_ISSUE_FAILURE = 0.6;
 
 function scoreCues(cues: readonly KindCue[], title: string, body: string, raw: string): number {
   let score = 0;
@@ -89,8 +96,10 @@ export function readTaskKindOf(task: string): TaskKindReading {
   // "do not swallow"): read by the subject rules, unless it repairs prose (a typo, the docs)
   if (body === '' && taskFocus(title).describesFailure) failure += REPAIR_SUBJECT.test(title) ? STRONG : 1;
   let other: TaskKindReading['other'];
+  // a request's or a question's shape is in its prose: a word inside code (a file named "roadmap") is none
+  const prose = split(withoutCode(task));
   for (const [kind, cues] of Object.entries(KIND_CUES) as [OtherKind, readonly KindCue[]][]) {
-    const score = scoreCues(cues, title, body, raw);
+    const score = scoreCues(cues, prose.title, prose.body, raw);
     if (score > 0 && (!other || score > other.score)) other = { kind, score };
   }
   const round = (n: number) => Math.round(n * 100) / 100;
@@ -99,7 +108,7 @@ export function readTaskKindOf(task: string): TaskKindReading {
   const kind: TaskKind =
     other && other.score >= 1 && failure < STRONG + 0.75 * Math.max(0, other.score - 1)
       ? other.kind
-      : failure >= 1
+      : failure >= (other || body === '' ? 1 : SHAPELESS_ISSUE_FAILURE)
         ? 'failure'
         : (other?.kind ?? 'discussion');
   return { kind, failure, ...(other ? { other } : {}) };
