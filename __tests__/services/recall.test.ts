@@ -354,7 +354,7 @@ describe('one lesson, one result', () => {
 
 describe("an issue's routines", () => {
   it('are read from its prose: the options and flags of a fenced reproduction are not its subject', () => {
-    const reproduction = '```\ngo test -shuffle=on --config ./app.yaml ./...\n```';
+    const reproduction = '```\ngo test -count=1 -v --config ./app.yaml ./...\n```';
     const issue = `Tests pass alone but fail in a full run\nValues one test sets show up in another.\n${reproduction}`;
     expect(taskRoutines(issue).map((c) => c.kind)).not.toContain('config-env');
     const inProse =

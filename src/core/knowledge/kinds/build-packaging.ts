@@ -59,6 +59,20 @@ export const buildPackaging = defineKind({
       ],
     },
     {
+      id: 'feature-combinations',
+      title: 'Build and test each optional feature alone, and with none',
+      description:
+        'Code that uses an item defined only under an optional feature (or only with the standard library) compiles with the default features and fails with any other combination users build.',
+      check:
+        'In CI, build and test with no default features, with each optional feature alone and with all of them, and gate every use of a feature-only item on that feature.',
+      cues: [
+        [
+          /\bno[- ]default[- ]features\b|\b(default|optional|cargo) features?\b|\bfeature (flags?|gates?|combinations?)\b|\bwith (just|only) the `?[\w-]+`? feature\b|\bwithout (the )?`?[\w-]+`? feature\b|\bno[_-]?std\b|\bcfg\(feature\b/i,
+          1.4,
+        ],
+      ],
+    },
+    {
       id: 'cross-target-build',
       title: 'Build for every target platform and architecture you ship',
       description:

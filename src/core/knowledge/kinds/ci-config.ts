@@ -17,10 +17,10 @@ export const ciConfig = defineKind({
   vocabulary: 'ci workflow pipeline configuration',
   textCues: [
     [
-      /^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bjenkins\b/i,
+      /(?:^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bjenkins\b)(?!\s+(is|are|goes|go|stays|stay|turns|was|were|remains?) (green|fine|passing|happy|ok)\b)/i,
       1.2,
     ],
-    // an issue says where it failed ("fails on CI"): the word alone does not make the fix a CI one
+    // an issue says where it failed ("fails on CI") or that CI is green: neither makes the fix a CI one
     [/\bci\b/i, 0.5],
     [/\bworkflows?\b|\bpipelines?\b|\bcoverage\b|\bmatrix\b/i, 0.6],
   ],
@@ -43,7 +43,7 @@ export const ciConfig = defineKind({
         'Pin the versions of actions and tools the workflow uses, give it the secrets and permissions it needs explicitly, and run a changed workflow on a branch before merging.',
       cues: [
         [
-          /^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\b(pipeline|workflow)s? (steps?|runs?|jobs?|files?)\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b/i,
+          /(?:^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\b(pipeline|workflow)s? (steps?|runs?|jobs?|files?)\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b)(?!\s+(is|are|goes|go|stays|stay|turns|was|were|remains?) (green|fine|passing|happy|ok)\b)/i,
           1.2,
         ],
         // "fails on CI", a stream pipeline, a business workflow: each needs a second CI word

@@ -144,6 +144,21 @@ export const concurrencyAsync = defineKind({
       ],
     },
     {
+      id: 'callback-once',
+      title: 'A callback, handler or middleware must run exactly once per call',
+      description:
+        'On some path (an error, a retry, an async return, a second item) a completion callback or middleware runs twice, or never, so results are handled twice or the caller waits forever.',
+      check:
+        'Count the calls of the callback or handler in a test for each path (success, error, async, several items) and assert exactly one call, made after the work it reports on.',
+      cues: [
+        [
+          /\b(called|invoked|runs?|ran|fired?|executed|applied) (twice|more than once|multiple times|two times)\b(?! as)|\bmultiple callbacks?\b|\b(callbacks?|handlers?|hooks?|middlewares?) (\w+ ){0,2}(twice|more than once|multiple times)\b|\bdouble (callback|invocation|call)s?\b|\bcallbacks? (called|invoked) (twice|again)\b/i,
+          1.4,
+        ],
+        [/\bexactly once\b|\bonce and only once\b/i, 0.8],
+      ],
+    },
+    {
       id: 'use-after-close',
       title: 'Sending, writing or calling after the other side has closed must not crash',
       description:

@@ -124,6 +124,29 @@ export const configEnv = defineKind({
           1,
         ],
         [/\b(restor\w*|sav\w*|leak\w*)\b.{0,20}\b(env\w*|state|settings?|globals?)\b/i, 0.8],
+        // how the dependence shows: a shuffled order, another region, locale or time zone
+        [
+          /\b(test )?shuffl\w*\b|\brandom (test )?order\b|\b(region|locale|time ?zone|machine)[- ]dependent\b|\bdepend\w* on (the )?(test )?(order|region|locale|time ?zone|machine)\b/i,
+          1,
+        ],
+      ],
+    },
+    {
+      id: 'option-honoured-everywhere',
+      title: 'An option must be honoured on every path that can take it, not only the main one',
+      description:
+        'A setting (a disable switch, a target directory, an HTTPS-only rule, a timeout) is applied on the main call but not in the iterator, async, redirect, filter or cleanup path, where it is silently ignored.',
+      check:
+        'For each option the change touches, list every entry point and path that can run with it (sync and async, decorator and iterator, first request and redirect, interactive and filter mode) and assert the option’s effect on each.',
+      cues: [
+        [
+          /\b(respect|honou?r|appl(y|ies|ied))(s|ed|ing)? (the |an? )?`?[\w.=-]+`? (option|flag|setting|kwarg|keyword|parameter|argument)?\b.{0,20}\b(when|in|on|for|during|while) (\w+ )?(redirect\w*|iterat\w*|filter\w*|async|streaming|retr\w*|mode|path|forms?)\b/i,
+          1.4,
+        ],
+        [
+          /\b(ignored|not (applied|respected|honou?red)) (in|on|for|when|during) (the )?(\w+ )?(mode|path|form|redirects?|iterators?|async|filter)\b|\b(in|on|for) every (entry point|path|code path|form)\b/i,
+          1.3,
+        ],
       ],
     },
   ],

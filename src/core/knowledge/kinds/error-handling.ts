@@ -148,6 +148,10 @@ export const errorHandling = defineKind({
           0.8,
         ],
         [/\b(rather|other) than (a |an )?(panic|crash)\b|\bthan a (panic|crash)\b/i, 1],
+        [
+          /\binstead of (panicking|crashing|aborting|unwrapping)\b|\b(return|propagate)s? (an? )?errors? instead\b/i,
+          1.3,
+        ],
         // the error the reporter expected, by its class name, or one they can handle
         [/\binstead of (an? |the |its )?`?\w*(error|exception)`?(?! (message|text|line))\b/i, 1.3],
         [
@@ -170,6 +174,8 @@ export const errorHandling = defineKind({
       check:
         'Trigger each class of error the code can meet (missing file, no permission, interrupted, not a directory) and assert which are reported and which are skipped.',
       cues: [
+        // a reader gone away or a call interrupted: a class of error, benign where output is piped
+        [/\bepipe\b|\bbroken pipe\b|\beintr\b|\binterrupted system call\b/i, 1.4],
         [
           /\b(io|os|system) errors?\b|\berrno\b|\benoent\b|\beacces\b|\beperm\b|\bpermission denied\b|\bnot found errors?\b|\berror (kinds?|types?|codes?)\b/i,
           1.2,

@@ -97,10 +97,25 @@ export const performanceResource = defineKind({
         ],
         [/\btoo many open\b|\bemfile\b|\bexhaust\w*\b|\bout of memory\b|\bmemory (usage|growth)\b/i, 1.2],
         [
-          /\bunclosed\b|\bresource ?warnings?\b|\b(not|never) (being )?closed\b|\bleft open\b|\bmissing (\w+ )?close\b/i,
+          /\bunclosed\b|\bresource ?warnings?\b|\b(not|never) (being )?(closed|killed|freed|returned)\b|\bleft (open|running)\b|\bmissing (\w+ )?close\b|\b(killed|closed|cleaned up|released) on (exit|shutdown|error)\b|\breturn\w* .{0,30}\bto (the )?pool\b|\bback to (the )?pool\b/i,
           1.2,
         ],
         [/\b(connection|thread|worker|object) pool\w*\b|\bpooling\b|\bpooled\b/i, 0.6],
+      ],
+    },
+    {
+      id: 'idempotent-registration',
+      title: 'Registering, installing or loading the same thing twice must be harmless',
+      description:
+        'A plugin installed again, a class defined again or a handler registered again is appended instead of replacing or skipping, so state and memory grow and behaviour changes with each repetition.',
+      check:
+        'Call the registration, install or load step twice (and many times in a loop) and assert the second call is a no-op: one entry, one effect, flat memory.',
+      cues: [
+        [/\bidempoten\w*\b/i, 1.4],
+        [
+          /\b(register\w*|install\w*|load\w*|enabl\w*|defin\w*|creat\w*) .{0,40}\b(twice|more than once|too many times|repeatedly|again and again|each time)\b|\b(twice|more than once|repeatedly|again)\b.{0,12}\b(register\w*|install\w*|load\w*|enabl\w*)\b/i,
+          1.2,
+        ],
       ],
     },
     {

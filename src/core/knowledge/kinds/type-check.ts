@@ -43,6 +43,11 @@ export const typeCheck = defineKind({
         ],
         // "a generic error" is not a generic type
         [/\bgenerics?\b/i, 0.4],
+        // a declared signature against what the code does at run time
+        [
+          /\bfix\(types?\)|\b(return|parameter|argument|option|field) types?\b|\btype stubs?\b|\boverloads?\b|\bdeclared (as|return|type)\b|\b(match|matches) (the )?runtime\b/i,
+          1.2,
+        ],
       ],
     },
   ],
