@@ -51,6 +51,11 @@ export const buildPackaging = defineKind({
           0.7,
         ],
         [/\balready declared\b|\bredeclared\b|\bundefined reference\b|\blinker\b|\blink(ing)? errors?\b/i, 1],
+        // what the package holds: its list of packages, its files, its bundles' source maps
+        [
+          /\bfind_packages\b|\bpackage (list|data|contents)\b|\bsubpackages?\b|\bmissing from (the )?(package|wheel|tarball|dist|bundle)\b|\bsource ?maps?\b/i,
+          1.2,
+        ],
         // the package's files: its type declarations missing or in the wrong place, not wrong types
         [
           /\b(ships?|shipped|published|packaged|released) without (its |the )?(types|typings|type (definitions|declarations)|declarations|\.d\.ts)\b|\b(cannot|can'?t|doesn'?t|does not|fails? to|never) (find|pick up|resolve|locate|see) (the |its |\w+'s )?(type (definitions|declarations)|typings|\.d\.ts)\b|\.d\.ts( files?)?\b.{0,40}\b(missing|dropped|not (included|shipped|published)|end(s)? up in|directory|folder)\b/i,

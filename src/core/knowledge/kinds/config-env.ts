@@ -132,6 +132,20 @@ export const configEnv = defineKind({
       ],
     },
     {
+      id: 'nested-merge',
+      title: 'Merging settings must merge nested levels, not replace them, and explicit keys must win',
+      description:
+        'A partial update or a merge of nested settings replaces a whole nested object, overwrites keys written explicitly, or skips a key whose current value is null.',
+      check:
+        'Merge a partial update into nested settings, a key into a null target and a merge key under explicit keys, and assert every untouched nested key survives and the explicit value wins.',
+      cues: [
+        [
+          /\bmerg(e|es|ed|ing)\b.{0,40}\b(nested|deep|nil|null|target|mappings?|objects?|propert\w*|tags?)\b|\bdeep[- ]?merg\w*\b|\bmerge keys?\b|\b(instead of|rather than) (merg\w+|replac\w+)\b|\b(wipes|replaces) the (other|rest|whole)\b/i,
+          1.3,
+        ],
+      ],
+    },
+    {
       id: 'option-honoured-everywhere',
       title: 'An option must be honoured on every path that can take it, not only the main one',
       description:

@@ -101,7 +101,12 @@ export const edgeInput = defineKind({
       check:
         'Test each falsy value (false, 0, an empty string, an empty list) where the code checks whether a value was given, and assert it is kept rather than replaced by the default.',
       cues: [
-        [/\bfalsy\b|\bfalsey\b/i, 1.5],
+        [/\bfalsy\b|\bfalsey\b|\btruthiness\b/i, 1.5],
+        // an explicit zero for a limit, a timeout or a count
+        [
+          /\b(follow|timeout|limit|retries|max\w*|count|size|depth)(=| ?= ?|: ?)0\b|\blimited\(0\)|\b(zero|0) (timeouts?|limits?|retries|counts?|values?)\b.{0,40}\b(immediate\w*|honou?r\w*|enforc\w*|respect\w*|ignored|treated)\b/i,
+          1.2,
+        ],
         [
           /\b(false|0|zero|empty string)\b.{0,40}\b(ignored|treated as|overrid\w*|replaced|default|unset|absent|missing|dropped)\b/i,
           1.2,
@@ -230,6 +235,10 @@ export const edgeInput = defineKind({
         [
           /\blarge (numbers?|values?|integers?|inputs?)\b|\bhuge\b|\bbig ?ints?\b|\b(u?int|[iu])(8|16|32|64|128)\b/i,
           0.6,
+        ],
+        [
+          /\btoo[- ]large (u?int|[iu])\d*\b|\b2\^\d+\b|\b(massive|huge|absurdly large|enormous) (durations?|timestamps?|values?|numbers?|offsets?)\b|\b(durations?|timestamps?|values?|numbers?) (is|are) (massive|huge|enormous|absurdly large)\b/i,
+          1.2,
         ],
         [
           /\bnarrow(er|ing)? (types?|int\w*|conversions?|width)\b|\b(different|other) widths?\b|\bbecomes? negative\b|\bas (a )?negative\b/i,

@@ -190,6 +190,7 @@ export const encodingLocale = defineKind({
         'Test with multi-byte text (accents, CJK, emoji) and assert byte lengths (headers, buffers, offsets) and character lengths (display, truncation) separately.',
       cues: [
         [/\bcontent[- ]length\b|\bbyte (length|count|size|offset)s?\b|\b(multi[- ]?byte|wide) char\w*\b/i, 1.4],
+        [/\bchar(acter)? boundar(y|ies)\b|\b(string|str) slicing\b|\bslic\w* (a |the )?(string|str)\b/i, 1.2],
         [/\butf-?8\b|\bcharset\b/i, 0.8],
         [/\b(length|width|truncat\w*|slic\w*|column\w*)\b.{0,30}\b(unicode|emoji|cjk|utf-?8|characters)\b/i, 1],
       ],
@@ -203,6 +204,7 @@ export const encodingLocale = defineKind({
         'Write and read back text with accents, emoji and an invalid byte sequence through each changed path (files, streams, headers, URLs, terminals) and assert the exact text or a clear decoding error.',
       cues: [
         [/\bunicode\b|\bnon-?ascii\b|\bemoji\b|\baccent\w*\b|\blatin-?1\b|\biso-8859\b/i, 1.1],
+        [/\binvalid[- ]?(utf-?8|unicode)\b|\bnon-?utf-?8\b|\bundecodable\b|\bnot valid utf-?8\b/i, 1.2],
         // "decoding" alone is as often a parser's or a serializer's word as a text encoding's
         [/\b(en|de)cod(e|es|ed|ing|er|ers)\b/i, 0.5],
         [
