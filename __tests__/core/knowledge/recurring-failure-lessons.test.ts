@@ -209,6 +209,8 @@ describe('lessons of recurring classes: each named by its tasks, none by its nea
     ['Fix arbitrary string slicing in the parser', 'bytes-versus-characters'],
     ['File names that are not valid UTF-8 crash the listing', 'text-encoding-round-trip'],
     ['New subpackages are missing from the wheel', 'build-from-clean'],
+    ['fix: typings are not shipped', 'build-from-clean'],
+    ['Fix zipped egg discovery on newer setuptools', 'dependency-upgrade'],
     ['Merging a key into a nil target drops it', 'nested-merge'],
     ['Merge nested object properties instead of replacing them', 'nested-merge'],
     ['Region dependent test failures', 'hermetic-tests'],

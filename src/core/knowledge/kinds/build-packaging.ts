@@ -53,7 +53,7 @@ export const buildPackaging = defineKind({
         [/\balready declared\b|\bredeclared\b|\bundefined reference\b|\blinker\b|\blink(ing)? errors?\b/i, 1],
         // what the package holds: its list of packages, its files, its bundles' source maps
         [
-          /\bfind_packages\b|\bpackage (list|data|contents)\b|\bsubpackages?\b|\bmissing from (the )?(package|wheel|tarball|dist|bundle)\b|\bsource ?maps?\b/i,
+          /\bfind_packages\b|\bpackage (list|data|contents)\b|\bsubpackages?\b|\bmissing from (the )?(package|wheel|tarball|dist|bundle)\b|\b(is|are) not (shipped|included|published|packaged)\b|\bsource ?maps?\b/i,
           1.2,
         ],
         // the package's files: its type declarations missing or in the wrong place, not wrong types

@@ -54,7 +54,7 @@ export const dependencyCompat = defineKind({
         [/\bcompatib\w*\b/i, 0.5],
         [/\b[a-z][\w.-]* ?(>=|<=|\^|~=|==|~>) ?v?\d+\.\d+/i, 1],
         [
-          /\b(broken|breaks?|broke|fail\w*) (by|with|after|since) (an? |the )?(latest |newest |new )?[\w.-]+ (update|upgrade|release|bump)s?\b|\b(with|on|against|after) (the )?(latest|newest) (version of )?[a-z][\w.-]*/i,
+          /\b(broken|breaks?|broke|fail\w*) (by|with|after|since) (an? |the )?(latest |newest |new )?[\w.-]+ (update|upgrade|release|bump)s?\b|\b(with|on|against|after) (the )?(latest|newest|newer) (versions? of )?[a-z][\w.-]*/i,
           1,
         ],
       ],
