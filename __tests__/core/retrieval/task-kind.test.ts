@@ -42,6 +42,15 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
       'Crash on a long file name in a narrow terminal',
       "`bat --terminal-width=30 'notes/2025 roadmap.txt'` aborts before printing the header (exit code 101).",
     ],
+    [
+      'Sending `json: false` posts an empty body',
+      'The server receives no body at all. `{json: true}` is sent as `true` as expected.',
+    ],
+    [
+      'Stateful test with large inputs ends in Unsatisfiable',
+      'It runs for a long time and then errors with `Unsatisfiable`.',
+    ],
+    ['Formatting time grows quadratically with long runs of newlines', 'Such input keeps a worker busy for minutes.'],
   ])('%j is a failure', (title, body = '') => {
     expect(readTaskKind(issue(title, body))).toBe('failure');
   });
@@ -79,6 +88,23 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
       'question',
     ],
     ['Project history', 'The project started in 2015 and moved to this organization in 2019.', 'discussion'],
+    // a how-to question names failures it asks about; a chore names what it raises or cleans up
+    [
+      'How do I customise the error payload for validation failures?',
+      'For failed validation we want our own shape instead of the default payload. Is `failAction` the intended place?',
+      'question',
+    ],
+    ['Raise the minimum Go version in go.mod', 'go.mod still declares a very old Go version.', 'chore'],
+    [
+      'Treat lint warnings as errors in CI',
+      "`npm test` runs the linter but warnings don't fail the build, so a few have accumulated. Proposal: clean them up.",
+      'chore',
+    ],
+    [
+      'Raise the minimum Node.js version in engines',
+      'Node 14 is end-of-life and no longer tested. Proposal: bump to the oldest maintained LTS.',
+      'chore',
+    ],
   ])('%j is not a failure (%j) but %s', (title, body, kind) => {
     expect(readTaskKind(issue(title, body))).toBe(kind);
   });

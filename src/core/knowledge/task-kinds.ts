@@ -44,7 +44,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.4,
   ),
   cue(
-    /\b(throws?|raises?) (this|that|an?|the|it)\b|\b(can['’]t|cannot) be (used|passed|called|imported|set|combined|read|parsed)\b/,
+    /\b(throws?|raises?) (this|that|an?|the|it)\b(?! (minimum|min|max|maximum|version|limit|bar|default|floor|ceiling|timeout|priority)\b)|\b(can['’]t|cannot) be (used|passed|called|imported|set|combined|read|parsed)\b/,
     1,
   ),
   cue(/\b(ERR|E)_[A-Z][A-Z_]{3,}\b|\bTS\d{4}\b|\berror\[E\d{4}\]/, 1.2, 'raw'),
@@ -96,7 +96,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   cue(/`[^`\n]+` (becomes|turns into|is turned into|is converted to|is rendered as|comes out as|->|→|=>) `[^`\n]+`/, 1),
   cue(
-    /\bonly (happens|fails|occurs|breaks)\b|\b(is|are) affected\b|\b(is|are|works?|worked) (\w+ ){0,2}fine\b|\bworks?[;,.]|\b(receives?|returns?|prints?|reports?|gets?|sends?|outputs?|shows?) nothing\b|\bno output\b|\bnormal (results?|output)\b|\bthe normal \w+ (opens?|runs?|works?|starts?)\b|\b(works?|worked) (on|with|in|for) (\w+ ){0,3}(too|fine)\b|\b(works|worked) (fine|correctly|as expected|again)\b|(?<!\b(should|to|must|will|would|can|could) )\b(wrap|wraps|work|render|renders|open|opens|parse|parses|load|loads|behave|behaves) (correctly|normally|properly|as expected)\b|\bthe same (code|call|command|request|query|config\w*) works\b|\b(is|are) fine\b|\b(looks?|seems?) (normal|fine|correct|right|ok|stable)\b/,
+    /\bonly (happens|fails|occurs|breaks)\b|\b(is|are) affected\b|\b(is|are|works?|worked) (\w+ ){0,2}fine\b|\bworks?[;,.]|\b(receives?|returns?|prints?|reports?|gets?|sends?|outputs?|shows?) nothing\b|\b(receives?|gets?) no \w+|\bas expected\b|\bdepends on whether\b|\bno output\b|\bnormal (results?|output)\b|\bthe normal \w+ (opens?|runs?|works?|starts?)\b|\b(works?|worked) (on|with|in|for) (\w+ ){0,3}(too|fine)\b|\b(works|worked) (fine|correctly|as expected|again)\b|(?<!\b(should|to|must|will|would|can|could) )\b(wrap|wraps|work|render|renders|open|opens|parse|parses|load|loads|behave|behaves) (correctly|normally|properly|as expected)\b|\bthe same (code|call|command|request|query|config\w*) works\b|\b(is|are) fine\b|\b(looks?|seems?) (normal|fine|correct|right|ok|stable)\b/,
     0.8,
   ),
   // a regression; a contradiction of what the docs or the spec say
@@ -116,11 +116,11 @@ export const FAILURE_CUES: readonly KindCue[] = [
     0.7,
   ),
   cue(
-    /\balways (returns?|prints?|shows?|gives?|uses?|picks?|reports?|falls? back)\b|\bends? up (in|as|with|being)\b/,
+    /\balways (returns?|prints?|shows?|gives?|uses?|picks?|reports?|falls? back)\b|\bends? up (in|as|with|being|\w+ing)\b|\berrors? (out )?with\b/,
     0.6,
   ),
   cue(
-    /\bno longer\b|\bstopped working\b|\bused to (work|return|print|accept)\b|\bworked (in|with|before|on)\b|\bsince (upgrading|updating|bumping|the (latest|last|new|recent))\b|\bafter (upgrading|updating|bumping)\b|\bregress\w*|\bslips? through\b|\b(don['’]t|doesn['’]t|do not|does not|won['’]t|isn['’]t|aren['’]t) (\S+ ){1,4}any ?more\b|\bbroke(n)?\b|(?<!\b(line|page|word|column|soft|hard) )\bbreaks?\b/,
+    /\bno longer\b(?! (tested|maintained|supported|needed|necessary|required|used|recommended|relevant|available upstream))|\bstopped working\b|\bused to (work|return|print|accept)\b|\bworked (in|with|before|on)\b|\bsince (upgrading|updating|bumping|the (latest|last|new|recent))\b|\bafter (upgrading|updating|bumping)\b|\bregress\w*|\bslips? through\b|\b(don['’]t|doesn['’]t|do not|does not|won['’]t|isn['’]t|aren['’]t) (\S+ ){1,4}any ?more\b|\bbroke(n)?\b|(?<!\b(line|page|word|column|soft|hard) )\bbreaks?\b/,
     1.2,
   ),
   cue(
@@ -142,8 +142,13 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.4,
   ),
   cue(/\bslow(er|ly|s|down)?\b/, 0.5),
+  // time that grows faster than the input, a worker kept busy
   cue(
-    /\boom\b|\boom-killed\b|\bout of memory\b|\bmemory (grows|keeps|climbs|usage (grows|climbs|keeps))|\bleak\w*|\bkeeps? (growing|increasing|climbing)\b|\bgrows? (with|on|after|for) (every|each)\b|\bpiles? up\b|\baccumulat\w+\b|\bheap\b|\btoo many open files\b|\bemfile\b|\btakes forever\b|\bexhaust\w* (all )?(the )?(memory|heap|file descriptors|sockets|connections)\b/,
+    /\bgrows (quadratically|exponentially)\b|\b(doubles|triples|quadruples) the (time|runtime)\b|\bkeeps? (a |the )?(worker|cpu|core|process|server|thread) busy\b|\b(takes|runs for) a (very )?long time\b/,
+    1.4,
+  ),
+  cue(
+    /\boom\b|\boom-killed\b|\bout of memory\b|\bmemory (grows|keeps|climbs|usage (grows|climbs|keeps))|\bleak\w*|\bkeeps? (growing|increasing|climbing)\b|\bgrows? (with|on|after|for) (every|each)\b|\bpiles? up\b|\baccumulat\w+ (memory|objects|listeners|handles|connections|timers|entries|buffers)\b|\b(memory|objects|listeners|handles|connections|timers|entries|buffers) (keep )?accumulat\w+\b|\bheap\b|\btoo many open files\b|\bemfile\b|\btakes forever\b|\bexhaust\w* (all )?(the )?(memory|heap|file descriptors|sockets|connections)\b/,
     1.6,
   ),
   // a crash, a warning printed, an error reported
@@ -162,11 +167,14 @@ export const FAILURE_CUES: readonly KindCue[] = [
     /\bflak(y|iness)\b|\bintermittent(ly)?\b|\brace condition\b|\bracy\b|\bsometimes (fails|hangs|crashes|returns|throws|loses|drops)\b|\bnon-?deterministic\w*|\b(changes?|differs?|varies|different \w+( \w+)?) (between|across|on (different|each|every|consecutive)) (runs|invocations|calls|executions|builds)\b|\bfrom run to run\b/,
     1.4,
   ),
-  cue(/\bthrows?\b|\braises?\b|\bthrown\b|\braised\b|\brejects?( with)?\b/, 0.7),
+  cue(
+    /\bthrows?\b|\braises?\b(?! the (minimum|min|max|maximum|version|limit|bar|default|floor|ceiling|timeout|priority)\b)|\bthrown\b|\braised\b|\brejects?( with)?\b/,
+    0.7,
+  ),
   cue(/\bexceptions?\b/, 0.4),
   // a red CI step, a build that does not compile
   cue(
-    /\b(ci|build|job|pipeline|workflow|tests?|npm test|go test|cargo test|checks?|lint|vet|release)\b.{0,40}\b(red|fail(s|ing|ed)?|broken|breaks)\b|\b(red|failing) on\b/,
+    /\b(ci|build|job|pipeline|workflow|tests?|npm test|go test|cargo test|checks?|lint|vet|release)\b.{0,40}(?<!\b(don['’]t|doesn['’]t|do not|does not|never|won['’]t) )\b(red|fail(s|ing|ed)?|broken|breaks)\b|\b(red|failing) on\b/,
     1.2,
   ),
   cue(
@@ -279,7 +287,7 @@ export const KIND_CUES = {
   ],
   chore: [
     cue(
-      /^(silence|quiet|suppress|mute|drop|bump|upgrade|release|cut|tag|publish|move|migrate|rename|refactor|remove|replace|switch|pin|unpin|deprecate|clean ?up|chore|ci:|build:|enable dependabot|update (the )?(dependencies|deps|ci|workflows?))\b(?![_.]|\((?![^)\s]*\):))/,
+      /^(raise|increase|lower) (the )?(minimum|min|required|supported)\b|^treat (\w+ ){0,2}warnings as errors\b|^(silence|quiet|suppress|mute|drop|bump|upgrade|release|cut|tag|publish|move|migrate|rename|refactor|remove|replace|switch|pin|unpin|deprecate|clean ?up|chore|ci:|build:|enable dependabot|update (the )?(dependencies|deps|ci|workflows?))\b(?![_.]|\((?![^)\s]*\):))/,
       1,
       'title',
     ),
@@ -292,6 +300,8 @@ export const KIND_CUES = {
   discussion: [
     cue(/^(should|shall|rfc|proposal|discussion|discuss|thoughts|idea|thank|thanks|kudos)\b/, 1.4, 'title'),
     cue(/\bthank(s| you)\b|\bgreat work\b|\bkudos\b|\bappreciate\b/, 1),
+    // a proposal stated as such (a proposed fix in a report is not one)
+    cue(/(^|\n|[.!?] )(proposal|suggestion|idea):/, 1),
     cue(
       /\bshould we\b|\bshall we\b|\bwhat do (you|people|others|maintainers) think\b|\bthoughts on\b|\bopinions?\b|\bgauge interest\b|\bbefore (anyone|i|we) (writes?|opens?|starts?)\b|\bhappy to (draft|open|send|write) a pr\b|\broadmap\b|\bis .{0,30} planned\b|\bcollect (feedback|opinions)\b|\btrade-?offs?\b/,
       1,
