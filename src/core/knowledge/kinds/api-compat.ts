@@ -21,6 +21,11 @@ export const apiCompat = defineKind({
     [/\bcontract\b|\bpublic api\b|\bsemver\b/i, 1],
     [/\bintroduced (in|by)\b|\bprevious(ly)? (behaviou?r|versions?)|\brestor(e|es|ed)\b|\brevert/i, 0.6],
     [/\bbehaviou?r\b|\bapi\b/i, 0.4],
+    // the reporter upgraded the code itself: to a version named alone, not to another package's
+    [
+      /\bupgrad(ing|ed) (from v?\d[\w.]* )?to (the )?(latest |newest |new |last )?(v?\d[\w.]*|version|release|patch|minor|major)\b|\bafter upgrading[,.;:]|\bsince (v\d[\w.]*|\d+\.\d+[\w.]*)\b/i,
+      1.2,
+    ],
     // the reporter compares with an earlier release of the code itself (a dependency's names the package)
     [
       /\bit used to\b|\b(in|with|since) the (previous|last|prior|older) (release|version)\b|\b(worked|works|was working|did too|did the same|behaved) (fine |correctly |as expected )?(in|with|on|before|until) (v|version )?\d+(\.\d+)*(\.x)?\b|\b(v\d+|\d+\.\d+(\.\d+)?) did( too| the same| so)?\b|\bin v\d+(\.\d+)*,/i,

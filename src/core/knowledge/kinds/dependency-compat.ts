@@ -17,7 +17,11 @@ export const dependencyCompat = defineKind({
   learnedRule: 'Test the {p} against the oldest and newest dependency versions allowed',
   vocabulary: 'dependency version upgrade compatibility lockfile',
   textCues: [
-    [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad|\bpeer[- ]?dep|\block ?files?\b/i, 1],
+    // upgrading to a version named alone (not a package) is the code's own release: an API change
+    [
+      /\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b(?! (from v?\d[\w.]* )?to (the )?(latest |newest |new |last )?(v?\d[\w.]*|version|release|patch|minor|major)\b|[,.;:])|\bpeer[- ]?dep|\block ?files?\b/i,
+      1,
+    ],
     [/\bdeprecat(ed|ions?)\b/i, 0.6],
     [
       /\b(broken|breaks?|broke|failing|fails?) (by|with|after|since) .{0,40}\b(updates?|upgrades?|releases?|versions?)\b/i,
@@ -48,7 +52,10 @@ export const dependencyCompat = defineKind({
       check:
         'Run the suite against the newest and the oldest allowed versions of each dependency in CI, read the changelog for removals and deprecations, and land the version change with the code that adapts to it.',
       cues: [
-        [/\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b|\bpeer[- ]?dep\w*|\block ?files?\b/i, 1],
+        [
+          /\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b(?! (from v?\d[\w.]* )?to (the )?(latest |newest |new |last )?(v?\d[\w.]*|version|release|patch|minor|major)\b|[,.;:])|\bpeer[- ]?dep\w*|\block ?files?\b/i,
+          1,
+        ],
         [/\bdeprecat\w*\b/i, 0.8],
         [/\bv\d+(\.\d+)*\+?\b|\bversion \d+\b|\bnew (major )?version\b|\b[a-z][\w-]* \d+\.\d+\b/i, 0.5],
         [/\bcompatib\w*\b/i, 0.5],
