@@ -20,8 +20,11 @@ for (const dir of dirs) {
   if (existsSync(off))
     for (const s of readJsonl<{ title: string; body: string; kind: string; repo: string }>(off))
       rows.push({ task: issueTask(s), kind: s.kind, repo: s.repo });
-  for (const s of readJsonl<{ subject: string; repo: string }>(join(dir, 'fixes.jsonl')))
-    rows.push({ task: s.subject, kind: 'subject-fix', repo: s.repo });
+  // a set of issues only (m/) has no fixes file
+  const fixes = join(dir, 'fixes.jsonl');
+  if (existsSync(fixes))
+    for (const s of readJsonl<{ subject: string; repo: string }>(fixes))
+      rows.push({ task: s.subject, kind: 'subject-fix', repo: s.repo });
   const table = new Map<string, Map<string, number>>();
   for (const row of rows) {
     const reading = readTaskKindOf(row.task);

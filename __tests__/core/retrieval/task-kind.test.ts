@@ -51,6 +51,15 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
       'It runs for a long time and then errors with `Unsatisfiable`.',
     ],
     ['Formatting time grows quadratically with long runs of newlines', 'Such input keeps a worker busy for minutes.'],
+    // "everything works" elsewhere is a contrast, and "is that intentional?" a report's question
+    [
+      'Decompress middleware passes the body through for `Content-Encoding: GZIP`',
+      'With lowercase gzip everything works; with GZIP the handler gets the raw bytes.',
+    ],
+    [
+      '`alembic downgrade base --sql` outputs DROP TABLE alembic_version',
+      'The script ends with `DROP TABLE alembic_version;`, but running the same downgrade online only deletes the row and keeps the table. Is that intentional?',
+    ],
   ])('%j is a failure', (title, body = '') => {
     expect(readTaskKind(issue(title, body))).toBe('failure');
   });
@@ -95,6 +104,27 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
       'question',
     ],
     ['Raise the minimum Go version in go.mod', 'go.mod still declares a very old Go version.', 'chore'],
+    // a request's or a question's title names what it is about; a reporter who says nothing fails
+    [
+      'Silence the SyntaxWarning noise in CI logs',
+      'Our CI logs show `SyntaxWarning: invalid escape sequence` from bundled files. Nothing fails, but it buries real output.',
+      'chore',
+    ],
+    [
+      'Add a `--retries` option for failed downloads',
+      'Our build agents are on a flaky network. An option to retry downloads on connection errors would help.',
+      'feature',
+    ],
+    [
+      'Crash reporting integrations: in scope for this repo?',
+      'People asked for a layer that sends panics to crash reporting services. Should it live here or stay third-party?',
+      'discussion',
+    ],
+    [
+      'Document the behaviour of c.Abort inside middleware',
+      "The docs say Abort stops pending handlers, but it's not obvious that code after `c.Next()` still runs.",
+      'docs',
+    ],
     [
       'Treat lint warnings as errors in CI',
       "`npm test` runs the linter but warnings don't fail the build, so a few have accumulated. Proposal: clean them up.",

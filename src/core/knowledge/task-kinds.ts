@@ -24,8 +24,18 @@ export const REPAIR_SUBJECT =
  * so is an expectation ("I'd expect `ENOENT`").
  */
 export const WISH =
-  /\b(would|could|might)\b(?! ?(not|n['’]t))|\b(i|we|it)['’]d\b|\bplease\b|\bideally\b|\bnice to have\b|\bi wish\b/;
+  /\b(would|could|might)\b(?! ?(not|n['’]t))|\b(i|we|it)['’]d\b|\bplease\b|\bideally\b|\bnice to have\b|\bi wish\b|\b(have|has|people|users) asked for\b|\basking for\b/;
 export const EXPECTATION = /\b(i|we)(['’]d| would) (have )?expect/;
+/** The reporter says nothing failed ("Nothing fails, but it buries real output"): what follows is no symptom. */
+export const NO_FAILURE =
+  /\bnothing (actually |really )?(fails|failed|breaks|broke|is broken|crashes)\b|\bnot an? (bug|failure|crash)\b/;
+/**
+ * A title that asks for something (a feature, docs, a chore) or asks a question: the failure it names
+ * ("Add a `--retries` option for failed downloads", "Crash reporting: in scope?") is what the
+ * request or the question is about, not a symptom; its body says what was seen.
+ */
+export const REQUEST_TITLE =
+  /^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate)\b(?![_(.])|\?\s*$/;
 /** A failure named as what something avoids ("to avoid corrupting data"): the object, not a symptom. */
 export const PURPOSE = /\b(avoid(s|ing)?|prevent(s|ing)?|(guard|protect)(s|ing)? against|in case of)( \w+){1,2}/gi;
 
@@ -104,7 +114,10 @@ export const FAILURE_CUES: readonly KindCue[] = [
     /\b(in|with) (the )?(previous|last|prior|older|earlier) (release|version|major|minor)\b|\bit used to be\b|\bsince the (\w+ )?(bump|upgrade|update|release|switch)\b/,
     1.2,
   ),
-  cue(/\b(says?|said|claims?|states?|documents?|according to)\b.{0,80}, but\b|\baccording to\b/, 1),
+  cue(
+    /\b(says?|said|claims?|states?|documents?|according to)\b.{0,80}, but\b(?! (it['’]s|it is) not (obvious|clear))|\baccording to\b/,
+    1,
+  ),
   // what a standard or a reference implementation does instead
   cue(
     /\b(spec|specification|rfc( \d+)?|standard)\b (only |clearly |explicitly )?(says|requires|states|mandates|defines|normali[sz]es)\b|\b(conformance|compliance|official) test[- ]?suite\b|\bdifferently (than|from)\b|\bdiffers? from\b|\binconsistent(ly)? with\b|\b(disagrees?|contradicts?|conflicts?) with\b|\bdisagree between\b|\bonly for the (first|last)\b|\bwhile `[^`\n]+` (gives|returns|prints|outputs|produces)\b/,
@@ -266,6 +279,7 @@ export const KIND_CUES = {
     cue(/\bofficially supported\b|\bbest effort\b|\bis .{1,40} supported\?/, 0.6),
   ],
   docs: [
+    cue(/\b(it['’]s|it is|isn['’]t|is not) (not )?(obvious|clear|documented)\b|\bunclear\b/, 0.6),
     cue(
       /^(docs?|documentation|readme)\b(?!\s+(build|builds|site|generation|generator|tooling|scripts?|server|job|workflow|step|deploy\w*|pipeline)\b)|^(document|explain|clarify|describe|mention|list)\b|\b(migration|upgrade) guide\b|\b(in|to|from) the (docs|documentation|readme|guide)\s*$/,
       1.4,
@@ -286,6 +300,8 @@ export const KIND_CUES = {
     cue(/\bdocs?\b(?![./]\w)|\bdocumentation\b|\breadme\b(?![./]\w)|\btypos?\b|\bexamples?\b(?![./]\w)/, 0.3),
   ],
   chore: [
+    // a warning to silence is a chore even when it is quoted
+    cue(/^(silence|quiet|suppress|mute|filter|hide)\b.{0,60}(warnings?|noise|deprecation\w*)\b/, 1.5, 'title'),
     cue(
       /^(raise|increase|lower) (the )?(minimum|min|required|supported)\b|^treat (\w+ ){0,2}warnings as errors\b|^(silence|quiet|suppress|mute|drop|bump|upgrade|release|cut|tag|publish|move|migrate|rename|refactor|remove|replace|switch|pin|unpin|deprecate|clean ?up|chore|ci:|build:|enable dependabot|update (the )?(dependencies|deps|ci|workflows?))\b(?![_.]|\((?![^)\s]*\):))/,
       1,
@@ -300,6 +316,7 @@ export const KIND_CUES = {
   discussion: [
     cue(/^(should|shall|rfc|proposal|discussion|discuss|thoughts|idea|thank|thanks|kudos)\b/, 1.4, 'title'),
     cue(/\bthank(s| you)\b|\bgreat work\b|\bkudos\b|\bappreciate\b/, 1),
+    cue(/\b(in|out of) scope\b|\b(live|belong) (here|in (core|this repo\w*))\b|\bstay third-party\b/, 1),
     // a proposal stated as such (a proposed fix in a report is not one)
     cue(/(^|\n|[.!?] )(proposal|suggestion|idea):/, 1),
     cue(

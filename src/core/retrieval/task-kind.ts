@@ -16,8 +16,10 @@ import {
   EXPECTATION,
   FAILURE_CUES,
   KIND_CUES,
+  NO_FAILURE,
   PURPOSE,
   REPAIR_SUBJECT,
+  REQUEST_TITLE,
   WISH,
   type KindCue,
 } from '../knowledge/task-kinds.js';
@@ -49,6 +51,8 @@ const STRONG = 1.6;
  * 10001 wrap correctly", "in a terminal the full text shows").
  */
 const SHAPELESS_ISSUE_FAILURE = 0.6;
+/** What a reporter's "nothing fails" takes off the evidence of a failure. */
+const DISCLAIMED = 1.5;
 
 function scoreCues(cues: readonly KindCue[], title: string, body: string, raw: string): number {
   let score = 0;
@@ -87,7 +91,8 @@ function observed(task: string): string {
     })
     .join('\n')
     .replace(PURPOSE, ' ');
-  const title = HOW_TO.test(task.slice(0, at).toLowerCase()) ? '' : task.slice(0, at);
+  const heading = task.slice(0, at).toLowerCase().trim();
+  const title = HOW_TO.test(heading) || REQUEST_TITLE.test(heading) ? '' : task.slice(0, at);
   return `${title}\n${body}`;
 }
 
@@ -97,6 +102,8 @@ export function readTaskKindOf(task: string): TaskKindReading {
   const seen = observed(task);
   const symptoms = split(seen);
   let failure = scoreCues(FAILURE_CUES, symptoms.title, symptoms.body, seen);
+  // the reporter says nothing failed
+  if (NO_FAILURE.test(seen.toLowerCase())) failure = Math.max(0, failure - DISCLAIMED);
   // a one-line task is a commit subject or a PR title, which says what it repairs ("fix", "handle",
   // "do not swallow"): read by the subject rules, unless it repairs prose (a typo, the docs)
   if (body === '' && taskFocus(title).describesFailure) failure += REPAIR_SUBJECT.test(title) ? STRONG : 1;
