@@ -67,6 +67,11 @@ describe('detectRoutinesInText', () => {
     // upgrading to a version named alone is the code's own release; naming a package, a dependency's
     ['After upgrading to 1.5.0, mistyped flags are taken as positional values', 'api-compat'],
     ['Tests break after upgrading lodash to 4.17', 'dependency-compat'],
+    // an error's own name says its kind
+    ["ModuleNotFoundError: No module named 'httptools' after a plain install", 'build-packaging'],
+    ["ImportError: cannot import name 'get_terminal_size' from 'click.termui'", 'dependency-compat'],
+    ["UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff", 'encoding-locale'],
+    ['asyncio.TimeoutError when the server answers slowly', 'concurrency-async'],
     ['A client can bypass the allowed-hosts check by adding a trailing dot to the name', 'security-validation'],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);

@@ -25,6 +25,8 @@ export const buildPackaging = defineKind({
     [/\bpackag(e|ing)\b|\bpublish|\bdist\b|\bartifacts?\b|\bmakefile\b|\bcmake\b|\btsconfig\b/i, 0.5],
     [/\balready declared\b|\bredeclared\b|\bundefined reference\b|\blinker\b|\bes5\b|\bcommonjs\b|\besm\b/i, 1],
     [/\bscripts?\b|\bgenerat(e|ion)\b/i, 0.3],
+    // the installed package misses a module of its own
+    [/\bmodulenotfounderror\b|\bno module named\b|\bcannot find module\b|\berr_module_not_found\b/i, 1],
   ],
   files: {
     evidence: 'build configuration',

@@ -38,6 +38,7 @@ export const concurrencyAsync = defineKind({
   learnedRule: 'Test the {p} under overlapping, late and cancelled operations',
   vocabulary: 'race concurrency async ordering timeout cancellation',
   textCues: [
+    [/\b(asyncio\.)?timeouterror\b|\bdeadline ?exceeded\b|\bcontext deadline exceeded\b/i, 1],
     [/\brace( conditions?)?\b|\bracy\b|\bconcurren|\bparallel|\bdeadlock|\bthread-?safe/i, 1.2],
     // not Rust's panic line ("thread 'main' panicked at …"), nor a panic that aborts the thread
     [/(?<!aborts the )\bthreads?\b(?! '[^']*' panicked)|\bmutex|\bgoroutines?\b|\bchannels?\b/i, 0.8],

@@ -17,6 +17,8 @@ export const dependencyCompat = defineKind({
   learnedRule: 'Test the {p} against the oldest and newest dependency versions allowed',
   vocabulary: 'dependency version upgrade compatibility lockfile',
   textCues: [
+    // a name another package no longer exports
+    [/\bcannot import name\b.{0,60}\bfrom\b|\bhas no (exported )?member\b/i, 1],
     // upgrading to a version named alone (not a package) is the code's own release: an API change
     [
       /\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b(?! (from v?\d[\w.]* )?to (the )?(latest |newest |new |last )?(v?\d[\w.]*|version|release|patch|minor|major)\b|[,.;:])|\bpeer[- ]?dep|\block ?files?\b/i,

@@ -60,6 +60,8 @@ export const encodingLocale = defineKind({
   learnedRule: 'Test the {p} under other encodings, locales and time zones',
   vocabulary: 'encoding unicode utf-8 time zone dst locale date',
   textCues: [
+    // a codec's own error, named as one word
+    [/\bunicode(de|en)codeerror\b|\bcodec can'?t (de|en)code\b|\binvalid (start|continuation) byte\b/i, 1.3],
     [/\bunicode\b|\butf-?(8|16|32)\b|\bcharsets?\b|\bemoji\b|\bnon-ascii\b|\bascii\b/i, 1],
     [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 0.5],
     [/\bline[- ]endings?\b|\bcrlf\b|\bbom\b/i, 1],
