@@ -104,6 +104,17 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
       'question',
     ],
     ['Raise the minimum Go version in go.mod', 'go.mod still declares a very old Go version.', 'chore'],
+    // a helper asked for by what it would do; what the asker wants is no symptom
+    [
+      'Helper to get all values of a repeated query parameter',
+      '`PeekMulti("id")` returns `[][]byte`. A convenience that returns `[]string` would remove a lot of boilerplate.',
+      'feature',
+    ],
+    [
+      'Returning a custom JSON body from recover() for every rejection',
+      'I want all rejections (not found, method not allowed) to become `{"error": "...", "code": 404}`. Is matching on the error type the recommended way?',
+      'question',
+    ],
     // a request's or a question's title names what it is about; a reporter who says nothing fails
     [
       'Silence the SyntaxWarning noise in CI logs',

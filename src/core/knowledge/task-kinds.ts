@@ -24,7 +24,7 @@ export const REPAIR_SUBJECT =
  * so is an expectation ("I'd expect `ENOENT`").
  */
 export const WISH =
-  /\b(would|could|might)\b(?! ?(not|n['’]t))|\b(i|we|it)['’]d\b|\bplease\b|\bideally\b|\bnice to have\b|\bi wish\b|\b(have|has|people|users) asked for\b|\basking for\b/;
+  /\b(would|could|might)\b(?! ?(not|n['’]t))|\b(i|we|it)['’]d\b|\bplease\b|\bideally\b|\bnice to have\b|\bi wish\b|\b(have|has|people|users) asked for\b|\basking for\b|\b(i|we) want\b/;
 export const EXPECTATION = /\b(i|we)(['’]d| would) (have )?expect/;
 /** The reporter says nothing failed ("Nothing fails, but it buries real output"): what follows is no symptom. */
 export const NO_FAILURE =
@@ -240,7 +240,7 @@ export const KIND_CUES = {
     ),
     // a title that names a thing to be built and what it would do ("a strict mode that rejects …")
     cue(
-      /^([\w`.:-]+ ){0,3}(mode|option|flag|variant|setting|helper|hook|method|api|function|parameter|argument|command|subcommand)s? (that|which)\b/,
+      /^([\w`.:-]+ ){0,3}(mode|option|flag|variant|setting|helper|hook|method|api|function|parameter|argument|command|subcommand|convenience)s? (that|which|to|for)\b/,
       0.8,
       'title',
     ),
