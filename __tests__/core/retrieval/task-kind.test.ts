@@ -60,6 +60,24 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
       '`alembic downgrade base --sql` outputs DROP TABLE alembic_version',
       'The script ends with `DROP TABLE alembic_version;`, but running the same downgrade online only deletes the row and keeps the table. Is that intentional?',
     ],
+    // a refusal, output that changes from run to run, a step done twice, a report titled "Can't …"
+    ['poetry update of a sub-dependency refuses to run', 'Older versions just updated it in the lock file.'],
+    [
+      'The lock file keeps changing on every `poetry lock`',
+      'Two developers get different lock files from the same pyproject.',
+    ],
+    [
+      'Same message twice for an invalid address',
+      'Posting `{"ip": "foo"}` lists the message two times in the response.',
+    ],
+    [
+      "Can't run rollup on Termux",
+      'Any rollup command, even `npx rollup --version`, dies immediately with `Failed to get cpu info`.',
+    ],
+    [
+      '--check says OK but isort then changes the file',
+      '`isort --check-only app.py` exits 0 and reports nothing, but the next run edits it.',
+    ],
   ])('%j is a failure', (title, body = '') => {
     expect(readTaskKind(issue(title, body))).toBe('failure');
   });
@@ -86,6 +104,7 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
     ['Should we ship a browser build?', 'Opening this to collect opinions before anyone writes a PR.', 'discussion'],
     ['Thank you!', 'This library never crashed on us in five years of production.', 'discussion'],
     ['Make the build run twice as fast', 'Caching the compiled templates would help.', 'feature'],
+    ['Can I run rollup on Termux?', 'I would like to build on my phone; is Android a supported platform?', 'question'],
     [
       'Highlight a custom log format with a few regexes instead of a full syntax file',
       'Could bat accept a small config section (pattern -> scope) for simple cases?',

@@ -91,6 +91,12 @@ export const FAILURE_CUES: readonly KindCue[] = [
     /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not) (\w+ )?(reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|equal|equals|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es)\b/,
     1.2,
   ),
+  // refusal, nondeterminism, a step done twice, input that stops arriving
+  cue(
+    /\brefuses? to\b|\bkeeps? (changing|flipping|reordering)\b|\b(get|gets|produce|produces|give|gives) different (results?|output|files?|lock ?files?|values?)\b|\btwice\b(?! as\b)|\bnever (shows?|turns?) up\b|\bstops? (reacting|responding|working|updating)\b|\b(acts?|behaves?) (weird|strange|odd)(ly)?\b|\b(says|reports|returns|exits( with)?) (ok|0|success|nothing)\b[^.]{0,40}\bbut\b/,
+    0.8,
+  ),
+  cue(/\b(older|earlier|previous) versions? (just |did |would |used to )/, 1),
   // a hedge on what was observed ("the client doesn't seem to read the variable")
   cue(/\b(doesn['’]t|does not|don['’]t|do not|didn['’]t|did not) seem to\b/, 1),
   cue(
@@ -270,7 +276,12 @@ export const KIND_CUES = {
     ),
   ],
   question: [
-    cue(/^(how|what|which|where|when|why|is|are|can|could|should|does|do|will|would|any|has|have|who)\b/, 0.8, 'title'),
+    // "Can't run …", "Doesn't start …" report; "Can I …", "Does it …" ask
+    cue(
+      /^(how|what|which|where|when|why|is|are|can|could|should|does|do|will|would|any|has|have|who)\b(?!['’]t|n['’]t)/,
+      0.8,
+      'title',
+    ),
     cue(/\?\s*$/, 0.8, 'title'),
     cue(
       /\bwhat['’]?s the difference\b|\bdifference between\b.{0,80}\?|\bhow (do|can|should|would|could) (i|we|you|one)\b|\bhow to\b|\bis there (a|an) (way|recommended|built-in|option|setting)\b|\bis it possible\b|\bwhat['’]?s? (is )?the (recommended|best|right|preferred|correct|intended|idiomatic) (way|approach|pattern)\b|\brecommended (way|approach|pattern)\b|\bbest practices?\b|\bany (advice|tips|pointers)\b|\bwhat is the recommended\b/,
