@@ -2,6 +2,7 @@
  * Parses `/memory …` commands out of an issue or PR comment (docs/commands.md). Pure.
  * A command is a line that starts with `/memory`, outside fenced code blocks and quotes.
  */
+import { linesOutsideFences } from './text.js';
 
 export const COMMAND_NAMES = ['approve', 'reject', 'forget', 'search', 'why', 'help'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -28,17 +29,10 @@ export function isMemoryId(value: string): boolean {
 /** Every `/memory` command in the comment, in order (at most MAX_COMMANDS_PER_COMMENT). */
 export function parseCommands(body: string): MemoryCommand[] {
   const commands: MemoryCommand[] = [];
-  let fence: string | undefined;
-  for (const rawLine of body.split(/\r?\n/)) {
+  for (const rawLine of linesOutsideFences(body)) {
+    // an indented line is code too
+    if (rawLine.startsWith('    ') || rawLine.startsWith('\t')) continue;
     const line = rawLine.trim();
-    const fenceMatch = /^(`{3,}|~{3,})/.exec(line);
-    if (fenceMatch) {
-      const marker = fenceMatch[1] ?? '';
-      if (fence === undefined) fence = marker;
-      else if (marker.startsWith(fence)) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined || rawLine.startsWith('    ') || rawLine.startsWith('\t')) continue;
     if (!/^\/memory(\s|$)/i.test(line)) continue;
     commands.push(parseCommandLine(line));
     if (commands.length >= MAX_COMMANDS_PER_COMMENT) break;

@@ -158,12 +158,28 @@ export function cueWeight(cues: Cues, text: string, lower: string): number {
   return sum;
 }
 
-/** A fenced code block (an issue's reproduction, a log), up to its closing fence or the end. */
-const FENCED_CODE = /```[\s\S]*?(```|$)/g;
+/**
+ * The lines of a Markdown text outside its fenced code blocks (``` or ~~~, closed by a fence of the
+ * same kind at least as long; an unclosed one runs to the end).
+ */
+export function linesOutsideFences(text: string): string[] {
+  const lines: string[] = [];
+  let fence: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker !== undefined) {
+      if (fence === undefined) fence = marker;
+      else if (marker.startsWith(fence)) fence = undefined;
+      continue;
+    }
+    if (fence === undefined) lines.push(line);
+  }
+  return lines;
+}
 
-/** The text without its fenced code blocks. */
+/** The text without its fenced code blocks (an issue's reproduction, a log). */
 export function withoutFencedCode(text: string): string {
-  return text.replace(FENCED_CODE, ' ');
+  return linesOutsideFences(text).join('\n');
 }
 
 /** The text without its code: fenced blocks and inline code spans. */

@@ -30,12 +30,13 @@ export const EXPECTATION = /\b(i|we)(['’]d| would) (have )?expect/;
 export const NO_FAILURE =
   /\bnothing (actually |really )?(fails|failed|breaks|broke|is broken|crashes)\b|\bnot an? (bug|failure|crash)\b/;
 /**
- * A title that asks for something (a feature, docs, a chore) or asks a question: the failure it names
- * ("Add a `--retries` option for failed downloads", "Crash reporting: in scope?") is what the
- * request or the question is about, not a symptom; its body says what was seen.
+ * A title that asks for something (a feature, docs, a chore) or asks a question, how-to questions
+ * included: the failure it names ("Add a `--retries` option for failed downloads", "Crash
+ * reporting: in scope?", "How do I customise the error payload for validation failures") is what
+ * the request or the question is about, not a symptom; its body says what was seen.
  */
 export const REQUEST_TITLE =
-  /^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate)\b(?![_(.])|\?\s*$/;
+  /^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate)\b(?![_(.])|\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)/;
 /** A failure named as what something avoids ("to avoid corrupting data"): the object, not a symptom. */
 export const PURPOSE = /\b(avoid(s|ing)?|prevent(s|ing)?|(guard|protect)(s|ing)? against|in case of)( \w+){1,2}/gi;
 

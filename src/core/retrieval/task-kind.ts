@@ -70,14 +70,10 @@ function split(task: string): { title: string; body: string } {
   return at < 0 ? { title: text, body: '' } : { title: text.slice(0, at).trim(), body: text.slice(at + 1) };
 }
 
-/** A how-to question's title: what it names (the error payload for failures) is asked about, not seen. */
-const HOW_TO =
-  /^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)/;
-
 /**
  * The task as an observation: its body without the sentences that ask or wish for something, and without
- * the failures named as what something avoids. The title stays whole unless it asks how to do something (a commit subject's "avoid a
- * crash" is what it repairs).
+ * the failures named as what something avoids. The title stays whole (a commit subject's "avoid a
+ * crash" is what it repairs) unless it asks for something or asks a question (REQUEST_TITLE).
  */
 function observed(task: string): string {
   const at = task.indexOf('\n');
@@ -92,7 +88,7 @@ function observed(task: string): string {
     .join('\n')
     .replace(PURPOSE, ' ');
   const heading = task.slice(0, at).toLowerCase().trim();
-  const title = HOW_TO.test(heading) || REQUEST_TITLE.test(heading) ? '' : task.slice(0, at);
+  const title = REQUEST_TITLE.test(heading) ? '' : task.slice(0, at);
   return `${title}\n${body}`;
 }
 

@@ -1,6 +1,12 @@
 /** The routine kind api-compat (public behaviour and backward compatibility): its cues, routines and lessons. */
 import { defineKind } from '../entry.js';
 
+/**
+ * Upgrading to a version named alone ("to 1.5.0", "to the latest patch"), not to another package:
+ * the code's own release (api-compat), which the dependency kind's "upgrade" leaves alone.
+ */
+export const TO_OWN_VERSION = String.raw`(from v?\d[\w.]* )?to (the )?(latest |newest |new |last )?(v?\d[\w.]*|version|release|patch|minor|major)\b`;
+
 export const apiCompat = defineKind({
   kind: 'api-compat',
   template: {
@@ -23,7 +29,10 @@ export const apiCompat = defineKind({
     [/\bbehaviou?r\b|\bapi\b/i, 0.4],
     // the reporter upgraded the code itself: to a version named alone, not to another package's
     [
-      /\bupgrad(ing|ed) (from v?\d[\w.]* )?to (the )?(latest |newest |new |last )?(v?\d[\w.]*|version|release|patch|minor|major)\b|\bafter upgrading[,.;:]|\bsince (v\d[\w.]*|\d+\.\d+[\w.]*)\b/i,
+      new RegExp(
+        String.raw`\bupgrad(ing|ed) ${TO_OWN_VERSION}|\bafter upgrading[,.;:]|\bsince (v\d[\w.]*|\d+\.\d+[\w.]*)\b`,
+        'i',
+      ),
       1.2,
     ],
     // the reporter compares with an earlier release of the code itself (a dependency's names the package)

@@ -1,6 +1,12 @@
 /** The routine kind ci-config (CI workflows): its cues, routines and lessons. */
 import { defineKind } from '../entry.js';
 
+/** CI itself named: a CI job or run, a broken CI, GitHub Actions, Travis … */
+const CI_NAMED = String.raw`^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b`;
+/** …unless it is named as green or passing: where a reporter looked, not what failed. */
+const NOT_GREEN = String.raw`(?!\s+(is|are|goes|go|stays|stay|turns|was|were|remains?) (green|fine|passing|happy|ok)\b)`;
+const ciNamed = (more: string) => new RegExp(`(?:${CI_NAMED}${more})${NOT_GREEN}`, 'i');
+
 export const ciConfig = defineKind({
   kind: 'ci-config',
   template: {
@@ -16,10 +22,7 @@ export const ciConfig = defineKind({
   learnedRule: 'Test a change to the {p} on a branch before relying on CI',
   vocabulary: 'ci workflow pipeline configuration',
   textCues: [
-    [
-      /(?:^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b|\bjenkins\b)(?!\s+(is|are|goes|go|stays|stay|turns|was|were|remains?) (green|fine|passing|happy|ok)\b)/i,
-      1.2,
-    ],
+    [ciNamed(String.raw`|\bjenkins\b`), 1.2],
     // an issue says where it failed ("fails on CI") or that CI is green: neither makes the fix a CI one
     [/\bci\b/i, 0.5],
     [/\bworkflows?\b|\bpipelines?\b|\bcoverage\b|\bmatrix\b/i, 0.6],
@@ -42,10 +45,7 @@ export const ciConfig = defineKind({
       check:
         'Pin the versions of actions and tools the workflow uses, give it the secrets and permissions it needs explicitly, and run a changed workflow on a branch before merging.',
       cues: [
-        [
-          /(?:^\s*ci\b|\bci (jobs?|workflows?|config\w*|pipelines?|builds?|runs?|runners?|scripts?|setup|matrix)\b|\b(broken|failing|fix(es|ed)?|flaky|red) ci\b|\b(pipeline|workflow)s? (steps?|runs?|jobs?|files?)\b|\bcontinuous integration\b|\bgithub[- ]actions?\b|\btravis\b|\bcircleci\b|\bappveyor\b)(?!\s+(is|are|goes|go|stays|stay|turns|was|were|remains?) (green|fine|passing|happy|ok)\b)/i,
-          1.2,
-        ],
+        [ciNamed(String.raw`|\b(pipeline|workflow)s? (steps?|runs?|jobs?|files?)\b`), 1.2],
         // "fails on CI", a stream pipeline, a business workflow: each needs a second CI word
         [/\bci\b|\bworkflows?\b|\bpipelines?\b/i, 0.6],
         [/\bcoverage\b|\brunners?\b|\bmatrix\b/i, 0.5],

@@ -1,5 +1,9 @@
 /** The routine kind dependency-compat (dependency and toolchain versions): its cues, routines and lessons. */
 import { defineKind } from '../entry.js';
+import { TO_OWN_VERSION } from './api-compat.js';
+
+/** "upgrade" and its forms, unless to a version named alone (the code's own release). */
+const UPGRADE_OF_A_PACKAGE = String.raw`|\bupgrad\w*\b(?! ${TO_OWN_VERSION}|[,.;:])`;
 
 export const dependencyCompat = defineKind({
   kind: 'dependency-compat',
@@ -21,7 +25,7 @@ export const dependencyCompat = defineKind({
     [/\bcannot import name\b.{0,60}\bfrom\b|\bhas no (exported )?member\b/i, 1],
     // upgrading to a version named alone (not a package) is the code's own release: an API change
     [
-      /\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b(?! (from v?\d[\w.]* )?to (the )?(latest |newest |new |last )?(v?\d[\w.]*|version|release|patch|minor|major)\b|[,.;:])|\bpeer[- ]?dep|\block ?files?\b/i,
+      new RegExp(String.raw`\bdependenc(y|ies)\b|\bdeps\b${UPGRADE_OF_A_PACKAGE}|\bpeer[- ]?dep|\block ?files?\b`, 'i'),
       1,
     ],
     [/\bdeprecat(ed|ions?)\b/i, 0.6],
@@ -55,7 +59,10 @@ export const dependencyCompat = defineKind({
         'Run the suite against the newest and the oldest allowed versions of each dependency in CI, read the changelog for removals and deprecations, and land the version change with the code that adapts to it.',
       cues: [
         [
-          /\bdependenc(y|ies)\b|\bdeps\b|\bupgrad\w*\b(?! (from v?\d[\w.]* )?to (the )?(latest |newest |new |last )?(v?\d[\w.]*|version|release|patch|minor|major)\b|[,.;:])|\bpeer[- ]?dep\w*|\block ?files?\b/i,
+          new RegExp(
+            String.raw`\bdependenc(y|ies)\b|\bdeps\b${UPGRADE_OF_A_PACKAGE}|\bpeer[- ]?dep\w*|\block ?files?\b`,
+            'i',
+          ),
           1,
         ],
         [/\bdeprecat\w*\b/i, 0.8],
