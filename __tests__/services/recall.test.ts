@@ -362,6 +362,14 @@ describe("an issue's routines", () => {
     expect(taskRoutines(inProse)[0]?.kind).toBe('config-env');
   });
 
+  it('read a tilde fence and an unclosed fence as code too, and the prose after a closed one', () => {
+    const head = 'Tests pass alone but fail in a full run\nValues one test sets show up in another.';
+    for (const fenced of ['~~~sh\ngo test --config ./app.yaml ./...\n~~~', '```\ngo test --config ./app.yaml ./...'])
+      expect(taskRoutines(`${head}\n${fenced}`).map((c) => c.kind)).not.toContain('config-env');
+    const after = `${head}\n\`\`\`\ngo test ./...\n\`\`\`\nThe --config flag and the APP_HOME environment variable are ignored.`;
+    expect(taskRoutines(after).map((c) => c.kind)).toContain('config-env');
+  });
+
   it('still name the lesson an error line inside a fenced block names', () => {
     const issue =
       'Warning after a few requests\n```\n(node:1234) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 close listeners added\n```';
