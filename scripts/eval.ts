@@ -52,7 +52,11 @@ import { addSums, emptySums, K, scoreQueries, TENANT, toScore, type Query, type 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EVAL_DEV = evalDevFolder(REPO_ROOT);
 
-type Mode = 'subject' | 'issue';
+/** a commit subject, an issue's title and body, or its title alone (an issue filed without a body) */
+type Mode = 'subject' | 'issue' | 'title';
+
+/** An issue's title: the first line of its task. */
+const titleOf = (task: string): string => task.split('\n')[0]!;
 
 async function learnPool(fixes: readonly Fix[]): Promise<{ store: Store; dir: string; seconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-transfer-eval-'));
@@ -192,9 +196,12 @@ async function main(): Promise<void> {
   const offtopicSubjects = subjectsFile ? readOfftopicSubjects(subjectsFile) : undefined;
   const symptoms = readSymptoms(path, fixes);
   const offtopicIssues = readOfftopicIssues(path);
-  const modes: Mode[] = symptoms ? ['subject', 'issue'] : ['subject'];
+  const modes: Mode[] = symptoms ? ['subject', 'issue', 'title'] : ['subject'];
   const queriesOf = (mode: Mode, of: readonly Fix[]): Query[] =>
-    of.map((fix) => ({ fix, task: mode === 'issue' ? symptoms!.get(fix)! : fix.title }));
+    of.map((fix) => ({
+      fix,
+      task: mode === 'subject' ? fix.title : mode === 'issue' ? symptoms!.get(fix)! : titleOf(symptoms!.get(fix)!),
+    }));
 
   // 1. plain: one pool of every fix
   const pool = await learnPool(fixes);
@@ -205,7 +212,12 @@ async function main(): Promise<void> {
       const sums = emptySums();
       if (verbose) console.log(`\n== plain, ${mode} tasks`);
       await scoreQueries(pool.store, queriesOf(mode, fixes), fixes, answers, sums, verbose);
-      const offtopic = mode === 'issue' ? offtopicIssues : offtopicSubjects;
+      const offtopic =
+        mode === 'issue'
+          ? offtopicIssues
+          : mode === 'title'
+            ? offtopicIssues?.map((t) => ({ ...t, task: titleOf(t.task) }))
+            : offtopicSubjects;
       results[mode] = {
         plain: toScore(sums, withLessons),
         leaveOneRepositoryOut: toScore(emptySums(), withLessons),
@@ -307,7 +319,7 @@ function printReport(
   for (const mode of modes) {
     const r = result.tasks[mode]!;
     console.log(
-      `\n${mode === 'subject' ? 'commit subjects' : 'issues (title and body)'} as tasks: precision@${K}, share of sources; lesson over ${r.plain.lessonQueries} queries`,
+      `\n${{ subject: 'commit subjects', issue: 'issues (title and body)', title: 'issue titles alone' }[mode]} as tasks: precision@${K}, share of sources; lesson over ${r.plain.lessonQueries} queries`,
     );
     console.log('                                               lenient  strict   lesson  answered  busiest');
     console.log(row('plain (one pool)', r.plain));

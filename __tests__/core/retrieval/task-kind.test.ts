@@ -322,6 +322,47 @@ describe('readTaskKind: symptoms told by what was seen, not by a list of words',
   });
 });
 
+describe('readTaskKind: an issue filed with its title alone', () => {
+  // no body, no word of failure: the title states what the code does now, in its main clause
+  it.each([
+    ['Headers with uppercase names are not matched'],
+    ['Query strings with a plus sign are decoded as spaces'],
+    ['Dates before 1970 are printed as 1970-01-01'],
+    ['Second call returns stale data from the first call'],
+    ['Every retry doubles the number of event listeners'],
+    ['Deleting a key inside a loop skips the next key'],
+    ['Upload stalls forever when the server closes the connection early'],
+    // a plural subject, a negated verb, a participle without its "is", a wrong state
+    ['UTF-16 documents decode to garbage'],
+    ["Tests don't compile on the oldest supported toolchain"],
+    ['CORS preflight rejected when the browser sends header names in lowercase'],
+    ['`value = false` is truthy after parsing'],
+    ["module 'web' has no attribute 'MsgType' on 1.0.0"],
+  ])('%s → failure', (title) => {
+    expect(readTaskKind(title)).toBe('failure');
+  });
+
+  // a request names the thing it wants or starts with the verb; a subordinate clause is a condition
+  it.each([
+    ['Show the estimated finish wall-clock time'],
+    ['Option for JSON-formatted access logs'],
+    ['Typed decorators with ParamSpec'],
+    ['Serialize maps with sorted keys'],
+    ['Jitter strategy based on a fraction of the current wait'],
+    ['Add a per-file-ignores example for test folders'],
+    ['API.md: example of the auth extension points in order'],
+    ['Release v4.1.0'],
+  ])('%s → not a failure', (title) => {
+    expect(readTaskKind(title)).not.toBe('failure');
+  });
+
+  it('reads the same statement with a body as before: the body says what was seen', () => {
+    expect(
+      readTaskKind(issue('Cache files survive a clear', 'Is that intended? I could not find it in the docs.')),
+    ).not.toBe('failure');
+  });
+});
+
 describe('silenceReason', () => {
   it('names the kind of task it read, and says nothing for a failure', () => {
     expect(silenceReason(issue('How do I retry on 503?', 'Is there a built-in way?'))).toMatch(/is a question/);

@@ -37,6 +37,37 @@ export const NO_FAILURE =
  */
 export const REQUEST_TITLE =
   /^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate)\b(?![_(.])|\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)/;
+/**
+ * A title that states what the code does now, in its main clause: a subject, then a verb of behaviour
+ * in the third person ("Bold next to Japanese punctuation is not rendered", "`a: -b_c` is decoded as
+ * `-bc`", "Arrow.range('month') from Jan 31 gives Feb 28", "Cache files survive a clear"). A request
+ * starts with the verb ("Show the finish time") or names a thing ("Retry-on-error option"); what a
+ * subordinate clause says ("… when a flag is used") is the condition, not the behaviour.
+ */
+export const REPORT_TITLE = new RegExp(
+  String.raw`^\S.*?\b(` +
+    // be or get + a past participle: what happens to the subject
+    String.raw`(is|are|was|were|gets|got|get)( not| never| always| still| now| silently| wrongly| sometimes| only)? (\w+ed|shown|written|given|taken|thrown|broken|sent|read|kept|lost|left|seen|run|drawn|chosen|hidden|stuck|bound|split|set|put|cut)\b` +
+    '|' +
+    // a verb of behaviour, third person
+    String.raw`(returns|shows|prints|gives|takes|loses|drops|skips|ignores|rejects|accepts|sends|keeps|leaves|produces|breaks|fails|crashes|hangs|stalls|doubles|grows|emits|runs|starts|waits|treats|turns|becomes|comes back|picks|decodes|encodes|parses|renders|merges|overrides|wipes|empties|recurses|survives|escapes|serves|redirects|misses|duplicates|repeats|swallows|truncates|strips|dies|exits|throws|raises|differs|appears|disappears|sees|finds|applies|converts|coerces|rounds|spins|pegs|freezes|shifts|echoes|advertises|stays|remains|retries|overwrites|deletes|replaces|mangles|corrupts|garbles|misreads|omits|allocates|consumes|spawns|recompiles|rebuilds|reruns|rerenders|slows|aborts|leaks|hides|lacks|contains|includes|requires|expects|assumes|opens|closes|clears|resets|panics|triggers|causes|stops|refuses)` +
+    '|' +
+    // a plural subject and a verb of behaviour ("UTF-16 documents decode to garbage", "workers die")
+    String.raw`\w+s (go|grow|stay|decode|encode|ignore|give|take|print|show|die|rerun|act|return|lose|drop|skip|break|fail|crash|hang|appear|disappear|leak|differ|end up|come back|keep|run|arrive|land|point|produce)` +
+    '|' +
+    // a negated verb after the subject ("Tests don't compile", "Strings … don't round-trip")
+    String.raw`(don['’]t|doesn['’]t|do not|does not|didn['’]t|won['’]t|can['’]t|cannot|never|no longer) \w+` +
+    '|' +
+    // a participle without its "is": what was done to the subject, and where or when
+    String.raw`(not )?((?!based\b)\w{3,}ed|sent|shown|cut off|built|lost|kept|thrown|written|taken|given)( (to|when|after|for|on|in|with|as|into|from|by|even|differently|twice|again|silently|although|because|before|while|through|at)|$)` +
+    '|' +
+    // a wrong state: "… is truthy", "… has no attribute", "… not in the published package"
+    String.raw`(is|are|was|were) (always |never |still |now )?(true|false|truthy|falsy|empty|null|nil|none|undefined|wrong|missing|broken|zero|negative|incorrect|inverted|reversed|utc)|ha(s|ve) no|not (in|equal to|found|available|applied|hono(u)?red|respected)|behaves? differently` +
+    String.raw`)\b`,
+);
+/** Where a title's main clause ends: what follows is a condition or a purpose. */
+export const SUBORDINATE = /\b(when|whenever|if|unless|that|which|who|so|instead of|because|while|once|where|to)\b/;
+
 /** A failure named as what something avoids ("to avoid corrupting data"): the object, not a symptom. */
 export const PURPOSE = /\b(avoid(s|ing)?|prevent(s|ing)?|(guard|protect)(s|ing)? against|in case of)( \w+){1,2}/gi;
 

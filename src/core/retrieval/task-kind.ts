@@ -19,7 +19,9 @@ import {
   NO_FAILURE,
   PURPOSE,
   REPAIR_SUBJECT,
+  REPORT_TITLE,
   REQUEST_TITLE,
+  SUBORDINATE,
   WISH,
   type KindCue,
 } from '../knowledge/task-kinds.js';
@@ -103,6 +105,8 @@ export function readTaskKindOf(task: string): TaskKindReading {
   // a one-line task is a commit subject or a PR title, which says what it repairs ("fix", "handle",
   // "do not swallow"): read by the subject rules, unless it repairs prose (a typo, the docs)
   if (body === '' && taskFocus(title).describesFailure) failure += REPAIR_SUBJECT.test(title) ? STRONG : 1;
+  // a title alone that states what the code does now reports it
+  else if (body === '' && !REQUEST_TITLE.test(title) && statesBehaviour(title)) failure += 1;
   let other: TaskKindReading['other'];
   // a request's or a question's shape is in its prose: a word inside code (a file named "roadmap") is none
   const prose = split(withoutCode(task));
@@ -120,6 +124,13 @@ export function readTaskKindOf(task: string): TaskKindReading {
         ? 'failure'
         : (other?.kind ?? 'discussion');
   return { kind, failure, ...(other ? { other } : {}) };
+}
+
+/** The title's main clause states a behaviour (REPORT_TITLE), before any condition or purpose. */
+function statesBehaviour(title: string): boolean {
+  const lower = title.toLowerCase().trim();
+  const at = lower.search(SUBORDINATE);
+  return REPORT_TITLE.test(at < 0 ? lower : lower.slice(0, at).trimEnd());
 }
 
 /** The kind of task a text is (see readTaskKindOf for the evidence). */
