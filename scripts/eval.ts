@@ -7,8 +7,9 @@
  *    the query's repository;
  * 2. leave-one-repository-out (LORO): for each repository R, learn only the other repositories'
  *    fixes and query R's tasks: the honest figure for repositories the engine has never seen;
- * 3. two kinds of task, each plain and LORO: the fix's commit subject, and (when symptoms.jsonl is
- *    beside the fixes) the issue a user would have filed before the fix, title and body;
+ * 3. three kinds of task, each plain and LORO: the fix's commit subject, and (when symptoms.jsonl is
+ *    beside the fixes) the issue a user would have filed before the fix, title and body, and its
+ *    title alone;
  * 4. precision@3, share-of-sources: a merged insight's sources for a query are its provenance
  *    entries outside the query's repository, and the hit counts as the share of those that are
  *    relevant. Lenient and strict by the labels of fixes.jsonl; lesson-level by the keys of
