@@ -8,7 +8,7 @@ import type { Fix, Memory, Visibility } from '../../src/core/types.js';
 import type { Embedder } from '../../src/ports/index.js';
 import { silentLogger } from '../../src/ports/index.js';
 import { forget } from '../../src/services/governance.js';
-import { recall, taskRoutines } from '../../src/services/recall.js';
+import { recall, taskKindOf, taskRoutines } from '../../src/services/recall.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { sampleFix } from '../helpers/sample-fix.js';
@@ -353,6 +353,37 @@ describe('one lesson, one result', () => {
 });
 
 describe("an issue's routines", () => {
+  // symptoms told in plain words, as a user files them: the kind of task and the first routine read
+  it.each([
+    [
+      'Data lost when two workers write at the same time',
+      'Some rows written by one of them disappear.',
+      'concurrency-async',
+    ],
+    ['Running two instances at once corrupts the cache file', '', 'concurrency-async'],
+    ['Log lines are written out of order under load', '', 'concurrency-async'],
+    [
+      'Random test failures on CI',
+      'About one run in ten, test_cache_expiry fails. Cannot reproduce it locally.',
+      'concurrency-async',
+    ],
+    [
+      'Build broken on M1 Macs',
+      'The postinstall step downloads the x64 binary: "bad CPU type in executable".',
+      'platform-compat',
+    ],
+    [
+      'Inconsistent results between Linux and Windows',
+      'The same glob matches 120 files on Linux but 0 on Windows.',
+      'platform-compat',
+    ],
+    ["Server doesn't shut down", 'After SIGTERM the process stays alive for ~30 s.', 'concurrency-async'],
+  ])('%s → a failure that needs %s', (title, body, kind) => {
+    const issue = body ? `${title}\n\n${body}` : title;
+    expect(taskKindOf(issue)).toBe('failure');
+    expect(taskRoutines(issue)[0]?.kind).toBe(kind);
+  });
+
   it('are read from its prose: the options and flags of a fenced reproduction are not its subject', () => {
     const reproduction = '```\ngo test -count=1 -v --config ./app.yaml ./...\n```';
     const issue = `Tests pass alone but fail in a full run\nValues one test sets show up in another.\n${reproduction}`;

@@ -45,7 +45,7 @@ export const platformCompat = defineKind({
     [/\b(zsh|bash|fish|powershell|cmd\.exe)\b/i, 1],
     [/\bplatforms?\b|\bcross-platform\b|\bportab/i, 1],
     [
-      /\b(32|64)[- ]?bits?\b|\b(x86(_64)?|i[3-6]86|arm64|aarch64|riscv\d*|s390x?)\b|\barch(itectures?|s)?\b|\bendian\w*/i,
+      /\b(32|64)[- ]?bits?\b|\b(x86(_64)?|i[3-6]86|x64|arm64|aarch64|riscv\d*|s390x?|apple silicon|m[12] macs?|bad cpu type)\b|\barch(itectures?|s)?\b|\bendian\w*/i,
       1.2,
     ],
     [/\b(pypy|jython|graalpy|cpython|deno|bun|wasm|webassembly|musl|glibc)\b/i, 1],
