@@ -352,6 +352,31 @@ describe('one lesson, one result', () => {
   });
 });
 
+describe("a failing check's log", () => {
+  const EXIT = 'Error: Process completed with exit code 1.';
+  // the runner's own exit line says a step failed, not what failed: no error-handling routine from it
+  it.each([
+    [
+      `FAIL test/format.test.js\n  ● formatDate › renders the local date in UTC+13\n    Expected: "2024-01-01"\n    Received: "2023-12-31"\n${EXIT}`,
+      'encoding-locale',
+    ],
+    [
+      `src/index.ts(12,5): error TS2322: Type 'string | undefined' is not assignable to type 'string'.\n${EXIT}`,
+      'type-check',
+    ],
+    ['> Task :test FAILED\njava.lang.OutOfMemoryError: Java heap space', 'performance-resource'],
+    [
+      `> eslint .\n/home/runner/work/app/src/a.js\n  12:7  error  'x' is assigned a value but never used  no-unused-vars\n✖ 1 problem (1 error, 0 warnings)`,
+      'lint-format',
+    ],
+  ])('%s → a failure that needs %s', (log, kind) => {
+    expect(taskKindOf(log)).toBe('failure');
+    expect(taskRoutines(log)[0]?.kind).toBe(kind);
+    // the runner's exit line changes nothing in the reading
+    expect(taskRoutines(log.replace(EXIT, ''))).toEqual(taskRoutines(log));
+  });
+});
+
 describe("an issue's routines", () => {
   // symptoms told in plain words, as a user files them: the kind of task and the first routine read
   it.each([

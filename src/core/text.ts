@@ -177,6 +177,18 @@ export function linesOutsideFences(text: string): string[] {
   return lines;
 }
 
+/**
+ * A CI runner's own lines in a job log: the step's exit status ("Error: Process completed with exit
+ * code 1.") and the "##[error]" / "##[group]" markers. They say that a step failed, not what failed.
+ */
+const RUNNER_LINE =
+  /^\s*(##\[\w+\]\s*)?(Error: )?Process completed with exit code \d+\.?\s*$|^\s*##\[(end)?group\].*$/gm;
+
+/** The text without a CI runner's own lines, and without the "##[error]" marks on the others. */
+export function withoutRunnerLines(text: string): string {
+  return text.replace(RUNNER_LINE, '').replace(/^(\s*)##\[(error|warning|notice)\]/gm, '$1');
+}
+
 /** The text without its fenced code blocks (an issue's reproduction, a log). */
 export function withoutFencedCode(text: string): string {
   return linesOutsideFences(text).join('\n');

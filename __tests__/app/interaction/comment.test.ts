@@ -229,6 +229,9 @@ describe('the suggestion comment', () => {
     const scope = noConfigFiles(github())
       .get(`/repos/${OWNER}/${REPO}/pulls/${prNumber}`)
       .reply(200, { number: prNumber, state: 'open', title: EMPTY_INPUT.title, body: EMPTY_INPUT.body })
+      .get(`/repos/${OWNER}/${REPO}/commits/${suite.check_suite.head_sha}/check-runs`)
+      .query(true)
+      .reply(200, { total_count: 0, check_runs: [] })
       .get(`/repos/${OWNER}/${REPO}/issues/${prNumber}/comments`)
       .query(true)
       .reply(200, []);
@@ -239,6 +242,65 @@ describe('the suggestion comment', () => {
     await h.worker.drain();
     expect(c.posted).toHaveLength(1);
     expect(idsIn(c.posted[0] ?? '')).toEqual(['m000000000b']);
+  });
+
+  describe('on a PR whose CI failed, the failing check is read with its text', () => {
+    const TIME_ZONES = {
+      title: 'Date code must be tested in time zones far from UTC, on both sides',
+      description: 'A date computed in UTC and shown in local time is a day off east of UTC+12 or west of UTC-12.',
+      content: 'Run the date tests with TZ set to Pacific/Kiritimati and to Pacific/Pago_Pago.',
+      tags: ['routine:encoding-locale'],
+    };
+
+    async function failOn(checkRuns: object[], annotations: object[], { comments }: { comments: boolean }) {
+      await putInsight(h.store, 'm00000000d1', 'Codertocat/api', 'public', TIME_ZONES);
+      const suite = example('check_suite', 'completed', (p) => p.check_suite.pull_requests.length > 0);
+      suite.check_suite.conclusion = 'failure';
+      const prNumber = suite.check_suite.pull_requests[0].number as number;
+      const scope = noConfigFiles(github())
+        .get(`/repos/${OWNER}/${REPO}/pulls/${prNumber}`)
+        .reply(200, { number: prNumber, state: 'open', title: 'Add a dark mode toggle', body: 'Adds a theme switch.' })
+        .get(`/repos/${OWNER}/${REPO}/commits/${suite.check_suite.head_sha}/check-runs`)
+        .query(true)
+        .reply(200, { total_count: checkRuns.length, check_runs: checkRuns })
+        .get(`/repos/${OWNER}/${REPO}/check-runs/501/annotations`)
+        .query(true)
+        .optionally()
+        .reply(200, annotations)
+        .get(`/repos/${OWNER}/${REPO}/issues/${prNumber}/comments`)
+        .query(true)
+        .optionally()
+        .reply(200, []);
+      const c = captureComments(scope, prNumber);
+      if (comments) c.post();
+      await h.probot.receive({ id: delivery(), name: 'check_suite', payload: suite } as any);
+      await h.worker.drain();
+      return c.posted;
+    }
+
+    it('answers a feature PR whose test failed in a time zone with the time-zone insight', async () => {
+      const posted = await failOn(
+        [
+          { id: 500, name: 'lint', conclusion: 'success' },
+          { id: 501, name: 'test (ubuntu, node 22)', conclusion: 'failure' },
+        ],
+        [
+          {
+            annotation_level: 'failure',
+            title: 'formatDate › renders the local date in UTC+13',
+            message: 'Expected "2024-01-01", received "2023-12-31": the date shown is a day off.',
+          },
+        ],
+        { comments: true },
+      );
+      expect(posted).toHaveLength(1);
+      expect(idsIn(posted[0] ?? '')).toEqual(['m00000000d1']);
+    });
+
+    it('stays silent on the same feature PR when no check can be read as failing', async () => {
+      const posted = await failOn([{ id: 500, name: 'lint', conclusion: 'success' }], [], { comments: false });
+      expect(posted).toHaveLength(0);
+    });
   });
 
   it('does not comment on a successful run, or when the config turns comments off', async () => {

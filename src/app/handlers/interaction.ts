@@ -11,6 +11,7 @@ import { PermanentJobError } from '../worker.js';
 import { COMMAND_JOB, commandJob, runCommands } from '../interaction/commands.js';
 import { readCommentState, runSuggest, SUGGEST_JOB, suggestJob, type SuggestJob } from '../interaction/comment.js';
 import type { InteractionContext } from '../interaction/context.js';
+import { FAILED_CONCLUSIONS } from '../interaction/failing-checks.js';
 import {
   applyDashboardTicks,
   markDashboardClosed,
@@ -42,7 +43,7 @@ import { REVIEW_SYNC_JOB, reviewSyncRequest, syncReviewIssues } from '../interac
 export { requestReview } from '../interaction/review.js';
 
 /** Failing CI conclusions that earn a suggestion on the PR. */
-const FAILED = new Set(['failure', 'timed_out']);
+
 /** Text kept from a webhook in a job's payload. */
 const MAX_TEXT_CHARS = 20_000;
 /** A check suite or run naming more PRs than this only comments on the first ones. */
@@ -181,7 +182,7 @@ export function registerInteractionHandlers(app: Probot, deps: AppDeps, options:
     p: Pick<z.infer<typeof checkSuitePayload>, 'installation' | 'repository'>,
     run: { conclusion: string | null; head_sha: string; pull_requests: { number: number }[] },
   ) {
-    if (!run.conclusion || !FAILED.has(run.conclusion)) return;
+    if (!run.conclusion || !FAILED_CONCLUSIONS.has(run.conclusion)) return;
     const repo = p.repository.full_name;
     for (const pr of run.pull_requests.slice(0, MAX_PRS_PER_RUN)) {
       // one suggestion per PR head, whichever of check_suite and workflow_run arrives first
@@ -192,6 +193,7 @@ export function registerInteractionHandlers(app: Probot, deps: AppDeps, options:
         visibility: visibilityOf(p.repository),
         number: pr.number,
         kind: 'pull_request',
+        headSha: run.head_sha,
       });
     }
     logger.debug('failed CI on a PR', { delivery, repo });

@@ -12,6 +12,7 @@ import {
   type ShownHit,
 } from '../../core/rendering/comment-render.js';
 import { tenantOf } from '../../core/ids.js';
+import { TASK_KINDS } from '../../core/retrieval/task-kind.js';
 import { MAX_TOP_K } from '../../core/repo-config.js';
 import { VISIBILITIES, type RecallHit, type Requester } from '../../core/types.js';
 import { maySee } from '../../core/visibility.js';
@@ -21,6 +22,7 @@ import { recall, withCompleteProvenance } from '../../services/recall.js';
 import { recordCommentUsage } from '../../services/usage.js';
 import { LeaseLostError } from '../worker.js';
 import { configFor } from './config.js';
+import { failingChecksText } from './failing-checks.js';
 import { botLogin, isRefusedForGood, splitRepo, type InstallationOctokit, type InteractionContext } from './context.js';
 import { harvestReactions, SWEEP_DAYS } from './reactions.js';
 import { renderContext } from './render.js';
@@ -38,6 +40,8 @@ export const suggestJob = z.object({
   /** the issue's text from the webhook (a PR's text is fetched when the job runs) */
   title: z.string().optional(),
   body: z.string().optional(),
+  /** a PR's head commit whose CI failed: its failing checks are read with the PR's text */
+  headSha: z.string().optional(),
 });
 export type SuggestJob = z.infer<typeof suggestJob>;
 
@@ -89,14 +93,19 @@ async function findOurComment(
 async function threadText(
   octokit: InstallationOctokit,
   job: SuggestJob,
-): Promise<{ text: string; open: boolean } | undefined> {
+): Promise<{ text: string; open: boolean; failing?: boolean } | undefined> {
   if (job.kind === 'issue') return { text: `${job.title ?? ''}\n\n${job.body ?? ''}`, open: true };
   try {
     const { data } = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
       ...splitRepo(job.repo),
       pull_number: job.number,
     });
-    return { text: `${data.title}\n\n${data.body ?? ''}`, open: data.state === 'open' };
+    const failing = job.headSha ? await failingChecksText(octokit, job.repo, job.headSha) : '';
+    return {
+      text: `${data.title}\n\n${data.body ?? ''}${failing ? `\n\n${failing}` : ''}`,
+      open: data.state === 'open',
+      failing: failing !== '',
+    };
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
@@ -150,6 +159,8 @@ export async function runSuggest(
   const recallOptions = {
     k,
     excludeRepo: job.repo,
+    // a PR whose CI is red reports a failure whatever its title asks for ("Add dark mode")
+    ...(thread.failing ? { taskKinds: TASK_KINDS } : {}),
     ...(config.min_score !== null ? { minScore: config.min_score } : {}),
   };
   const recalled = (await recall(deps, requester, task, recallOptions))

@@ -202,6 +202,12 @@ export const FAILURE_CUES: readonly KindCue[] = [
     /\boom\b|\boom-killed\b|\bout of memory\b|\bmemory (grows|keeps|climbs|usage (grows|climbs|keeps))|\bleak\w*|\bkeeps? (growing|increasing|climbing)\b|\bgrows? (with|on|after|for) (every|each)\b|\bpiles? up\b|\baccumulat\w+ (memory|objects|listeners|handles|connections|timers|entries|buffers)\b|\b(memory|objects|listeners|handles|connections|timers|entries|buffers) (keep )?accumulat\w+\b|\bheap\b|\btoo many open files\b|\bemfile\b|\btakes forever\b|\bexhaust\w* (all )?(the )?(memory|heap|file descriptors|sockets|connections)\b/,
     1.6,
   ),
+  // a test runner's or a build tool's failure lines in a pasted log or a failing check's excerpt
+  cue(
+    /^\s*(FAIL|FAILED|ERROR)\b|^--- FAIL:|^npm ERR!|^✖ \d+ problems?\b|^\s*\d+:\d+\s+error\s|\bProcess completed with exit code [1-9]|\bexceeded the maximum execution time\b|^##\[error\]/m,
+    1.6,
+    'raw',
+  ),
   // a crash, a warning printed, an error reported
   cue(
     /\bcrash(es|ed|ing)?\b|\bsegfault\w*|\bkills? the process\b|\bblows? up\b|\bpanics?\b|\baborted\b|\bexits? with (code|status) [1-9]|(, |; |\(|with )exit (code|status) [1-9]\d*\b|\b(gets?|got|is|was) killed\b/,

@@ -53,7 +53,7 @@ export const performanceResource = defineKind({
     // how an issue says it: a time measured, memory that grows
     [SLOWNESS_MEASURED, 1.2],
     [
-      /\bout of memory\b|\boom(-killed)?\b|\bmemory (usage )?(grows|keeps growing|increases|balloons|explodes)\b|\bheap (grows|exhausted)\b/i,
+      /\bout of memory\b|\boutofmemoryerror\b|\bheap (space|out of memory)\b|\boom(-killed)?\b|\bmemory (usage )?(grows|keeps growing|increases|balloons|explodes)\b|\bheap (grows|exhausted)\b/i,
       1.2,
     ],
     [

@@ -20,6 +20,8 @@ export const typeCheck = defineKind({
     [/\btypes?\b|\btyping(s)?\b/i, 0.7],
     [/\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b/i, 0.8],
     [/\btype (signatures?|definitions?|declarations?|annotations?|errors?|checks?|checking|hints?)\b/i, 1.2],
+    // a type checker's own error line (tsc's TS2322, mypy's "[arg-type]", "not assignable to type")
+    [/\berror TS\d{4}\b|\bis not assignable to (type|parameter)\b|: error: .*\[[a-z-]+\]$/im, 1.5],
     [/\bgenerics?\b|\bnullable\b|\breturn (value|type)s?\b|\bcasts?\b/i, 0.4],
   ],
   files: {
