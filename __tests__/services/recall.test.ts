@@ -403,7 +403,13 @@ describe("an issue's routines", () => {
       'platform-compat',
     ],
     ["Server doesn't shut down", 'After SIGTERM the process stays alive for ~30 s.', 'concurrency-async'],
-  ])('%s → a failure that needs %s', (title, body, kind) => {
+    ['Memory usage', 'Our service uses 2 GB after a day of uptime; it starts at 200 MB.', 'performance-resource'],
+    [
+      'Strange characters in output',
+      'Output shows `Ã©` instead of `é` when reading files written on Windows.',
+      'encoding-locale',
+    ],
+  ])('%s / %s → a failure that needs %s', (title, body, kind) => {
     const issue = body ? `${title}\n\n${body}` : title;
     expect(taskKindOf(issue)).toBe('failure');
     expect(taskRoutines(issue)[0]?.kind).toBe(kind);

@@ -4,6 +4,8 @@
  * repository's words. Patterns read the lower-cased text unless `on: 'raw'` (exception names and
  * error lines keep their case); `on: 'title'` reads the first line only.
  */
+import { MEMORY_MEASURED } from './kinds/performance-resource.js';
+
 export interface KindCue {
   pattern: RegExp;
   weight: number;
@@ -125,7 +127,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   // refusal, nondeterminism, a step done twice, input that stops arriving
   cue(
-    /\brefuses? to\b|\bkeeps? (changing|flipping|reordering)\b|\b(get|gets|produce|produces|give|gives) different (results?|output|files?|lock ?files?|values?)\b|\btwice\b(?! as\b)|\bnever (shows?|turns?) up\b|\bstops? (reacting|responding|working|updating)\b|\b(acts?|behaves?) (weird|strange|odd)(ly)?\b|\binconsistent (results?|output|behaviou?r)\b|\bstays? alive\b|\bkeeps? running\b|\bon (linux|macos|mac|windows|ubuntu|alpine|debian)\b[^.]{0,40}\bbut\b[^.]{0,40}\bon (linux|macos|mac|windows|ubuntu|alpine|debian)\b|\b(says|reports|returns|exits( with)?) (ok|0|success|nothing)\b[^.]{0,40}\bbut\b/,
+    /\brefuses? to\b|\bkeeps? (changing|flipping|reordering)\b|\b(get|gets|produce|produces|give|gives) different (results?|output|files?|lock ?files?|values?)\b|\btwice\b(?! as\b)|\bnever (shows?|turns?) up\b|\bstops? (reacting|responding|working|updating)\b|\b(acts?|behaves?) (weird|strange|odd)(ly)?\b|\binconsistent (results?|output|behaviou?r)\b|\b(identical|the same) (to|as) without\b|\bmakes? no difference\b|\bstays? alive\b|\bkeeps? running\b|\bon (linux|macos|mac|windows|ubuntu|alpine|debian)\b[^.]{0,40}\bbut\b[^.]{0,40}\bon (linux|macos|mac|windows|ubuntu|alpine|debian)\b|\b(says|reports|returns|exits( with)?) (ok|0|success|nothing)\b[^.]{0,40}\bbut\b/,
     0.8,
   ),
   cue(/\b(older|earlier|previous) versions? (just |did |would |used to )/, 1),
@@ -208,6 +210,8 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.6,
     'raw',
   ),
+  // memory told by its numbers over time
+  cue(MEMORY_MEASURED, 1.2),
   // a crash, a warning printed, an error reported
   cue(
     /\bcrash(es|ed|ing)?\b|\bsegfault\w*|\bkills? the process\b|\bblows? up\b|\bpanics?\b|\baborted\b|\bexits? with (code|status) [1-9]|(, |; |\(|with )exit (code|status) [1-9]\d*\b|\b(gets?|got|is|was) killed\b/,

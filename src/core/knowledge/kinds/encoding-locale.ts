@@ -8,6 +8,9 @@ import { defineKind } from '../entry.js';
 const LOWER_CASE_DST =
   /\bdst (time ?zones?|times?|transitions?|changes?|switch\w*|bugs?|issues?|offsets?|boundar\w*|gaps?|handling|rules?|shifts?)\b|\b(around|across|during|over|after|before|on) (the )?dst\b/;
 
+/** Text decoded with the wrong charset: UTF-8 read as Latin-1 or Windows-1252, or U+FFFD. */
+const MOJIBAKE = /Ã[\u00a0-\u00bf]|â€[\u2122\u0153\u201c\u201d\u2018\u2019\u2013\u2014"]|\uFFFD/;
+
 export const encodingLocale = defineKind({
   kind: 'encoding-locale',
   template: {
@@ -62,6 +65,8 @@ export const encodingLocale = defineKind({
   textCues: [
     // a codec's own error, named as one word
     [/\bunicode(de|en)codeerror\b|\bcodec can'?t (de|en)code\b|\binvalid (start|continuation) byte\b/i, 1.3],
+    // UTF-8 read as Latin-1 or Windows-1252 ("Ã©" for "é", "â€™" for "’"), or the replacement character
+    [MOJIBAKE, 1.3],
     [/\bunicode\b|\butf-?(8|16|32)\b|\bcharsets?\b|\bemoji\b|\bnon-ascii\b|\bascii\b/i, 1],
     [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 0.5],
     [/\bline[- ]endings?\b|\bcrlf\b|\bbom\b/i, 1],
@@ -215,6 +220,7 @@ export const encodingLocale = defineKind({
         ],
         [/\bbytes?\b.{0,20}\b(text|strings?|str)\b|\b(text|str) (and|vs|or) bytes\b|\bbinary\b/i, 0.7],
         [/\bmojibake\b|\bgarbled\b|\bpercent[- ]encod\w*\b|\burl[- ]?encod\w*\b/i, 1.2],
+        [MOJIBAKE, 1.2],
       ],
     },
     {

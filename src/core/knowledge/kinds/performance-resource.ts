@@ -5,6 +5,10 @@ import { defineKind } from '../entry.js';
 const SLOWNESS_MEASURED =
   /\btakes? (over |about |around |almost |nearly |roughly |more than )?~? ?\d+(\.\d+)? ?(s|secs?|seconds?|mins?|minutes?|ms|milliseconds?|hours?)\b|\btakes? (forever|ages)\b|\b\d+(\.\d+)? ?(x|×|times) slower\b|\bslower than\b|\b(doubles|triples|quadruples) the (time|runtime|duration)\b/i;
 
+/** Memory measured over time: a size after some uptime or requests, or what it starts at. */
+export const MEMORY_MEASURED =
+  /\b\d+(\.\d+)? ?(gb|mb|gib|mib)\b.{0,40}\b(after|within) (a|an|one|\d+|a few|several) (days?|hours?|weeks?|minutes?|requests?|runs?)\b|\bstarts? (at|with|around) \d+(\.\d+)? ?(gb|mb|gib|mib)\b/i;
+
 export const performanceResource = defineKind({
   kind: 'performance-resource',
   template: {
@@ -52,6 +56,8 @@ export const performanceResource = defineKind({
     [/\bslow(ness)?\b|\bperf(ormance)?\b|\bquadratic\b|\bcpu\b|\bthrottl/i, 1],
     // how an issue says it: a time measured, memory that grows
     [SLOWNESS_MEASURED, 1.2],
+    // memory told by its numbers: "uses 2 GB after a day of uptime; it starts at 200 MB"
+    [MEMORY_MEASURED, 1.2],
     [
       /\bout of memory\b|\boutofmemoryerror\b|\bheap (space|out of memory)\b|\boom(-killed)?\b|\bmemory (usage )?(grows|keeps growing|increases|balloons|explodes)\b|\bheap (grows|exhausted)\b/i,
       1.2,
