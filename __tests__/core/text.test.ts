@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixProse, preparePattern } from '../../src/core/text.js';
+import { fixProse, preparePattern, withoutTemplateSetup } from '../../src/core/text.js';
 
 describe('fixProse: a body as evidence of what the fix was about', () => {
   it('drops trailers, bot lines, links and the housekeeping of a squashed pull request', () => {
@@ -22,6 +22,32 @@ describe('fixProse: a body as evidence of what the fix was about', () => {
     expect(prose).toContain('Add coverage to test');
     expect(prose).toContain('for the report');
     expect(prose).not.toMatch(/pre-commit|oops|review comments|changelog|reverts|https?:|Co-authored/i);
+  });
+});
+
+describe("withoutTemplateSetup: an issue template's questions about the reporter's setup", () => {
+  it('drops the setup section, OS and version lines wherever they are, and the checkboxes; keeps the report', () => {
+    const issue = [
+      '**Describe the bug**',
+      'The total is rounded up to 0.31 instead of 0.30.',
+      '- Package version: 4.2.0',
+      '**Desktop (please complete the following information):**',
+      ' - OS: macOS 14',
+      ' - Browser: Safari',
+      '**Expected behavior**',
+      'The total is 0.30.',
+      '### Checklist',
+      '- [x] I have searched the existing issues',
+    ].join('\n');
+    const kept = withoutTemplateSetup(issue);
+    expect(kept).toContain('rounded up to 0.31 instead of 0.30');
+    expect(kept).toContain('**Expected behavior**\nThe total is 0.30.');
+    expect(kept).not.toMatch(/macOS|Safari|4\.2\.0|searched the existing/);
+  });
+
+  it('keeps a platform said in prose, and a line that only starts like a setup line', () => {
+    const issue = 'On Windows the path has forward slashes.\nOS errors are swallowed: the message says nothing.';
+    expect(withoutTemplateSetup(issue)).toBe(issue);
   });
 });
 

@@ -352,6 +352,37 @@ describe('one lesson, one result', () => {
   });
 });
 
+describe('an issue written in a template', () => {
+  const setup = [
+    '### Environment',
+    '- OS: Windows 11',
+    '- Browser: Chrome 121',
+    '- Node version: 20.11.1',
+    '',
+    '### Checklist',
+    '- [x] I have searched the existing issues',
+  ].join('\n');
+
+  it("reads the bug, not the reporter's setup: no platform routine from the Environment section", () => {
+    const bug = [
+      '[Bug]: totals are off by one cent',
+      '### Describe the bug',
+      'The total of three items of 0.10 is 0.30000000000000004, rounded up to 0.31 when displayed.',
+      '### Expected behavior',
+      'The total is 0.30.',
+    ].join('\n');
+    const kinds = taskRoutines(`${bug}\n\n${setup}`).map((c) => c.kind);
+    expect(kinds).not.toContain('platform-compat');
+    expect(kinds).toEqual(taskRoutines(bug).map((c) => c.kind));
+  });
+
+  it('still reads a platform the reporter names in the prose', () => {
+    const bug =
+      '[Bug]: paths break\n### Describe the bug\nOn Windows the cache path has forward slashes mixed with backslashes.';
+    expect(taskRoutines(`${bug}\n\n${setup}`)[0]?.kind).toBe('platform-compat');
+  });
+});
+
 describe("a failing check's log", () => {
   const EXIT = 'Error: Process completed with exit code 1.';
   // the runner's own exit line says a step failed, not what failed: no error-handling routine from it

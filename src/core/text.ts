@@ -115,9 +115,9 @@ export const TRAILER = /^\s*(signed-off-by|co-authored-by|reviewed-by|acked-by|t
 const NOISE_LINE =
   /^\s*([-*]\s*)?(.*\[bot\]|.*\bpre-commit(\.ci|\.com)?\b|.*\bdependabot\b|this reverts commit\b|for more information, see\b|merge (branch|pull request|remote-tracking)\b|(oops|wip|typo|lint|format(ting)?|review|nits?|cleanup|clean up|fixup!?.*|squash!?.*)\.?$|(address|apply|incorporate)\w* (the )?(review|pr|code review)?\s*(comments?|feedback|suggestions?)\b|(add|update)\w* (a )?(changelog|change log|news|release notes?)( (entry|message|fragment))?\b|(fix|run|apply)\w* (lint|linter|linting|formatting|prettier|black|isort|ruff|clippy|rustfmt|gofmt)\b)/i;
 
-/** The prose of a fix's body as evidence: without trailers, bot lines, links and a squash's housekeeping. */
+/** The prose of a fix's body as evidence: without trailers, bot lines, links, a squash's housekeeping and a template's setup and checkboxes. */
 export function fixProse(body: string): string {
-  return body
+  return withoutTemplateSetup(body)
     .split('\n')
     .filter((line) => !TRAILER.test(line) && !NOISE_LINE.test(line))
     .join('\n')
@@ -187,6 +187,34 @@ const RUNNER_LINE =
 /** The text without a CI runner's own lines, and without the "##[error]" marks on the others. */
 export function withoutRunnerLines(text: string): string {
   return text.replace(RUNNER_LINE, '').replace(/^(\s*)##\[(error|warning|notice)\]/gm, '$1');
+}
+
+/** A heading of an issue template's section about the reporter's setup ("### Environment", "**Desktop (please complete …)**"). */
+const SETUP_HEADING =
+  /^\s*(#{1,6}\s*|\*\*|__)?\s*(your |the )?(environment|desktop|smartphone|device|system info(rmation)?|versions?( info(rmation)?)?|software versions|platform|setup|runtime)\b[^\n]*$/i;
+/** A Markdown heading or a line in bold on its own: where a template's section starts. */
+const HEADING = /^\s*(#{1,6}\s+\S|(\*\*|__)[^*_\n]+(\*\*|__):?\s*$)/;
+/** A line of the reporter's setup: "- OS: Windows 11", "Node version: 20.11", "Browser: Chrome 121". */
+const SETUP_LINE =
+  /^\s*([-*+]\s*)?(\*\*|__)?\s*(os|operating system|browser|device|platform|arch(itecture)?|runtime|version|(package|library|app|node(\.js)?|python|go|rust|ruby|java|php|npm|yarn|pnpm|pip|deno|bun|typescript|\w+) version|node(\.js)?|python|npm|yarn|pnpm)\s*(\*\*|__)?\s*:/i;
+/** A template's checkbox ("- [x] I have searched the existing issues"). */
+const CHECKBOX = /^\s*[-*+]\s*\[[ xX]\]/;
+
+/**
+ * The text without what an issue template asks every reporter for: the section on their setup
+ * (operating system, browser, versions), its "OS: …" lines wherever they are, and the checkboxes.
+ * A bug that only shows on one platform says so in its prose; "OS: Windows 11" under "Environment"
+ * is where the reporter happened to be.
+ */
+export function withoutTemplateSetup(text: string): string {
+  const kept: string[] = [];
+  let inSetup = false;
+  for (const line of text.split('\n')) {
+    if (HEADING.test(line)) inSetup = SETUP_HEADING.test(line);
+    if (inSetup || SETUP_LINE.test(line) || CHECKBOX.test(line)) continue;
+    kept.push(line);
+  }
+  return kept.join('\n');
 }
 
 /** The text without its fenced code blocks (an issue's reproduction, a log). */

@@ -32,7 +32,7 @@ import {
 } from '../core/knowledge/routines.js';
 import { readTaskKindOf, type TaskKind, type TaskKindReading } from '../core/retrieval/task-kind.js';
 import { specificText } from '../core/retrieval/task-focus.js';
-import { termSet, terms, withoutFencedCode, withoutRunnerLines } from '../core/text.js';
+import { termSet, terms, withoutFencedCode, withoutRunnerLines, withoutTemplateSetup } from '../core/text.js';
 import type { Memory, MemoryLevel, Provenance, RecallHit, Requester } from '../core/types.js';
 import { sameTitle } from '../core/insight-text.js';
 import { isLearnedLesson, namesPhrase, phraseOfLesson } from '../core/knowledge/learned-lessons.js';
@@ -326,7 +326,8 @@ function routinesOfReading(reading: TaskReading): RoutineCue[] {
 
 function readWords(text: string): NonNullable<TaskReading['words']> {
   // a CI runner's lines say a step failed, not what failed ("Process completed with exit code 1")
-  const task = withoutRunnerLines(text);
+  // nor an issue template's questions about the reporter's setup ("OS: Windows 11")
+  const task = withoutTemplateSetup(withoutRunnerLines(text));
   // the lessons read the code too (an error line in a block names one); the kinds' cues read the prose
   const prose = withoutFencedCode(task);
   return { specific: specificText(task), lessons: rankLessons(task), named: detectRoutinesInText(prose) };
