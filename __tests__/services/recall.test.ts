@@ -435,6 +435,15 @@ describe("an issue's routines", () => {
     ],
     ["Server doesn't shut down", 'After SIGTERM the process stays alive for ~30 s.', 'concurrency-async'],
     ['Memory usage', 'Our service uses 2 GB after a day of uptime; it starts at 200 MB.', 'performance-resource'],
+    ['fatal error: concurrent map writes', 'Happens with many goroutines.', 'concurrency-async'],
+    ['ECONNRESET not retried', 'Error: read ECONNRESET at TLSWrap.onStreamRead', 'error-handling'],
+    ['EADDRINUSE after restart', 'Error: listen EADDRINUSE: address already in use :::3000', 'performance-resource'],
+    [
+      'Cannot use import statement outside a module',
+      'SyntaxError: Cannot use import statement outside a module',
+      'build-packaging',
+    ],
+    ['ModuleNotFoundError after install', "ModuleNotFoundError: No module named 'foo.utils'", 'build-packaging'],
     [
       'Strange characters in output',
       'Output shows `Ã©` instead of `é` when reading files written on Windows.',

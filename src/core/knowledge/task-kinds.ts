@@ -77,7 +77,17 @@ export const PURPOSE = /\b(avoid(s|ing)?|prevent(s|ing)?|(guard|protect)(s|ing)?
 export const FAILURE_CUES: readonly KindCue[] = [
   // an exception, an error line, a panic, a stack frame, a compiler's error code
   cue(/\b[A-Z][A-Za-z]*(Error|Exception)\b/, 1.1, 'raw'),
-  cue(/\b[A-Z][A-Za-z]*(Error|Exception|Warning)\s*:|^\s*(error|fatal|warning)(\[\w+\])?:/m, 1.1, 'raw'),
+  cue(
+    /\b[A-Z][A-Za-z]*(Error|Exception|Warning)\s*:|^\s*(error|fatal|warning|Error|ERROR|Fatal|FATAL|fatal error)( ?\[\w+\])?:/m,
+    1.1,
+    'raw',
+  ),
+  // a system call's error code: a connection reset or refused, a port in use, a missing file
+  cue(
+    /\bE(CONNRESET|CONNREFUSED|CONNABORTED|ADDRINUSE|TIMEDOUT|PIPE|NOENT|ACCES|PERM|MFILE|NOTFOUND|AI_AGAIN)\b/,
+    1.1,
+    'raw',
+  ),
   cue(
     /\bpanic(:|ked\b|s\b)|\bruntime error\b|\bTraceback\b|\bSIGSEGV\b|\bsegmentation fault\b|\bDATA RACE\b|\bUncaught\b|\bUnhandled\b|\bunhandled rejection\b/i,
     2,

@@ -26,7 +26,12 @@ export const buildPackaging = defineKind({
     [/\balready declared\b|\bredeclared\b|\bundefined reference\b|\blinker\b|\bes5\b|\bcommonjs\b|\besm\b/i, 1],
     [/\bscripts?\b|\bgenerat(e|ion)\b/i, 0.3],
     // the installed package misses a module of its own
-    [/\bmodulenotfounderror\b|\bno module named\b|\bcannot find module\b|\berr_module_not_found\b/i, 1],
+    [/\bmodulenotfounderror\b|\bno module named\b|\bcannot find module\b|\berr_module_not_found\b/i, 1.2],
+    // ES modules and CommonJS loaded the wrong way round
+    [
+      /\berr_require_esm\b|\brequire\(\) of es modules?\b|\bcannot use import statement outside a module\b|\bis not a module\b/i,
+      1.2,
+    ],
   ],
   files: {
     evidence: 'build configuration',

@@ -49,6 +49,11 @@ export const concurrencyAsync = defineKind({
     [/\babort/i, 0.5],
     [/\bsignals?\b|\breceivers?\b|\bsenders?\b|\bshut ?down\b/i, 0.4],
     [/\bglobals?\b|\bshared state\b|\bflaky\b|\bintermittent/i, 0.6],
+    // a runtime's own report of unsynchronized access
+    [
+      /\bconcurrent map (writes|read and map write|iteration and map write)\b|\bconcurrentmodificationexception\b/i,
+      1.5,
+    ],
     // operations that overlap, told in plain words; a failure that comes and goes
     [
       /\bat the same time\b|\bsimultaneous(ly)?\b|\b(two|several|multiple|many|\d+) (workers|processes|threads|instances|clients|jobs|goroutines|tasks|tabs|requests) (write|writing|read|reading|run|running|access|call|calling|use|using|start|update|updating|hit|hitting)\b|\b(two|several|multiple|\d+) (workers|processes|threads|instances|clients|jobs|tasks|tabs) (at once|in parallel)\b|\bunder (heavy |high )?load\b|\bone (run )?in (\d+|ten|five|twenty|a hundred)\b|\b(can['’]t|cannot|unable to) reproduce (it )?locally\b/i,

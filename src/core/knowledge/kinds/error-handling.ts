@@ -41,6 +41,8 @@ export const errorHandling = defineKind({
     [/\bexceptions?\b/i, 0.8],
     [/\bthrows?\b|\bthrown\b|\bthrowing\b/i, 0.6],
     [/\bswallow|\buncaught\b|\bunhandled\b|\bpropagat/i, 1.2],
+    // a network error the code should classify, retry or report
+    [/\beconn(reset|refused|aborted)\b|\betimedout\b|\beai_again\b|\bsocket hang up\b/i, 1.2],
     [/\b(re)?rais(e|es|ed|ing)\b|\btry\/catch\b|\bcatch\b/i, 0.5],
     [/\bpanics?\b|\bcrash(es|ed)?\b/i, 0.5],
     [/\bstderr\b|\bexit (codes?|status)\b|\berror messages?\b/i, 0.9],

@@ -47,6 +47,8 @@ export const performanceResource = defineKind({
   vocabulary: 'leak cleanup listeners resources performance memory',
   textCues: [
     [/\bleak(s|ed|ing)?\b/i, 1.2],
+    // a port or a file still held by a process that should have let it go
+    [/\beaddrinuse\b|\baddress already in use\b|\bebusy\b|\bresource busy\b/i, 1.2],
     [/\b(over[- ]?)?allocat(e|es|ed|es|ing|ion|ions)\b/i, 0.6],
     [/\bmemory\b/i, 0.6],
     [/\bclean ?up\b|\bcleaned up\b|\bcleanup\b|\bdispos(e|al)\b|\bfinaliz/i, 1],
