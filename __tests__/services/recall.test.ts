@@ -436,6 +436,17 @@ describe("an issue's routines", () => {
     ["Server doesn't shut down", 'After SIGTERM the process stays alive for ~30 s.', 'concurrency-async'],
     ['Memory usage', 'Our service uses 2 GB after a day of uptime; it starts at 200 MB.', 'performance-resource'],
     ['fatal error: concurrent map writes', 'Happens with many goroutines.', 'concurrency-async'],
+    [
+      'Warning on exit',
+      "ResourceWarning: unclosed file <_io.TextIOWrapper name='out.txt' encoding='UTF-8'>",
+      'performance-resource',
+    ],
+    [
+      'Task destroyed warning',
+      "Task was destroyed but it is pending! task: <Task pending name='Task-3'>",
+      'concurrency-async',
+    ],
+    ['certificate error', 'x509: certificate signed by unknown authority', 'security-validation'],
     ['ECONNRESET not retried', 'Error: read ECONNRESET at TLSWrap.onStreamRead', 'error-handling'],
     ['EADDRINUSE after restart', 'Error: listen EADDRINUSE: address already in use :::3000', 'performance-resource'],
     [

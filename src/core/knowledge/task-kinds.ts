@@ -82,6 +82,11 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.1,
     'raw',
   ),
+  // a TLS peer's certificate refused
+  cue(
+    /\bx509: |\bcertificate verify failed\b|\bcertificate (signed by unknown authority|has expired)\b|\bself[- ]signed certificate in certificate chain\b/,
+    1.1,
+  ),
   // a system call's error code: a connection reset or refused, a port in use, a missing file
   cue(
     /\bE(CONNRESET|CONNREFUSED|CONNABORTED|ADDRINUSE|TIMEDOUT|PIPE|NOENT|ACCES|PERM|MFILE|NOTFOUND|AI_AGAIN)\b/,

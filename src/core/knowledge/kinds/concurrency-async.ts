@@ -54,6 +54,11 @@ export const concurrencyAsync = defineKind({
       /\bconcurrent map (writes|read and map write|iteration and map write)\b|\bconcurrentmodificationexception\b/i,
       1.5,
     ],
+    // asyncio's report of a coroutine nobody awaited or a task dropped while it ran; Go's deadlock and closed channel
+    [
+      /\bwas never awaited\b|\btask was destroyed but it is pending\b|\ball goroutines are asleep\b|\bsend on closed channel\b/i,
+      1.5,
+    ],
     // operations that overlap, told in plain words; a failure that comes and goes
     [
       /\bat the same time\b|\bsimultaneous(ly)?\b|\b(two|several|multiple|many|\d+) (workers|processes|threads|instances|clients|jobs|goroutines|tasks|tabs|requests) (write|writing|read|reading|run|running|access|call|calling|use|using|start|update|updating|hit|hitting)\b|\b(two|several|multiple|\d+) (workers|processes|threads|instances|clients|jobs|tasks|tabs) (at once|in parallel)\b|\bunder (heavy |high )?load\b|\bone (run )?in (\d+|ten|five|twenty|a hundred)\b|\b(can['’]t|cannot|unable to) reproduce (it )?locally\b/i,

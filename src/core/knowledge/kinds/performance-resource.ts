@@ -49,6 +49,8 @@ export const performanceResource = defineKind({
     [/\bleak(s|ed|ing)?\b/i, 1.2],
     // a port or a file still held by a process that should have let it go
     [/\beaddrinuse\b|\baddress already in use\b|\bebusy\b|\bresource busy\b/i, 1.2],
+    // Python's report of a file, socket or session left open
+    [/\bresourcewarning\b|\bunclosed (file|socket|transport|client ?session|connector|event loop)\b/i, 1.5],
     [/\b(over[- ]?)?allocat(e|es|ed|es|ing|ion|ions)\b/i, 0.6],
     [/\bmemory\b/i, 0.6],
     [/\bclean ?up\b|\bcleaned up\b|\bcleanup\b|\bdispos(e|al)\b|\bfinaliz/i, 1],

@@ -19,6 +19,11 @@ export const securityValidation = defineKind({
   textCues: [
     [/\bsecurity\b|\bvulnerab|\bcve-\d/i, 1.2],
     [/\binjection\b|\bsaniti[sz]/i, 1.2],
+    // a TLS peer's certificate: verified, or refused
+    [
+      /\bx509\b|\bcertificate verify failed\b|\bcertificate (signed by unknown authority|has expired)\b|\bself[- ]signed certificate\b/i,
+      1.2,
+    ],
     [/\bescape sequences?\b/i, 0.5],
     // "inject a script" is often plain wiring (dependency injection, a bundler injecting code)
     [/\binject(ed|s)?\b/i, 0.4],
