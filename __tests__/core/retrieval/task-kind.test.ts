@@ -363,6 +363,33 @@ describe('readTaskKind: an issue filed with its title alone', () => {
   });
 });
 
+describe('readTaskKind: a request that says how things are today', () => {
+  it.each([
+    [
+      'Add an option to not throw on HTTP 404',
+      "Right now `get()` throws an HTTPError for a 404. I'd like an option that returns the response instead.",
+    ],
+    [
+      'Better error message when the config file is missing',
+      'Currently it says `ENOENT: no such file or directory`. It would help to say which file was expected.',
+    ],
+    [
+      'Speed up startup',
+      'Startup takes 1.2 s, mostly importing pandas even for `--help`. Lazy imports would make it instant.',
+    ],
+  ])('%s → feature', (title, body) => {
+    expect(readTaskKind(issue(title, body))).toBe('feature');
+  });
+
+  it('still reads a report that says what happens today as a failure', () => {
+    expect(
+      readTaskKind(
+        issue('Config file ignored on Windows', 'Currently the app crashes with ENOENT when the path has a space.'),
+      ),
+    ).toBe('failure');
+  });
+});
+
 describe('silenceReason', () => {
   it('names the kind of task it read, and says nothing for a failure', () => {
     expect(silenceReason(issue('How do I retry on 503?', 'Is there a built-in way?'))).toMatch(/is a question/);

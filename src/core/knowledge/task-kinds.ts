@@ -38,7 +38,7 @@ export const NO_FAILURE =
  * the request or the question is about, not a symptom; its body says what was seen.
  */
 export const REQUEST_TITLE =
-  /^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate)\b(?![_(.])|\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)/;
+  /^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate|speed up|improve|reduce|optimi[sz]e|better|nicer|clearer|more (helpful|useful|informative|detailed|readable))\b(?![_(.])|\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)/;
 /**
  * A title that states what the code does now, in its main clause: a subject, then a verb of behaviour
  * in the third person ("Bold next to Japanese punctuation is not rendered", "`a: -b_c` is decoded as
@@ -69,6 +69,21 @@ export const REPORT_TITLE = new RegExp(
 );
 /** Where a title's main clause ends: what follows is a condition or a purpose. */
 export const SUBORDINATE = /\b(when|whenever|if|unless|that|which|who|so|instead of|because|while|once|where|to)\b/;
+
+/**
+ * A sentence that tells how things are today ("Currently it says `ENOENT`", "Right now `get()`
+ * throws for a 404"): in an issue that asks for something, the status quo it wants changed, not a
+ * symptom.
+ */
+export const STATUS_QUO =
+  /^\s*(currently|right now|at the moment|today|at present|as of (now|today)|as it is|for now)\b/;
+
+/**
+ * An issue's title that asks for an improvement ("Speed up startup", "Better error message when …"):
+ * a request. Not a commit subject's, which says what the change did ("Improve parsing speed").
+ */
+export const IMPROVEMENT_TITLE =
+  /^(please )?(speed up|improve|reduce|optimi[sz]e|better|nicer|clearer|more (helpful|useful|informative|detailed|readable))\b(?![_(.])/;
 
 /** A failure named as what something avoids ("to avoid corrupting data"): the object, not a symptom. */
 export const PURPOSE = /\b(avoid(s|ing)?|prevent(s|ing)?|(guard|protect)(s|ing)? against|in case of)( \w+){1,2}/gi;

@@ -15,12 +15,14 @@
 import {
   EXPECTATION,
   FAILURE_CUES,
+  IMPROVEMENT_TITLE,
   KIND_CUES,
   NO_FAILURE,
   PURPOSE,
   REPAIR_SUBJECT,
   REPORT_TITLE,
   REQUEST_TITLE,
+  STATUS_QUO,
   SUBORDINATE,
   WISH,
   type KindCue,
@@ -53,6 +55,8 @@ const STRONG = 1.6;
  * 10001 wrap correctly", "in a terminal the full text shows").
  */
 const SHAPELESS_ISSUE_FAILURE = 0.6;
+/** What an issue's title asking for an improvement adds to a feature request. */
+const IMPROVEMENT = 1.2;
 /** What a reporter's "nothing fails" takes off the evidence of a failure. */
 const DISCLAIMED = 1.5;
 
@@ -80,17 +84,19 @@ function split(task: string): { title: string; body: string } {
 function observed(task: string): string {
   const at = task.indexOf('\n');
   if (at < 0) return task;
+  const heading = task.slice(0, at).toLowerCase().trim();
+  const asks = REQUEST_TITLE.test(heading);
   const body = task
     .slice(at + 1)
     .split(/(?<=[.!?])\s+|\n/)
     .filter((sentence) => {
       const lower = sentence.toLowerCase();
+      if (asks && STATUS_QUO.test(lower)) return false;
       return !(WISH.test(lower) || /\?\W*$/.test(lower)) || EXPECTATION.test(lower);
     })
     .join('\n')
     .replace(PURPOSE, ' ');
-  const heading = task.slice(0, at).toLowerCase().trim();
-  const title = REQUEST_TITLE.test(heading) ? '' : task.slice(0, at);
+  const title = asks ? '' : task.slice(0, at);
   return `${title}\n${body}`;
 }
 
@@ -111,7 +117,9 @@ export function readTaskKindOf(task: string): TaskKindReading {
   // a request's or a question's shape is in its prose: a word inside code (a file named "roadmap") is none
   const prose = split(withoutCode(task));
   for (const [kind, cues] of Object.entries(KIND_CUES) as [OtherKind, readonly KindCue[]][]) {
-    const score = scoreCues(cues, prose.title, prose.body, raw);
+    let score = scoreCues(cues, prose.title, prose.body, raw);
+    // an issue (not a commit subject) whose title asks for an improvement
+    if (kind === 'feature' && body !== '' && IMPROVEMENT_TITLE.test(prose.title)) score += IMPROVEMENT;
     if (score > 0 && (!other || score > other.score)) other = { kind, score };
   }
   const round = (n: number) => Math.round(n * 100) / 100;
