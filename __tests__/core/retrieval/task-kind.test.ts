@@ -363,6 +363,26 @@ describe('readTaskKind: an issue filed with its title alone', () => {
   });
 });
 
+describe('readTaskKind: an issue whose title states a behaviour, with a body', () => {
+  it.each([
+    ['HTML in user names is rendered', 'A user named `<img src=x onerror=alert(1)>` runs script on the profile page.'],
+    ['Config from env overrides the CLI flag', '`APP_PORT=8080 app --port 9090` listens on 8080.'],
+  ])('%s → failure', (title, body) => {
+    expect(readTaskKind(issue(title, body))).toBe('failure');
+  });
+
+  // a negated verb or a bare participle in a title is as often a docs request's or a question's
+  it.each([
+    [
+      "README example for WatchConfig doesn't show how to handle reload errors",
+      'It would be useful to show what to do when the reloaded file fails validation.',
+    ],
+    ['Customising the diff shown when t.deepEqual() fails', 'Is there a way to limit the depth of the diff?'],
+  ])('%s → not a failure', (title, body) => {
+    expect(readTaskKind(issue(title, body))).not.toBe('failure');
+  });
+});
+
 describe('readTaskKind: a request that says how things are today', () => {
   it.each([
     [

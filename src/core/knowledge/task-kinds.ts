@@ -46,27 +46,36 @@ export const REQUEST_TITLE =
  * starts with the verb ("Show the finish time") or names a thing ("Retry-on-error option"); what a
  * subordinate clause says ("… when a flag is used") is the condition, not the behaviour.
  */
-export const REPORT_TITLE = new RegExp(
-  String.raw`^\S.*?\b(` +
-    // be or get + a past participle: what happens to the subject
-    String.raw`(is|are|was|were|gets|got|get)( not| never| always| still| now| silently| wrongly| sometimes| only)? (\w+ed|shown|written|given|taken|thrown|broken|sent|read|kept|lost|left|seen|run|drawn|chosen|hidden|stuck|bound|split|set|put|cut)\b` +
-    '|' +
-    // a verb of behaviour, third person
-    String.raw`(returns|shows|prints|gives|takes|loses|drops|skips|ignores|rejects|accepts|sends|keeps|leaves|produces|breaks|fails|crashes|hangs|stalls|doubles|grows|emits|runs|starts|waits|treats|turns|becomes|comes back|picks|decodes|encodes|parses|renders|merges|overrides|wipes|empties|recurses|survives|escapes|serves|redirects|misses|duplicates|repeats|swallows|truncates|strips|dies|exits|throws|raises|differs|appears|disappears|sees|finds|applies|converts|coerces|rounds|spins|pegs|freezes|shifts|echoes|advertises|stays|remains|retries|overwrites|deletes|replaces|mangles|corrupts|garbles|misreads|omits|allocates|consumes|spawns|recompiles|rebuilds|reruns|rerenders|slows|aborts|leaks|hides|lacks|contains|includes|requires|expects|assumes|opens|closes|clears|resets|panics|triggers|causes|stops|refuses)` +
-    '|' +
-    // a plural subject and a verb of behaviour ("UTF-16 documents decode to garbage", "workers die")
-    String.raw`\w+s (go|grow|stay|decode|encode|ignore|give|take|print|show|die|rerun|act|return|lose|drop|skip|break|fail|crash|hang|appear|disappear|leak|differ|end up|come back|keep|run|arrive|land|point|produce)` +
-    '|' +
-    // a negated verb after the subject ("Tests don't compile", "Strings … don't round-trip")
-    String.raw`(don['’]t|doesn['’]t|do not|does not|didn['’]t|won['’]t|can['’]t|cannot|never|no longer) \w+` +
-    '|' +
-    // a participle without its "is": what was done to the subject, and where or when
-    String.raw`(not )?((?!based\b)\w{3,}ed|sent|shown|cut off|built|lost|kept|thrown|written|taken|given)( (to|when|after|for|on|in|with|as|into|from|by|even|differently|twice|again|silently|although|because|before|while|through|at)|$)` +
-    '|' +
-    // a wrong state: "… is truthy", "… has no attribute", "… not in the published package"
-    String.raw`(is|are|was|were) (always |never |still |now )?(true|false|truthy|falsy|empty|null|nil|none|undefined|wrong|missing|broken|zero|negative|incorrect|inverted|reversed|utc)|ha(s|ve) no|not (in|equal to|found|available|applied|hono(u)?red|respected)|behaves? differently` +
-    String.raw`)\b`,
-);
+const REPORT_SHAPES = {
+  // be or get + a past participle: what happens to the subject
+  passive: String.raw`(is|are|was|were|gets|got|get)( not| never| always| still| now| silently| wrongly| sometimes| only)? (\w+ed|shown|written|given|taken|thrown|broken|sent|read|kept|lost|left|seen|run|drawn|chosen|hidden|stuck|bound|split|set|put|cut)\b`,
+  // a verb of behaviour, third person
+  thirdPerson: String.raw`(returns|shows|prints|gives|takes|loses|drops|skips|ignores|rejects|accepts|sends|keeps|leaves|produces|(?<!(line|page|word|column|soft|hard) )breaks|fails|crashes|hangs|stalls|doubles|grows|emits|runs|starts|waits|treats|turns|becomes|comes back|picks|decodes|encodes|parses|renders|merges|overrides|wipes|empties|recurses|survives|escapes|serves|redirects|misses|duplicates|repeats|swallows|truncates|strips|dies|exits|throws|raises|differs|appears|disappears|sees|finds|applies|converts|coerces|rounds|spins|pegs|freezes|shifts|echoes|advertises|stays|remains|retries|overwrites|deletes|replaces|mangles|corrupts|garbles|misreads|omits|allocates|consumes|spawns|recompiles|rebuilds|reruns|rerenders|slows|aborts|leaks|hides|lacks|contains|includes|requires|expects|assumes|opens|closes|clears|resets|panics|triggers|causes|stops|refuses)`,
+  // a plural subject and a verb of behaviour ("UTF-16 documents decode to garbage", "workers die")
+  pluralSubject: String.raw`\w+s (go|grow|stay|decode|encode|ignore|give|take|print|show|die|rerun|act|return|lose|drop|skip|break|fail|crash|hang|appear|disappear|leak|differ|end up|come back|keep|run|arrive|land|point|produce)`,
+  // a negated verb after the subject ("Tests don't compile", "Strings … don't round-trip")
+  negated: String.raw`(don['’]t|doesn['’]t|do not|does not|didn['’]t|won['’]t|can['’]t|cannot|never|no longer) \w+`,
+  // a participle without its "is": what was done to the subject, and where or when
+  bareParticiple: String.raw`(not )?((?!based\b)\w{3,}ed|sent|shown|cut off|built|lost|kept|thrown|written|taken|given)( (to|when|after|for|on|in|with|as|into|from|by|even|differently|twice|again|silently|although|because|before|while|through|at)|$)`,
+  // a wrong state: "… is truthy", "… has no attribute", "… not in the published package"
+  wrongState: String.raw`(is|are|was|were) (always |never |still |now )?(true|false|truthy|falsy|empty|null|nil|none|undefined|wrong|missing|broken|zero|negative|incorrect|inverted|reversed|utc)|ha(s|ve) no|not (in|equal to|found|available|applied|hono(u)?red|respected)|behaves? differently`,
+};
+const reportTitle = (shapes: readonly (keyof typeof REPORT_SHAPES)[]) =>
+  new RegExp(String.raw`^\S.*?\b(` + shapes.map((shape) => REPORT_SHAPES[shape]).join('|') + String.raw`)\b`);
+export const REPORT_TITLE = reportTitle([
+  'passive',
+  'thirdPerson',
+  'pluralSubject',
+  'negated',
+  'bareParticiple',
+  'wrongState',
+]);
+/**
+ * The shapes that still say a report when the issue has a body: a title's negated verb ("README
+ * example doesn't show how …") or bare participle ("the diff shown when …") is as often a docs
+ * request's or a question's.
+ */
+export const REPORT_TITLE_WITH_BODY = reportTitle(['passive', 'thirdPerson', 'pluralSubject', 'wrongState']);
 /** Where a title's main clause ends: what follows is a condition or a purpose. */
 export const SUBORDINATE = /\b(when|whenever|if|unless|that|which|who|so|instead of|because|while|once|where|to)\b/;
 

@@ -21,6 +21,7 @@ import {
   PURPOSE,
   REPAIR_SUBJECT,
   REPORT_TITLE,
+  REPORT_TITLE_WITH_BODY,
   REQUEST_TITLE,
   STATUS_QUO,
   SUBORDINATE,
@@ -55,6 +56,11 @@ const STRONG = 1.6;
  * 10001 wrap correctly", "in a terminal the full text shows").
  */
 const SHAPELESS_ISSUE_FAILURE = 0.6;
+/**
+ * What a title that states a behaviour adds to an issue with a body: enough alone for one that
+ * has no shape of another kind (SHAPELESS_ISSUE_FAILURE), not against a request's or a question's.
+ */
+const TITLE_STATEMENT_WITH_BODY = SHAPELESS_ISSUE_FAILURE;
 /** What an issue's title asking for an improvement adds to a feature request. */
 const IMPROVEMENT = 1.2;
 /** What a reporter's "nothing fails" takes off the evidence of a failure. */
@@ -112,7 +118,8 @@ export function readTaskKindOf(task: string): TaskKindReading {
   // "do not swallow"): read by the subject rules, unless it repairs prose (a typo, the docs)
   if (body === '' && taskFocus(title).describesFailure) failure += REPAIR_SUBJECT.test(title) ? STRONG : 1;
   // a title alone that states what the code does now reports it
-  else if (body === '' && !REQUEST_TITLE.test(title) && statesBehaviour(title)) failure += 1;
+  else if (!REQUEST_TITLE.test(title) && statesBehaviour(title, body === '' ? REPORT_TITLE : REPORT_TITLE_WITH_BODY))
+    failure += body === '' ? 1 : TITLE_STATEMENT_WITH_BODY;
   let other: TaskKindReading['other'];
   // a request's or a question's shape is in its prose: a word inside code (a file named "roadmap") is none
   const prose = split(withoutCode(task));
@@ -135,10 +142,10 @@ export function readTaskKindOf(task: string): TaskKindReading {
 }
 
 /** The title's main clause states a behaviour (REPORT_TITLE), before any condition or purpose. */
-function statesBehaviour(title: string): boolean {
+function statesBehaviour(title: string, shape: RegExp): boolean {
   const lower = title.toLowerCase().trim();
   const at = lower.search(SUBORDINATE);
-  return REPORT_TITLE.test(at < 0 ? lower : lower.slice(0, at).trimEnd());
+  return shape.test(at < 0 ? lower : lower.slice(0, at).trimEnd());
 }
 
 /** The kind of task a text is (see readTaskKindOf for the evidence). */
