@@ -42,6 +42,9 @@ export interface TextAuthor {
   what: string;
 }
 
+/** The conclusions of a check run, a check suite or a workflow run that failed. */
+export const FAILED_CONCLUSIONS: ReadonlySet<string> = new Set(['failure', 'timed_out']);
+
 export interface FailedCheck {
   name: string;
   checkRunId?: number;

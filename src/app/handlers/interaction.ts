@@ -11,7 +11,7 @@ import { PermanentJobError } from '../worker.js';
 import { COMMAND_JOB, commandJob, runCommands } from '../interaction/commands.js';
 import { readCommentState, runSuggest, SUGGEST_JOB, suggestJob, type SuggestJob } from '../interaction/comment.js';
 import type { InteractionContext } from '../interaction/context.js';
-import { FAILED_CONCLUSIONS } from '../interaction/failing-checks.js';
+import { FAILED_CONCLUSIONS } from '../../github/gather-fix.js';
 import {
   applyDashboardTicks,
   markDashboardClosed,

@@ -4,12 +4,9 @@
  * learn side reads). A PR's title says what it changes ("Add dark mode"); the red check says what
  * went wrong, and that is what an insight from another repository can help with.
  */
-import { checkExcerpt, DEFAULT_GATHER_LIMITS, type GatherLimits } from '../../github/gather-fix.js';
+import { checkExcerpt, DEFAULT_GATHER_LIMITS, FAILED_CONCLUSIONS, type GatherLimits } from '../../github/gather-fix.js';
 import type { InstallationOctokit } from './context.js';
 import { splitRepo } from './context.js';
-
-/** The conclusions of a check that failed. */
-export const FAILED_CONCLUSIONS: ReadonlySet<string> = new Set(['failure', 'timed_out']);
 
 /**
  * The failing checks of a commit, each as "Failing check: <name>" and its excerpt, at most

@@ -9,7 +9,7 @@ import type { Fix } from '../../core/types.js';
 import { learnFix } from '../../services/learn.js';
 import { backfillRepository } from '../../github/backfill.js';
 import { isNotFound, type GitHubClient } from '../../github/client.js';
-import { decideFix, gatherPullRequest, textAuthors, toFix } from '../../github/gather-fix.js';
+import { decideFix, FAILED_CONCLUSIONS, gatherPullRequest, textAuthors, toFix } from '../../github/gather-fix.js';
 import { gatherCommitFix } from '../../github/gather-commit.js';
 import { ISSUE_CLOSERS_QUERY, type IssueClosersQuery } from '../../github/queries.js';
 import { judgeTrust } from '../../github/trust.js';
@@ -224,7 +224,7 @@ export function registerLearningJobs(deps: AppDeps, auth: Authenticate, options:
         per_page: 30,
       });
       const failedRun = suites.data.check_runs.find(
-        (run) => run.conclusion === 'failure' || run.conclusion === 'timed_out',
+        (run) => run.conclusion !== null && FAILED_CONCLUSIONS.has(run.conclusion),
       );
       return failedRun ? { name: failedRun.name, checkRunId: Number(failedRun.id) } : undefined;
     }
