@@ -383,6 +383,23 @@ describe('readTaskKind: an issue whose title states a behaviour, with a body', (
   });
 });
 
+describe('readTaskKind: prose to mend is docs, whatever it says of failures', () => {
+  it.each([
+    ['Broken link in the contributing guide', 'The link to the code of conduct returns 404.'],
+    ['Typos in error messages', 'Several error messages say "recieved" instead of "received".'],
+    [
+      'Changelog entry missing for 2.3.1',
+      "The 2.3.1 release fixed the proxy crash but the changelog doesn't mention it.",
+    ],
+  ])('%s → docs', (title, body) => {
+    expect(readTaskKind(issue(title, body))).toBe('docs');
+  });
+
+  it('reads a typo that breaks something as a failure', () => {
+    expect(readTaskKind("Typo inside a Method field's function makes the field silently disappear")).toBe('failure');
+  });
+});
+
 describe('readTaskKind: a request that says how things are today', () => {
   it.each([
     [

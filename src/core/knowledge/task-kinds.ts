@@ -390,6 +390,12 @@ export const KIND_CUES = {
       1,
     ),
     cue(/\bdocs?\b(?![./]\w)|\bdocumentation\b|\breadme\b(?![./]\w)|\btypos?\b|\bexamples?\b(?![./]\w)/, 0.3),
+    // prose to mend: a broken or dead link, a typo, a release note missing
+    cue(
+      /^(broken|dead) (links?|anchors?) (in|on|to|from) (the |our )?(docs|documentation|readme|contributing|guide|website|site|wiki|changelog|tutorial|api reference)\b|^typos?\b(?!.*\b(makes?|causes?|breaks?|crash\w*|leads? to|results? in|silently)\b)|^(spelling|grammar)\b|^(changelog|release notes?)\b|\b(changelog|release notes?) (entry )?(is )?(missing|doesn['’]t mention|does not mention|omits)\b/,
+      2,
+      'title',
+    ),
   ],
   chore: [
     // a warning to silence is a chore even when it is quoted
