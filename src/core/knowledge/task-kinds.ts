@@ -57,6 +57,8 @@ const REPORT_SHAPES = {
   negated: String.raw`(don['’]t|doesn['’]t|do not|does not|didn['’]t|won['’]t|can['’]t|cannot|never|no longer) \w+`,
   // a participle without its "is": what was done to the subject, and where or when
   bareParticiple: String.raw`(not )?((?!based\b)\w{3,}ed|sent|shown|cut off|built|lost|kept|thrown|written|taken|given)( (to|when|after|for|on|in|with|as|into|from|by|even|differently|twice|again|silently|although|because|before|while|through|at)|$)`,
+  // a participle and "as": what the subject was taken for ("Empty string accepted as a valid URL")
+  participleAs: String.raw`(not )?((?!based\b)\w{3,}ed|read|seen|shown|taken|written|given) as\b`,
   // a wrong state: "… is truthy", "… has no attribute", "… not in the published package"
   wrongState: String.raw`(is|are|was|were) (always |never |still |now )?(true|false|truthy|falsy|empty|null|nil|none|undefined|wrong|missing|broken|zero|negative|incorrect|inverted|reversed|utc)|ha(s|ve) no|not (in|equal to|found|available|applied|hono(u)?red|respected)|behaves? differently`,
 };
@@ -68,14 +70,21 @@ export const REPORT_TITLE = reportTitle([
   'pluralSubject',
   'negated',
   'bareParticiple',
+  'participleAs',
   'wrongState',
 ]);
 /**
  * The shapes that still say a report when the issue has a body: a title's negated verb ("README
  * example doesn't show how …") or bare participle ("the diff shown when …") is as often a docs
- * request's or a question's.
+ * request's or a question's; a participle with "as" is not.
  */
-export const REPORT_TITLE_WITH_BODY = reportTitle(['passive', 'thirdPerson', 'pluralSubject', 'wrongState']);
+export const REPORT_TITLE_WITH_BODY = reportTitle([
+  'passive',
+  'thirdPerson',
+  'pluralSubject',
+  'participleAs',
+  'wrongState',
+]);
 /** Where a title's main clause ends: what follows is a condition or a purpose. */
 export const SUBORDINATE = /\b(when|whenever|if|unless|that|which|who|so|instead of|because|while|once|where|to)\b/;
 
