@@ -415,6 +415,10 @@ describe('readTaskKind: a request that says how things are today', () => {
       'Speed up startup',
       'Startup takes 1.2 s, mostly importing pandas even for `--help`. Lazy imports would make it instant.',
     ],
+    [
+      'Plugin API for custom formatters',
+      'We want our own output format. Currently we fork the project, which breaks on every release.',
+    ],
   ])('%s → feature', (title, body) => {
     expect(readTaskKind(issue(title, body))).toBe('feature');
   });

@@ -92,12 +92,13 @@ function observed(task: string): string {
   if (at < 0) return task;
   const heading = task.slice(0, at).toLowerCase().trim();
   const asks = REQUEST_TITLE.test(heading);
-  const body = task
-    .slice(at + 1)
-    .split(/(?<=[.!?])\s+|\n/)
+  const sentences = task.slice(at + 1).split(/(?<=[.!?])\s+|\n/);
+  // the status quo is no symptom where the issue asks for something: in its title, or in a sentence that wishes
+  const wishes = sentences.some((x) => WISH.test(x.toLowerCase()) && !EXPECTATION.test(x.toLowerCase()));
+  const body = sentences
     .filter((sentence) => {
       const lower = sentence.toLowerCase();
-      if (asks && STATUS_QUO.test(lower)) return false;
+      if ((asks || wishes) && STATUS_QUO.test(lower)) return false;
       return !(WISH.test(lower) || /\?\W*$/.test(lower)) || EXPECTATION.test(lower);
     })
     .join('\n')
