@@ -447,6 +447,7 @@ describe("an issue's routines", () => {
       'concurrency-async',
     ],
     ['certificate error', 'x509: certificate signed by unknown authority', 'security-validation'],
+    ['Sorting is not stable', 'Items with equal keys come out in a different order on each run.', 'edge-input'],
     ['ECONNRESET not retried', 'Error: read ECONNRESET at TLSWrap.onStreamRead', 'error-handling'],
     ['EADDRINUSE after restart', 'Error: listen EADDRINUSE: address already in use :::3000', 'performance-resource'],
     [

@@ -273,7 +273,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   cue(/\bfail(s|ed|ing)\b/, 1),
   cue(/\bfailures?\b/, 0.5),
   cue(
-    /\bflak(y|iness)\b|\bintermittent(ly)?\b|\brace condition\b|\bracy\b|\bsometimes (fails|hangs|crashes|returns|throws|loses|drops)\b|\bnon-?deterministic\w*|\b(changes?|differs?|varies|different \w+( \w+)?) (between|across|on (different|each|every|consecutive)) (runs|invocations|calls|executions|builds)\b|\bfrom run to run\b/,
+    /\bflak(y|iness)\b|\bintermittent(ly)?\b|\brace condition\b|\bracy\b|\bsometimes (fails|hangs|crashes|returns|throws|loses|drops)\b|\bnon-?deterministic\w*|\b(changes?|differs?|varies|different \w+( \w+)?) (between|across|on (different|each|every|consecutive)) (runs?|invocations?|calls?|executions?|builds?)\b|\bfrom run to run\b|\b(is|are) not stable\b|\b(results?|output|order|behaviou?r) (differs?|is different|changes?) (between|across)\b|\bgives? a different (order|result|output|value)\b/,
     1.4,
   ),
   cue(

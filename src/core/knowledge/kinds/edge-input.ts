@@ -271,7 +271,7 @@ export const edgeInput = defineKind({
         'Produce the output twice (and under another hash seed or runtime version where the language randomizes it) and assert it is byte-identical, sorting keys or keeping insertion order where the format allows.',
       cues: [
         [
-          /\b(unstable|random(ized)?|non-?deterministic|inconsistent|unpredictable|changing) (\w+ )?(order|ordering|key order)\b|\b(map|dict|hash|set) (key |iteration )?order(ing)?\b|\biteration order\b|\bsort(ed)? keys\b|\bdeterministic (output|order(ing)?|serialization)\b/i,
+          /\b(unstable|random(ized)?|non-?deterministic|inconsistent|unpredictable|changing) (\w+ )?(order|ordering|key order)\b|\b(map|dict|hash|set) (key |iteration )?order(ing)?\b|\biteration order\b|\bsort(ed)? keys\b|\bdeterministic (output|order(ing)?|serialization)\b|\bsort(ing)? is not stable\b|\bunstable sort\w*\b|\b(in )?a different order on (each|every) run\b/i,
           1.3,
         ],
       ],
