@@ -448,6 +448,11 @@ describe("an issue's routines", () => {
     ],
     ['certificate error', 'x509: certificate signed by unknown authority', 'security-validation'],
     ['Sorting is not stable', 'Items with equal keys come out in a different order on each run.', 'edge-input'],
+    [
+      'Cleanup error hides the real failure',
+      'When the test fails and teardown also fails, only the teardown error is reported.',
+      'error-handling',
+    ],
     ['ECONNRESET not retried', 'Error: read ECONNRESET at TLSWrap.onStreamRead', 'error-handling'],
     ['EADDRINUSE after restart', 'Error: listen EADDRINUSE: address already in use :::3000', 'performance-resource'],
     [

@@ -76,7 +76,7 @@ export const errorHandling = defineKind({
         'Make the main step and then its cleanup fail in one test and assert the caller receives the main error (with the cleanup error attached or logged, not instead).',
       cues: [
         [
-          /\bshadow\w*\b|\bmask\w*\b|\bhid(e|es|den|ing)\b.{0,20}\berrors?\b|\boriginal errors?\b|\boverwrit\w* (the )?errors?\b/i,
+          /\bshadow\w*\b|\bmask\w*\b|\bhid(e|es|den|ing)\b.{0,20}\b(errors?|failures?)\b|\boriginal errors?\b|\boverwrit\w* (the )?errors?\b/i,
           1.4,
         ],
         [
