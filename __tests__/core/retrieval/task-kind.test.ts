@@ -393,6 +393,14 @@ describe('readTaskKind: prose to mend is docs, whatever it says of failures', ()
       'Changelog entry missing for 2.3.1',
       "The 2.3.1 release fixed the proxy crash but the changelog doesn't mention it.",
     ],
+    [
+      'README badge shows build failing',
+      'The CI badge in the README points to the old Travis build, which shows "failing".',
+    ],
+    [
+      'Update the example config: `extends` no longer accepts a string',
+      'The example in docs/config.md uses `extends: "base"`, which now throws "extends must be an array".',
+    ],
   ])('%s → docs', (title, body) => {
     expect(readTaskKind(issue(title, body))).toBe('docs');
   });
