@@ -383,6 +383,12 @@ describe('an issue written in a template', () => {
   });
 });
 
+/** The task reads as a failure whose first routine is `kind`. */
+function expectFailureNeeding(task: string, kind: string): void {
+  expect(taskKindOf(task)).toBe('failure');
+  expect(taskRoutines(task)[0]?.kind).toBe(kind);
+}
+
 describe("a failing check's log", () => {
   const EXIT = 'Error: Process completed with exit code 1.';
   // the runner's own exit line says a step failed, not what failed: no error-handling routine from it
@@ -401,8 +407,7 @@ describe("a failing check's log", () => {
       'lint-format',
     ],
   ])('%s → a failure that needs %s', (log, kind) => {
-    expect(taskKindOf(log)).toBe('failure');
-    expect(taskRoutines(log)[0]?.kind).toBe(kind);
+    expectFailureNeeding(log, kind);
     // the runner's exit line changes nothing in the reading
     expect(taskRoutines(log.replace(EXIT, ''))).toEqual(taskRoutines(log));
   });
@@ -467,9 +472,7 @@ describe("an issue's routines", () => {
       'encoding-locale',
     ],
   ])('%s / %s → a failure that needs %s', (title, body, kind) => {
-    const issue = body ? `${title}\n\n${body}` : title;
-    expect(taskKindOf(issue)).toBe('failure');
-    expect(taskRoutines(issue)[0]?.kind).toBe(kind);
+    expectFailureNeeding(body ? `${title}\n\n${body}` : title, kind);
   });
 
   it('are read from its prose: the options and flags of a fenced reproduction are not its subject', () => {

@@ -196,7 +196,7 @@ const SETUP_HEADING =
 const HEADING = /^\s*(#{1,6}\s+\S|(\*\*|__)[^*_\n]+(\*\*|__):?\s*$)/;
 /** A line of the reporter's setup: "- OS: Windows 11", "Node version: 20.11", "Browser: Chrome 121". */
 const SETUP_LINE =
-  /^\s*([-*+]\s*)?(\*\*|__)?\s*(os|operating system|browser|device|platform|arch(itecture)?|runtime|version|(package|library|app|node(\.js)?|python|go|rust|ruby|java|php|npm|yarn|pnpm|pip|deno|bun|typescript|\w+) version|node(\.js)?|python|npm|yarn|pnpm)\s*(\*\*|__)?\s*:/i;
+  /^\s*([-*+]\s*)?(\*\*|__)?\s*(os|operating system|browser|device|platform|arch(itecture)?|runtime|(\w+(\.js)? )?version|node(\.js)?|python|npm|yarn|pnpm)\s*(\*\*|__)?\s*:/i;
 /** A template's checkbox ("- [x] I have searched the existing issues"). */
 const CHECKBOX = /^\s*[-*+]\s*\[[ xX]\]/;
 

@@ -42,8 +42,6 @@ import { REVIEW_SYNC_JOB, reviewSyncRequest, syncReviewIssues } from '../interac
 
 export { requestReview } from '../interaction/review.js';
 
-/** Failing CI conclusions that earn a suggestion on the PR. */
-
 /** Text kept from a webhook in a job's payload. */
 const MAX_TEXT_CHARS = 20_000;
 /** A check suite or run naming more PRs than this only comments on the first ones. */

@@ -9,7 +9,8 @@ import { MEMORY_MEASURED } from './kinds/performance-resource.js';
 export interface KindCue {
   pattern: RegExp;
   weight: number;
-  on?: 'title' | 'raw';
+  /** 'title': the first line; 'issueTitle': the first line of a task with a body (an issue, not a commit subject); 'raw': the text as written */
+  on?: 'title' | 'issueTitle' | 'raw';
 }
 
 const cue = (pattern: RegExp, weight: number, on?: KindCue['on']): KindCue => ({ pattern, weight, ...(on && { on }) });
@@ -32,13 +33,20 @@ export const EXPECTATION = /\b(i|we)(['’]d| would) (have )?expect/;
 export const NO_FAILURE =
   /\bnothing (actually |really )?(fails|failed|breaks|broke|is broken|crashes)\b|\bnot an? (bug|failure|crash)\b/;
 /**
+ * The words of an improvement asked for ("Speed up startup", "Better error message when …"): in an
+ * issue's title, a request; in a commit subject, what the change did ("Improve parsing speed").
+ */
+const IMPROVEMENT = String.raw`speed up|improve|reduce|optimi[sz]e|better|nicer|clearer|more (helpful|useful|informative|detailed|readable)`;
+
+/**
  * A title that asks for something (a feature, docs, a chore) or asks a question, how-to questions
  * included: the failure it names ("Add a `--retries` option for failed downloads", "Crash
  * reporting: in scope?", "How do I customise the error payload for validation failures") is what
  * the request or the question is about, not a symptom; its body says what was seen.
  */
-export const REQUEST_TITLE =
-  /^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate|speed up|improve|reduce|optimi[sz]e|better|nicer|clearer|more (helpful|useful|informative|detailed|readable))\b(?![_(.])|\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)/;
+export const REQUEST_TITLE = new RegExp(
+  String.raw`^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate|${IMPROVEMENT})\b(?![_(.])|\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)`,
+);
 /**
  * A title that states what the code does now, in its main clause: a subject, then a verb of behaviour
  * in the third person ("Bold next to Japanese punctuation is not rendered", "`a: -b_c` is decoded as
@@ -95,13 +103,6 @@ export const SUBORDINATE = /\b(when|whenever|if|unless|that|which|who|so|instead
  */
 export const STATUS_QUO =
   /^\s*(currently|right now|at the moment|today|at present|as of (now|today)|as it is|for now)\b/;
-
-/**
- * An issue's title that asks for an improvement ("Speed up startup", "Better error message when …"):
- * a request. Not a commit subject's, which says what the change did ("Improve parsing speed").
- */
-export const IMPROVEMENT_TITLE =
-  /^(please )?(speed up|improve|reduce|optimi[sz]e|better|nicer|clearer|more (helpful|useful|informative|detailed|readable))\b(?![_(.])/;
 
 /** A failure named as what something avoids ("to avoid corrupting data"): the object, not a symptom. */
 export const PURPOSE = /\b(avoid(s|ing)?|prevent(s|ing)?|(guard|protect)(s|ing)? against|in case of)( \w+){1,2}/gi;
@@ -324,6 +325,8 @@ export const FAILURE_CUES: readonly KindCue[] = [
 /** The shape of a task that reports no failure, by kind. */
 export const KIND_CUES = {
   feature: [
+    // an issue (not a commit subject) whose title asks for an improvement
+    cue(new RegExp(String.raw`^(please )?(${IMPROVEMENT})\b(?![_(.])`), 1.2, 'issueTitle'),
     cue(
       /^(please )?(add|allow|support|expose|provide|enable|introduce|implement|accept|let|offer|make it possible|option to|ability to|new option|feature request|feat|feature:|request:)\b(?![_(.])/,
       1.2,

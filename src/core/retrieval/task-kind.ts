@@ -15,7 +15,6 @@
 import {
   EXPECTATION,
   FAILURE_CUES,
-  IMPROVEMENT_TITLE,
   KIND_CUES,
   NO_FAILURE,
   PURPOSE,
@@ -61,17 +60,20 @@ const SHAPELESS_ISSUE_FAILURE = 0.6;
  * has no shape of another kind (SHAPELESS_ISSUE_FAILURE), not against a request's or a question's.
  */
 const TITLE_STATEMENT_WITH_BODY = SHAPELESS_ISSUE_FAILURE;
-/** What an issue's title asking for an improvement adds to a feature request. */
-const IMPROVEMENT = 1.2;
 /** What a reporter's "nothing fails" takes off the evidence of a failure. */
 const DISCLAIMED = 1.5;
 
 function scoreCues(cues: readonly KindCue[], title: string, body: string, raw: string): number {
+  // an issue has a body; a commit subject or a PR title is one line
+  const issue = raw.trim().includes('\n');
+  const text: Record<NonNullable<KindCue['on']> | 'all', string> = {
+    title,
+    issueTitle: issue ? title : '',
+    raw,
+    all: `${title}\n${body}`,
+  };
   let score = 0;
-  for (const cue of cues) {
-    const where = cue.on === 'title' ? title : cue.on === 'raw' ? raw : `${title}\n${body}`;
-    if (cue.pattern.test(where)) score += cue.weight;
-  }
+  for (const cue of cues) if (cue.pattern.test(text[cue.on ?? 'all'])) score += cue.weight;
   return score;
 }
 
@@ -93,13 +95,14 @@ function observed(task: string): string {
   const heading = task.slice(0, at).toLowerCase().trim();
   const asks = REQUEST_TITLE.test(heading);
   const sentences = task.slice(at + 1).split(/(?<=[.!?])\s+|\n/);
+  const lower = sentences.map((sentence) => sentence.toLowerCase());
+  const expects = lower.map((sentence) => EXPECTATION.test(sentence));
   // the status quo is no symptom where the issue asks for something: in its title, or in a sentence that wishes
-  const wishes = sentences.some((x) => WISH.test(x.toLowerCase()) && !EXPECTATION.test(x.toLowerCase()));
+  const wishes = lower.some((sentence, i) => WISH.test(sentence) && !expects[i]);
   const body = sentences
-    .filter((sentence) => {
-      const lower = sentence.toLowerCase();
-      if ((asks || wishes) && STATUS_QUO.test(lower)) return false;
-      return !(WISH.test(lower) || /\?\W*$/.test(lower)) || EXPECTATION.test(lower);
+    .filter((_, i) => {
+      if ((asks || wishes) && STATUS_QUO.test(lower[i]!)) return false;
+      return !(WISH.test(lower[i]!) || /\?\W*$/.test(lower[i]!)) || expects[i];
     })
     .join('\n')
     .replace(PURPOSE, ' ');
@@ -125,9 +128,7 @@ export function readTaskKindOf(task: string): TaskKindReading {
   // a request's or a question's shape is in its prose: a word inside code (a file named "roadmap") is none
   const prose = split(withoutCode(task));
   for (const [kind, cues] of Object.entries(KIND_CUES) as [OtherKind, readonly KindCue[]][]) {
-    let score = scoreCues(cues, prose.title, prose.body, raw);
-    // an issue (not a commit subject) whose title asks for an improvement
-    if (kind === 'feature' && body !== '' && IMPROVEMENT_TITLE.test(prose.title)) score += IMPROVEMENT;
+    const score = scoreCues(cues, prose.title, prose.body, raw);
     if (score > 0 && (!other || score > other.score)) other = { kind, score };
   }
   const round = (n: number) => Math.round(n * 100) / 100;
@@ -142,11 +143,10 @@ export function readTaskKindOf(task: string): TaskKindReading {
   return { kind, failure, ...(other ? { other } : {}) };
 }
 
-/** The title's main clause states a behaviour (REPORT_TITLE), before any condition or purpose. */
+/** The (lower-cased) title's main clause states a behaviour (REPORT_TITLE), before any condition or purpose. */
 function statesBehaviour(title: string, shape: RegExp): boolean {
-  const lower = title.toLowerCase().trim();
-  const at = lower.search(SUBORDINATE);
-  return shape.test(at < 0 ? lower : lower.slice(0, at).trimEnd());
+  const at = title.search(SUBORDINATE);
+  return shape.test(at < 0 ? title : title.slice(0, at).trimEnd());
 }
 
 /** The kind of task a text is (see readTaskKindOf for the evidence). */
