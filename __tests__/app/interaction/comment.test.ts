@@ -301,6 +301,42 @@ describe('the suggestion comment', () => {
       const posted = await failOn([{ id: 500, name: 'lint', conclusion: 'success' }], [], { comments: false });
       expect(posted).toHaveLength(0);
     });
+
+    it.each(['check runs', 'annotations and log'] as const)(
+      "falls back to the PR's own text when GitHub refuses the %s",
+      async (refusal) => {
+        await putInsight(h.store, 'm000000000e', 'Codertocat/api', 'public');
+        const suite = example('check_suite', 'completed', (p) => p.check_suite.pull_requests.length > 0);
+        suite.check_suite.conclusion = 'failure';
+        const prNumber = suite.check_suite.pull_requests[0].number as number;
+        const checkRuns = `/repos/${OWNER}/${REPO}/commits/${suite.check_suite.head_sha}/check-runs`;
+        const scope = noConfigFiles(github())
+          .get(`/repos/${OWNER}/${REPO}/pulls/${prNumber}`)
+          .reply(200, { number: prNumber, state: 'open', title: EMPTY_INPUT.title, body: EMPTY_INPUT.body })
+          .get(`/repos/${OWNER}/${REPO}/issues/${prNumber}/comments`)
+          .query(true)
+          .reply(200, []);
+        if (refusal === 'check runs')
+          scope.get(checkRuns).query(true).reply(403, { message: 'Resource not accessible by integration' });
+        else
+          scope
+            .get(checkRuns)
+            .query(true)
+            .reply(200, { total_count: 1, check_runs: [{ id: 502, name: 'test', conclusion: 'failure' }] })
+            .get(`/repos/${OWNER}/${REPO}/check-runs/502/annotations`)
+            .query(true)
+            .reply(500, { message: 'Server Error' })
+            .get(`/repos/${OWNER}/${REPO}/actions/jobs/502/logs`)
+            .reply(404, { message: 'Not Found' });
+        const c = captureComments(scope, prNumber);
+        c.post();
+        await h.probot.receive({ id: delivery(), name: 'check_suite', payload: suite } as any);
+        await h.worker.drain();
+        // the PR's own text (a parser crashing on empty input) still finds its insight
+        expect(c.posted).toHaveLength(1);
+        expect(idsIn(c.posted[0] ?? '')).toContain('m000000000e');
+      },
+    );
   });
 
   it('does not comment on a successful run, or when the config turns comments off', async () => {
