@@ -475,6 +475,93 @@ describe("an issue's routines", () => {
     expectFailureNeeding(body ? `${title}\n\n${body}` : title, kind);
   });
 
+  // how users tell what broke, without the routine's textbook words
+  it.each([
+    [
+      'load() raises KeyError instead of ConfigError',
+      'We catch ConfigError to show a friendly message.',
+      'error-handling',
+    ],
+    [
+      'save() promise never settles',
+      'When the disk is full there is no rejection, no error event, nothing.',
+      'error-handling',
+    ],
+    [
+      'Unhelpful error on a bad config',
+      'It says `invalid type: unit value`, but the error does not say which key.',
+      'error-handling',
+    ],
+    [
+      'Root cause missing from RequestFailed',
+      'Only our wrapper shows up in the log; the underlying exception is gone.',
+      'error-handling',
+    ],
+    ['sync exits with status 0 when the server is down', 'Nothing was copied.', 'error-handling'],
+    [
+      'Renamed field breaks callers',
+      '`user.created_at` is nil: the field was renamed in 1.8 to `createdAt`.',
+      'api-compat',
+    ],
+    ['get() rejects timeout=', "TypeError: get() got an unexpected keyword argument 'timeout'", 'api-compat'],
+    ['Callers break in a patch release', '`parse()` returns a list now; it returned a dict before.', 'api-compat'],
+    [
+      'Created dates empty after upgrading to 2.0',
+      'Every existing row shows no date after the upgrade. New entries are fine.',
+      'data-migration',
+    ],
+    ['Cannot go back to 4.9', '`db:rollback` fails with IrreversibleMigration.', 'data-migration'],
+    ['npm install fails with React 19', 'npm ERR! ERESOLVE unable to resolve dependency tree', 'dependency-compat'],
+    [
+      'KeyError on the first key of a file saved in Notepad',
+      "The keys print as `['\\ufeffname', 'port']`.",
+      'encoding-locale',
+    ],
+    [
+      'Prices are 1000x off on our German server',
+      'With `LC_ALL=de_DE.UTF-8` the parser reads "1.234" as 1234.',
+      'encoding-locale',
+    ],
+    ['Crash on a line with French text', 'panicked: byte index 7 is not a char boundary', 'encoding-locale'],
+    [
+      'OSError: [Errno 24] after a thousand files',
+      'Reading files in a loop stops at about 1020 of them.',
+      'performance-resource',
+    ],
+    ['Goroutine count keeps climbing', 'From 40 goroutines to 50k over a day of streaming.', 'performance-resource'],
+    [
+      'emitAsync resolves before the handlers are done',
+      'So our test of the audit table sees nothing yet.',
+      'concurrency-async',
+    ],
+    ['The counter shows 9 instead of 10', 'When ten of us tap at about the same time.', 'concurrency-async'],
+    [
+      'Two downloads at once save the same picture',
+      'Both files end up with the second photo, about one time in five.',
+      'concurrency-async',
+    ],
+    ['Parser hangs on an unterminated string', 'A missing closing quote and it never returns.', 'edge-input'],
+    ['autocorrect turns `return a, b` into a syntax error', '', 'lint-format'],
+    ['Required check never reports', 'PRs wait forever on "Waiting for status to be reported".', 'ci-config'],
+  ])('%s / %s → a failure that needs %s', (title, body, kind) => {
+    expectFailureNeeding(body ? `${title}\n\n${body}` : title, kind);
+  });
+
+  it('leave the near misses of those words to other routines', () => {
+    const kinds = (task: string) => taskRoutines(task).map((c) => c.kind);
+    // a log formatter is no code formatter; a browser that updated itself is no release of the code
+    expect(kinds('Timestamps missing\n\nOur JSON formatter prints `"time": null` for every entry.')).not.toContain(
+      'lint-format',
+    );
+    expect(
+      kinds('PUT requests throw in Chrome\n\nSince Chrome updated to 105 the request fails: TypeError: duplex member'),
+    ).not.toContain('api-compat');
+    // a listener that was removed is no public name removed
+    expect(kinds('Handler never called\n\nThe listener was removed before the event fired.')).not.toContain(
+      'api-compat',
+    );
+  });
+
   it('are read from its prose: the options and flags of a fenced reproduction are not its subject', () => {
     const reproduction = '```\ngo test -count=1 -v --config ./app.yaml ./...\n```';
     const issue = `Tests pass alone but fail in a full run\nValues one test sets show up in another.\n${reproduction}`;

@@ -1,11 +1,13 @@
 /**
  * npm run eval:kinds [-- DIR ...]: how the task-kind reader reads each set's issue-phrased tasks
- * (symptoms.jsonl: failures; offtopic-issues.jsonl: by kind) and commit subjects, per set.
- * Answer keys are read here only.
+ * (symptoms.jsonl: failures; offtopic-issues.jsonl: by kind) and commit subjects, per set; and,
+ * for bug reports labelled with the routine they need (routines.jsonl), which routine kind recall
+ * reads first. Answer keys are read here only.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTaskKindOf } from '../../src/core/retrieval/task-kind.js';
+import { taskRoutines } from '../../src/services/recall.js';
 import { issueTask, readJsonl } from './data.js';
 
 const verbose = process.argv.includes('--verbose');
@@ -25,6 +27,12 @@ for (const dir of dirs) {
   if (existsSync(fixes))
     for (const s of readJsonl<{ subject: string; repo: string }>(fixes))
       rows.push({ task: s.subject, kind: 'subject-fix', repo: s.repo });
+  // bug reports labelled with the routine kind they need: read as failures, and their routine
+  const labelled = join(dir, 'routines.jsonl');
+  const routines = existsSync(labelled)
+    ? readJsonl<{ title: string; body: string; routine: string }>(labelled).map((s) => ({ ...s, task: issueTask(s) }))
+    : [];
+  for (const s of routines) rows.push({ task: s.task, kind: 'failure', repo: '' });
   const table = new Map<string, Map<string, number>>();
   for (const row of rows) {
     const reading = readTaskKindOf(row.task);
@@ -43,4 +51,29 @@ for (const dir of dirs) {
     const total = [...counts.values()].reduce((a, b) => a + b, 0);
     console.log(`  ${kind.padEnd(12)} ${total}: ${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
+  if (routines.length > 0) printRoutines(routines);
+}
+
+/** Per labelled routine: how many reports recall reads with it first, and with it among its kinds. */
+function printRoutines(reports: readonly { task: string; routine: string }[]): void {
+  const byRoutine = new Map<string, { n: number; first: number; among: number }>();
+  for (const report of reports) {
+    const read = taskRoutines(report.task).map((c) => c.kind as string);
+    const counts = byRoutine.get(report.routine) ?? { n: 0, first: 0, among: 0 };
+    counts.n += 1;
+    if (read[0] === report.routine) counts.first += 1;
+    if (read.includes(report.routine)) counts.among += 1;
+    byRoutine.set(report.routine, counts);
+    if (verbose && read[0] !== report.routine)
+      console.log(
+        `  ${report.routine} read as ${read.join(', ') || 'none'}: ${report.task.replace(/\s+/g, ' ').slice(0, 150)}`,
+      );
+  }
+  const all = [...byRoutine.values()].reduce(
+    (a, c) => ({ n: a.n + c.n, first: a.first + c.first, among: a.among + c.among }),
+    { n: 0, first: 0, among: 0 },
+  );
+  console.log(`  routine read first ${all.first} of ${all.n}, among the kinds read ${all.among} of ${all.n}`);
+  for (const [routine, c] of [...byRoutine].sort())
+    console.log(`    ${routine.padEnd(22)} ${c.n}: first ${c.first}, among ${c.among}`);
 }

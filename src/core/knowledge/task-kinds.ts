@@ -171,12 +171,12 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1,
   ),
   cue(
-    /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not) (\w+ )?(reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|equal|equals|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es|shut down|shuts down|quit|quits|die|dies)\b/,
+    /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not) (\w+ )?(reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|equal|equals|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es|shut down|shuts down|quit|quits|die|dies|settle|settles|reject|rejects|report|reports|arrive|arrives)\b/,
     1.2,
   ),
   // refusal, nondeterminism, a step done twice, input that stops arriving
   cue(
-    /\brefuses? to\b|\bkeeps? (changing|flipping|reordering)\b|\b(get|gets|produce|produces|give|gives) different (results?|output|files?|lock ?files?|values?)\b|\btwice\b(?! as\b)|\bnever (shows?|turns?) up\b|\bstops? (reacting|responding|working|updating)\b|\b(acts?|behaves?) (weird|strange|odd)(ly)?\b|\binconsistent (results?|output|behaviou?r)\b|\b(identical|the same) (to|as) without\b|\bmakes? no difference\b|\bstays? alive\b|\bkeeps? running\b|\bon (linux|macos|mac|windows|ubuntu|alpine|debian)\b[^.]{0,40}\bbut\b[^.]{0,40}\bon (linux|macos|mac|windows|ubuntu|alpine|debian)\b|\b(says|reports|returns|exits( with)?) (ok|0|success|nothing)\b[^.]{0,40}\bbut\b/,
+    /\brefuses? to\b|\bkeeps? (changing|flipping|reordering)\b|\b(get|gets|produce|produces|give|gives) different (results?|output|files?|lock ?files?|values?)\b|\btwice\b(?! as\b)|\bnever (shows?|turns?) up\b|\bstops? (reacting|responding|working|updating)\b|\b(acts?|behaves?) (weird|strange|odd)(ly)?\b|\binconsistent (results?|output|behaviou?r)\b|\b(identical|the same) (to|as) without\b|\bmakes? no difference\b|\bstays? alive\b|\bkeeps? running\b|\bon (linux|macos|mac|windows|ubuntu|alpine|debian)\b[^.]{0,40}\bbut\b[^.]{0,40}\bon (linux|macos|mac|windows|ubuntu|alpine|debian)\b|\b(says|reports|returns|exits( with)?) (ok|0|success|nothing)\b[^.]{0,40}\bbut\b|\b(is|are|was|were) gone\b|\b(went|goes) missing\b|\bdisappear(s|ed)?\b|\b(sees?|shows?|prints?|gets?) nothing\b|\b\d+ ?(x|times) (off|too (big|small|large|high|low))\b/,
     0.8,
   ),
   cue(/\b(older|earlier|previous) versions? (just |did |would |used to )/, 1),

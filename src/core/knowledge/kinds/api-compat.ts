@@ -30,7 +30,7 @@ export const apiCompat = defineKind({
     // the reporter upgraded the code itself: to a version named alone, not to another package's
     [
       new RegExp(
-        String.raw`\bupgrad(ing|ed) ${TO_OWN_VERSION}|\bafter upgrading[,.;:]|\bsince (v\d[\w.]*|\d+\.\d+[\w.]*)\b`,
+        String.raw`\bupgrad(ing|ed) ${TO_OWN_VERSION}|\b((after|since|when) updating|(i|we|i've|we've|just) updated) ${TO_OWN_VERSION}|\bafter (upgrading|updating)[,.;:]|\bsince (v\d[\w.]*|\d+\.\d+[\w.]*)\b`,
         'i',
       ),
       1.2,
@@ -38,6 +38,16 @@ export const apiCompat = defineKind({
     // the reporter compares with an earlier release of the code itself (a dependency's names the package)
     [
       /\bit used to\b|\b(in|with|since) the (previous|last|prior|older) (release|version)\b|\b(worked|works|was working|did too|did the same|behaved) (fine |correctly |as expected )?(in|with|on|before|until) (v|version )?\d+(\.\d+)*(\.x)?\b|\b(v\d+|\d+\.\d+(\.\d+)?) did( too| the same| so)?\b|\bin v\d+(\.\d+)*,/i,
+      1.2,
+    ],
+    // a change in a patch or minor release, a release that changed or removed a name, a pin back to a release
+    [
+      /\b(in|with|for) a (patch|minor|point|bugfix) (release|version|update|upgrade|bump)\b|\bv?\d+\.\d+[\w.]*\s+(changed|renamed|removed|dropped)\b|\b(was|were|has been|have been|got) (removed|renamed) (in|from|since) (v?\d|version|the (last|latest|new))|\bno longer (exported|exists|available|accepted|part of)\b|\b(pin(ning|ned)?|downgrad(e|ing|ed)|roll(ing|ed)? back|going back) (back )?to (v?\d[\w.]*|version|the (previous|last|old) (version|release))/i,
+      1.2,
+    ],
+    // a call the public signature no longer accepts
+    [
+      /\bunexpected keyword argument\b|\b(not enough|too many) arguments in call\b|\btakes \d+ positional arguments? but \d+ (were|was) given\b|\bexpected \d+ arguments?, but got \d+\b/i,
       1.2,
     ],
   ],

@@ -61,8 +61,13 @@ export const concurrencyAsync = defineKind({
     ],
     // operations that overlap, told in plain words; a failure that comes and goes
     [
-      /\bat the same time\b|\bsimultaneous(ly)?\b|\b(two|several|multiple|many|\d+) (workers|processes|threads|instances|clients|jobs|goroutines|tasks|tabs|requests) (write|writing|read|reading|run|running|access|call|calling|use|using|start|update|updating|hit|hitting)\b|\b(two|several|multiple|\d+) (workers|processes|threads|instances|clients|jobs|tasks|tabs) (at once|in parallel)\b|\bunder (heavy |high )?load\b|\bone (run )?in (\d+|ten|five|twenty|a hundred)\b|\b(can['’]t|cannot|unable to) reproduce (it )?locally\b/i,
+      /\bat (about |nearly |almost |roughly )?the same (time|moment)\b|\bclose together\b|\b(seconds|milliseconds) apart\b|\bsimultaneous(ly)?\b|\b(two|several|multiple|many|\d+) (workers|processes|threads|instances|clients|jobs|goroutines|tasks|tabs|requests) (write|writing|read|reading|run|running|access|call|calling|use|using|start|update|updating|hit|hitting)\b|\b(two|several|multiple|\d+) (workers|processes|threads|instances|clients|jobs|tasks|tabs|downloads|uploads|users|people|calls) (at once|in parallel)\b|\bunder (heavy |high )?load\b|\b(one|1) (\w+ )?in (\d+|ten|five|twenty|a hundred)\b|\b(can['’]t|cannot|unable to) reproduce (it )?locally\b/i,
       0.8,
+    ],
+    // work taken as finished before it is: "resolves before the handlers are done"; work cut off by a shutdown
+    [
+      /\b(resolves?|returns?|finish(es)?|complete[sd]?) before\b.{0,40}\b(done|finish\w*|complete\w*|settled?)\b|\bdoes ?n[o']t wait for\b|\b(sigterm|graceful(ly)? shut ?down)\b/i,
+      1.2,
     ],
   ],
   files: {

@@ -1,6 +1,14 @@
 /** The routine kind data-migration (schema migrations): its cues, routines and lessons. */
 import { defineKind } from '../entry.js';
 
+/** Data an earlier version stored, broken by an upgrade ("existing rows … after upgrading", "after the update … old entries"). */
+const STORED_DATA_AFTER_UPGRADE =
+  /\b(existing|old|older|stored|saved) (rows?|records?|entries|data|databases?|posts?|notes|documents|items|state|caches?)\b.{0,80}\b(after|since) (the |an? )?(upgrad|updat)\w*|\b(after|since) (the |an? )?(upgrad|updat)\w*.{0,120}\b(existing|old|older|stored|saved) (rows?|records?|entries|data|posts?|notes|documents|items)\b/i;
+
+/** New data is fine where old data broke; a rollback, an irreversible step, a migration tool. */
+const MIGRATION_TOOLING =
+  /\bnew (rows?|records?|entries|posts?|notes|documents|items|ones) (are|look|work|show)\b|\brollback\b|\birreversible\b|\balembic\b|\bdb:(migrate|rollback)\b/i;
+
 export const dataMigration = defineKind({
   kind: 'data-migration',
   template: {
@@ -19,6 +27,8 @@ export const dataMigration = defineKind({
   textCues: [
     [/\bmigrat(e|ion|ions)\b|\bdatabase\b|\bsql\b(?! injection)/i, 1.2],
     [/\b(database|db|sql|table) schemas?\b|\bschema (migrations?|changes?|versions?)\b|\balter table\b/i, 1.2],
+    [STORED_DATA_AFTER_UPGRADE, 1.5],
+    [MIGRATION_TOOLING, 1],
   ],
   files: {
     evidence: 'database migrations or schema',
@@ -39,6 +49,8 @@ export const dataMigration = defineKind({
           /\b(database|db|sql) (columns?|tables?)\b|\b(add|drop|rename)(s|ed|ing)? (a |the )?(columns?|tables?)\b/i,
           0.9,
         ],
+        [STORED_DATA_AFTER_UPGRADE, 1.2],
+        [MIGRATION_TOOLING, 0.6],
       ],
     },
   ],

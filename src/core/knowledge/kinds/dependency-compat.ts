@@ -35,6 +35,8 @@ export const dependencyCompat = defineKind({
     ],
     [/\bv\d+(\.\d+)*\+?\b|\b[a-z][\w.-]* \d+\.\d+\b/i, 0.5],
     [/\btoolchain\b|\bnew (version|release)s?\b|\bcompatib(le|ility)\b|\bnightly\b|\bmsrv\b/i, 0.5],
+    // a package manager refusing the dependency tree
+    [/\beresolve\b|\bunable to resolve dependency tree\b|\bconflicting peer\b|\bcould not resolve dependenc/i, 1.5],
   ],
   files: {
     evidence: 'dependency manifests or lockfiles',

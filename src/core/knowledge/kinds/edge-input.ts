@@ -77,6 +77,11 @@ export const edgeInput = defineKind({
       /\b(typeerror|valueerror|keyerror|indexerror|attributeerror|rangeerror|zerodivisionerror|nullpointerexception)\b/i,
       1,
     ],
+    [/\bunterminated\b|\bunclosed\b|\bmissing (a |the )?clos(ing|e)\b/i, 1],
+    [
+      /\bnegative (offsets?|index(es)?|indices|sizes?|durations?|amounts?)\b|\bstarts? and ends? on the same\b|\bthe same (start and end|day)\b|\bleave (it |the \w+ )?blank\b/i,
+      1,
+    ],
   ],
   lessons: [
     {

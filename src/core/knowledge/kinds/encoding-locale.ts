@@ -77,6 +77,13 @@ export const encodingLocale = defineKind({
     [/\blocales?\b|\bi18n\b|\bl10n\b|\btranslations?\b|\bintl\b/i, 1],
     [/\bbytes?\b/i, 0.4],
     [/\bdates?\b|\btimes?\b/i, 0.3],
+    // a byte order mark, UTF-16 read as bytes, a multi-byte character cut, a locale setting
+    [
+      /\\ufeff|\bbyte order mark\b|\bchar(acter)? boundary\b|\\x00|\bnull bytes\b|\bturkish\b|\blc_(all|numeric|time|ctype|collate)\b/i,
+      1.3,
+    ],
+    // Turkish dotted and dotless i; a locale's name (de_DE, pt_BR)
+    [/[İı]|\b[a-z]{2}_[A-Z]{2}\b/, 1.3],
   ],
   files: {
     evidence: 'locale or time zone data',

@@ -48,6 +48,18 @@ export const errorHandling = defineKind({
     [/\bstderr\b|\bexit (codes?|status)\b|\berror messages?\b/i, 0.9],
     [/\bshadow|\bmask(s|ed|ing)?\b|\bfail(s|ed)? silently\b|\bsilently\b/i, 0.7],
     [/\btraceback\b|\bstack traces?\b|\bnot respond|\bhangs?\b/i, 0.5],
+    // the wrong error, or none: "raises KeyError instead of ConfigError", "no rejection, no error event"
+    [
+      /\b\w*(error|exception)`? instead of (a |an )?`?\w*(error|exception)\b|\bno (rejection|error event|exception (is )?(raised|thrown))\b|\bnever (rejects|settles)\b/i,
+      1.2,
+    ],
+    // a message that does not help: unhelpful, misleading, or without its cause
+    [
+      /\b(unhelpful|misleading|confusing|cryptic|useless) (error|message|exception)s?\b|\berror (message )?(does ?n[o']t|did ?n[o']t|never) (say|tell|mention|include|show)s?\b|\broot cause\b|\b(original|underlying|inner) (error|exception|cause)\b/i,
+      1.2,
+    ],
+    // a failure that exits as a success
+    [/\bexits? (normally|successfully|cleanly|with (status |code )?0)\b|\bexit (code|status) (is |of )?0\b/i, 1.2],
   ],
   lessons: [
     {

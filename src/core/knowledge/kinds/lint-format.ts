@@ -26,6 +26,11 @@ export const lintFormat = defineKind({
       /\bwarnings?\b|\bunused\b|\bdeclared (and|but) not used\b|\bstyle (checks?|guide|issues?|errors?|violations?)\b/i,
       0.6,
     ],
+    // a formatter's or an autofix's own output
+    [
+      /\bafter (formatting|reformatting|autofix\w*|auto-?correct\w*)\b|\bauto-?correct\w*\b|\bautofix\w*\b|\breformat(s|ted|ting)?\b|(^|\s)--(write|fix)\b/i,
+      1.2,
+    ],
   ],
   files: {
     evidence: 'linter or formatter configuration',

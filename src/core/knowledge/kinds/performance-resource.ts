@@ -74,6 +74,11 @@ export const performanceResource = defineKind({
     [/\bcach(e|es|ing)\b|\bsockets?\b/i, 0.3],
     // handles, listeners or sockets that are never released accumulate
     [/\b(pile|piles|piling) up\b|\bkeep(s)? accumulating\b/i, 0.8],
+    // handles counted as they grow: "Errno 24", "CLOSE_WAIT", "goroutine count keeps climbing"
+    [
+      /\berrno 24\b|\bemfile\b|\bclose_wait\b|\b(goroutines?|threads?|connections?|sockets?|handles?|file descriptors?) (count )?(keeps? )?(climb|grow|pil|accumulat|increas)\w*|\b(number|count) of (goroutines|threads|open files|connections|sockets|file descriptors)\b/i,
+      1.3,
+    ],
   ],
   lessons: [
     {
