@@ -471,12 +471,7 @@ describe("an issue's routines", () => {
       'Output shows `Ã©` instead of `é` when reading files written on Windows.',
       'encoding-locale',
     ],
-  ])('%s / %s → a failure that needs %s', (title, body, kind) => {
-    expectFailureNeeding(body ? `${title}\n\n${body}` : title, kind);
-  });
-
-  // how users tell what broke, without the routine's textbook words
-  it.each([
+    // how users tell what broke, without the routine's textbook words
     [
       'load() raises KeyError instead of ConfigError',
       'We catch ConfigError to show a friendly message.',
