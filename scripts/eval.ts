@@ -1,5 +1,6 @@
 /**
  * npm run eval [-- path/to/fixes.jsonl] [--offtopic FILE] [--json] [--verbose] [--diagnose] [--samples N]
+ *   [--kinds-from-labels]
  *
  * The protocol of ../shared/eval-dev/README.md, offline (rule-based abstraction, lexical recall):
  * 1. plain: learn every fix of the set into one fresh temporary SQLite pool (tenant "eval"); for
@@ -19,6 +20,8 @@
  *    beside the fixes) by kind; a feature request counts as wrong when answered as a failure;
  * 7. the pool's shape: insights per 100 fixes, sources per insight, titles two active insights
  *    share, titles that are not a well-formed rule, and N insights picked at random (seeded).
+ * 8. --kinds-from-labels: recall's task reader (a model's, in the App) played by the labels: every
+ *    bug task read as a failure needing its labelled routines. The ceiling of a model's reading.
  * The labels, lessons and issues are read here, by the scorer, and nowhere else.
  */
 import { execFileSync } from 'node:child_process';
@@ -46,6 +49,7 @@ import {
   type OfftopicTask,
 } from './eval/data.js';
 import { defaultEvalSet, evalDevFolder } from './eval-set.js';
+import { labelReader } from './eval/label-reader.js';
 import { diagnoseLearning, diagnoseTasks, emptyDiagnosis, printDiagnosis, summarize } from './eval/diagnose.js';
 import { countLeaks, defectiveTitles, sample, sharedTitles, sourceDistribution } from './eval/pool-shape.js';
 import { addSums, emptySums, K, scoreQueries, TENANT, toScore, type Query, type Score } from './eval/score.js';
@@ -198,11 +202,19 @@ async function main(): Promise<void> {
   const symptoms = readSymptoms(path, fixes);
   const offtopicIssues = readOfftopicIssues(path);
   const modes: Mode[] = symptoms ? ['subject', 'issue', 'title'] : ['subject'];
-  const queriesOf = (mode: Mode, of: readonly Fix[]): Query[] =>
-    of.map((fix) => ({
+  function queriesOf(mode: Mode, of: readonly Fix[]): Query[] {
+    return of.map((fix) => ({
       fix,
       task: mode === 'subject' ? fix.title : mode === 'issue' ? symptoms!.get(fix)! : titleOf(symptoms!.get(fix)!),
     }));
+  }
+  const reader = args.includes('--kinds-from-labels')
+    ? labelReader(
+        modes.flatMap((mode) =>
+          queriesOf(mode, fixes).map(({ fix, task }) => ({ task, answer: answers.get(key(fix.repo, fix.ref)) })),
+        ),
+      )
+    : undefined;
 
   // 1. plain: one pool of every fix
   const pool = await learnPool(fixes);
@@ -212,7 +224,7 @@ async function main(): Promise<void> {
     for (const mode of modes) {
       const sums = emptySums();
       if (verbose) console.log(`\n== plain, ${mode} tasks`);
-      await scoreQueries(pool.store, queriesOf(mode, fixes), fixes, answers, sums, verbose);
+      await scoreQueries(pool.store, queriesOf(mode, fixes), fixes, answers, sums, verbose, reader);
       const offtopic =
         mode === 'issue'
           ? offtopicIssues
@@ -243,7 +255,7 @@ async function main(): Promise<void> {
     try {
       for (const mode of modes) {
         const sums = emptySums();
-        const hitsOf = await scoreQueries(one.store, queriesOf(mode, held), fixes, answers, sums, false);
+        const hitsOf = await scoreQueries(one.store, queriesOf(mode, held), fixes, answers, sums, false, reader);
         if (diagnose && mode === 'subject') {
           diagnoseTasks(hitsOf, answers, diagnosis);
           await diagnoseLearning(one.store, rest, answers, diagnosis);

@@ -3,7 +3,7 @@
  * lesson), the answered share, and how the top-3 slots spread over insights (a hub fills many).
  */
 import type { Fix, RecallHit } from '../../src/core/types.js';
-import { silentLogger, systemClock } from '../../src/ports/index.js';
+import { silentLogger, systemClock, type TaskReader } from '../../src/ports/index.js';
 import { recall, withCompleteProvenance } from '../../src/services/recall.js';
 import type { Store } from '../../src/store/store.js';
 import { key, type Answer } from './data.js';
@@ -101,8 +101,9 @@ function canScoreLesson(query: Fix, pool: readonly Fix[], answers: Map<string, A
 }
 
 /** the hits with complete provenance (recall reads a sample of each memory's sources; hits are scored by all of them) */
-async function recallFor(store: Store, query: Query): Promise<RecallHit[]> {
-  const hits = await recall({ store, logger: silentLogger, clock: systemClock }, { tenant: TENANT }, query.task, {
+async function recallFor(store: Store, query: Query, reader: TaskReader | undefined): Promise<RecallHit[]> {
+  const deps = { store, logger: silentLogger, clock: systemClock, ...(reader ? { taskReader: reader } : {}) };
+  const hits = await recall(deps, { tenant: TENANT }, query.task, {
     k: K,
     excludeRepo: query.fix.repo,
   });
@@ -116,11 +117,12 @@ export async function scoreQueries(
   answers: Map<string, Answer>,
   sums: Sums,
   verbose: boolean,
+  reader?: TaskReader,
 ): Promise<Map<Query, RecallHit[]>> {
   const hitsOf = new Map<Query, RecallHit[]>();
   for (const query of queries) {
     const { fix } = query;
-    const hits = await recallFor(store, query);
+    const hits = await recallFor(store, query, reader);
     hitsOf.set(query, hits);
     sums.queries += 1;
     if (hits.length > 0) sums.answered += 1;

@@ -22,7 +22,8 @@ import type { TokenMeter } from '../core/token-usage.js';
 import type { Fix, MemoryIdentity } from '../core/types.js';
 import { screenInsightText } from '../security/screen.js';
 import type { AbstractedMemory, Abstraction, Abstractor, Logger } from '../ports/index.js';
-import { describeLlmFailure, isKeyRefused, throughBreaker, type ReasoningEffort } from '../config/llm.js';
+import { describeLlmFailure, type ReasoningEffort } from '../config/llm.js';
+import { AnswerRejected, askForJson } from './chat-answer.js';
 import type { CircuitBreaker } from '../config/circuit-breaker.js';
 import { AnswerSchema, SYSTEM_PROMPT, ValidAnswerSchema, buildUserPrompt, type ValidAnswer } from './prompts.js';
 import { checkSpecificity } from './specificity.js';
@@ -46,67 +47,24 @@ export interface LlmAbstractorOptions {
   meter?: TokenMeter;
 }
 
-/** Why the model's answer was not used. */
-class AnswerRejected extends Error {}
-
 const RESPONSE_FORMAT = zodResponseFormat(AnswerSchema, 'fix_memory');
 
 export function createLlmAbstractor(options: LlmAbstractorOptions): Abstractor {
   const { client, model, rules, logger, breaker, meter } = options;
 
-  async function call(fix: Fix): Promise<OpenAI.Chat.Completions.ChatCompletion> {
-    try {
-      return await throughBreaker(breaker, model, () =>
-        client.chat.completions.create({
-          model,
-          messages: [
-            { role: 'system', content: SYSTEM_PROMPT },
-            { role: 'user', content: buildUserPrompt(fix) },
-          ],
-          response_format: RESPONSE_FORMAT,
-          ...(options.reasoningEffort ? { reasoning_effort: options.reasoningEffort } : {}),
-          ...(options.maxOutputTokens ? { max_completion_tokens: options.maxOutputTokens } : {}),
-        }),
-      );
-    } catch (error) {
-      // the run stops on a refused key: every later call would be refused too
-      if (isKeyRefused(error)) throw new LlmAuthError(error.status);
-      throw error;
-    }
-  }
-
-  async function ask(fix: Fix): Promise<ValidAnswer> {
-    const completion = await call(fix);
-    const usage = (completion as { usage?: unknown }).usage;
-    if (meter && usage && typeof usage === 'object') {
-      const { prompt_tokens, completion_tokens } = usage as Record<string, unknown>;
-      meter.record({
-        kind: 'chat',
-        promptTokens: typeof prompt_tokens === 'number' ? prompt_tokens : 0,
-        completionTokens: typeof completion_tokens === 'number' ? completion_tokens : 0,
-      });
-    }
-    const choice = completion.choices?.[0];
-    const message = choice?.message;
-    if (message?.refusal) throw new AnswerRejected(`refusal: ${message.refusal.slice(0, 120)}`);
-    if (choice?.finish_reason === 'length') throw new AnswerRejected('answer cut off (length limit)');
-    if (choice?.finish_reason === 'content_filter') throw new AnswerRejected('answer blocked by a content filter');
-    const content = message?.content;
-    if (!content) throw new AnswerRejected('empty answer');
-    let json: unknown;
-    try {
-      json = JSON.parse(content);
-    } catch {
-      throw new AnswerRejected('invalid JSON');
-    }
-    const parsed = ValidAnswerSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue?.path.join('.') || 'answer';
-      throw new AnswerRejected(`schema mismatch: ${field} ${issue?.message ?? 'is invalid'}`);
-    }
-    return parsed.data;
-  }
+  const ask = (fix: Fix): Promise<ValidAnswer> =>
+    askForJson({
+      client,
+      model,
+      system: SYSTEM_PROMPT,
+      user: buildUserPrompt(fix),
+      responseFormat: RESPONSE_FORMAT,
+      schema: ValidAnswerSchema,
+      ...(options.reasoningEffort ? { reasoningEffort: options.reasoningEffort } : {}),
+      ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
+      ...(breaker ? { breaker } : {}),
+      ...(meter ? { meter } : {}),
+    });
 
   return {
     usesModel: true,

@@ -3,6 +3,8 @@
  * logger, the OpenAI-compatible client or the rules for the abstractor, and so on. They sit below
  * every adapter and import only core, so no adapter imports up into services.
  */
+import type { RoutineKind } from '../core/knowledge/routines.js';
+import type { TaskKind } from '../core/retrieval/task-kind.js';
 import type { Fix, Memory, MemoryIdentity } from '../core/types.js';
 
 export interface Logger {
@@ -64,6 +66,17 @@ export interface Abstractor {
    * Throws LlmAuthError when the endpoint refuses the API key (every later call would fail too).
    */
   abstract(fix: Fix): Promise<Abstraction>;
+}
+
+/** What a model read in a task: the kind of task, and the routine kinds it needs (the main one first). */
+export interface TaskReadingByModel {
+  taskKind: TaskKind;
+  routines: RoutineKind[];
+}
+
+/** Reads a task by a model; undefined when it could not (the rules' reading stands). Never throws. */
+export interface TaskReader {
+  read(task: string): Promise<TaskReadingByModel | undefined>;
 }
 
 export interface Embedder {

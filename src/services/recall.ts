@@ -37,14 +37,16 @@ import type { Memory, MemoryLevel, Provenance, RecallHit, Requester } from '../c
 import { sameTitle } from '../core/insight-text.js';
 import { isLearnedLesson, namesPhrase, phraseOfLesson } from '../core/knowledge/learned-lessons.js';
 import { DEFAULT_RECALL_STATUSES, maySee, mayServeLevel } from '../core/visibility.js';
-import type { Clock, Embedder, Logger, Redactor } from '../ports/index.js';
+import type { Clock, Embedder, Logger, Redactor, TaskReader, TaskReadingByModel } from '../ports/index.js';
 
 export interface RecallDeps {
   /** a Store, or a MemoryIndex over a pool file: anything that can search and load memories */
   store: Retriever;
   embedder?: Embedder;
-  /** redacts the task before it is sent to the embedder (an LLM provider); a failure skips the vectors */
+  /** redacts the task before it is sent to the embedder or the reader (an LLM provider); a failure skips them */
   redactor?: Redactor;
+  /** reads the task by a model (its kind and routines) in place of the rules; absent: the rules read it */
+  taskReader?: TaskReader;
   logger: Logger;
   clock: Clock;
 }
@@ -85,6 +87,9 @@ export const FALLBACK_ROUTINE: Readonly<RoutineCue> = { kind: 'edge-input', weig
 /** The share of the routine match a kind's checklist (an insight with no lesson of its own) gets. */
 const TEMPLATE_ROUTINE_SHARE = 0.5;
 
+/** The weight of the second routine a model reads in a task (its first weighs 1). */
+const SECOND_MODEL_ROUTINE = 0.6;
+
 /** The prior's bonus for an insight learned in two or more repositories. */
 const MULTI_REPO_PRIOR = 0.25;
 
@@ -102,7 +107,9 @@ export async function recall(
   const k = options.k ?? 3;
   if (k <= 0 || task.trim() === '') return [];
   const reading = readTask(task);
-  if (!options.anyTask && !(options.taskKinds ?? ['failure']).includes(reading.kind.kind)) return [];
+  const byModel = deps.taskReader ? await readByModel(deps, deps.taskReader, task) : undefined;
+  const kind = byModel?.taskKind ?? reading.kind.kind;
+  if (!options.anyTask && !(options.taskKinds ?? ['failure']).includes(kind)) return [];
   const level = options.level ?? 'insight';
   const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
   const fusion = options.fusion ?? 'weighted';
@@ -116,8 +123,10 @@ export async function recall(
   // 1. candidates: the task's words, the routine vocabulary, and vectors; the routines its words
   //    point to are read without the generic words of failure ("crash" says nothing of which)
   const { specific, lessons } = (reading.words ??= readWords(task));
-  const routines = routinesOfReading(reading);
-  const lessonWeights = new Map(lessons.map((l) => [l.lesson.id, l.score / lessons[0]!.score]));
+  const routines = byModel ? routinesByModel(byModel, reading) : routinesOfReading(reading);
+  // the lessons the rules read count where the model's routines agree with their kind
+  const named = byModel ? lessons.filter((l) => routines.some((r) => r.kind === l.lesson.kind)) : lessons;
+  const lessonWeights = new Map(named.map((l) => [l.lesson.id, l.score / named[0]!.score]));
   const expansion = routines
     .slice(0, EXPANDED_ROUTINES)
     .map((r) => ROUTINE_VOCABULARY[r.kind])
@@ -322,6 +331,35 @@ function routinesOfReading(reading: TaskReading): RoutineCue[] {
   const kinds = withLessonKinds(named, lessons);
   // a failure that names no routine is most often an edge input (the commonest class of bug): a weak prior
   return kinds.length > 0 || reading.kind.kind !== 'failure' ? kinds : [FALLBACK_ROUTINE];
+}
+
+/**
+ * The routines a model read in the task, its main one first, with the facet the rules read of the
+ * same kind; the rules' routines when the model named none.
+ */
+function routinesByModel(model: TaskReadingByModel, reading: TaskReading): RoutineCue[] {
+  if (model.routines.length === 0) return routinesOfReading(reading);
+  const named = reading.words?.named ?? [];
+  return model.routines.map((kind, at) => {
+    const facet = named.find((cue) => cue.kind === kind)?.facet;
+    return { kind, weight: at === 0 ? 1 : SECOND_MODEL_ROUTINE, ...(facet ? { facet } : {}) };
+  });
+}
+
+/** The model's reading of the task, redacted first (it leaves for an LLM provider); undefined if either fails. */
+async function readByModel(
+  deps: RecallDeps,
+  reader: TaskReader,
+  task: string,
+): Promise<TaskReadingByModel | undefined> {
+  try {
+    return await reader.read(deps.redactor ? await deps.redactor.redact(task) : task);
+  } catch (error) {
+    deps.logger.warn('recall: the task could not be redacted for the model; the rules read it', {
+      error: String(error),
+    });
+    return undefined;
+  }
 }
 
 function readWords(text: string): NonNullable<TaskReading['words']> {
