@@ -104,7 +104,7 @@ export async function createHarness(
     clock?: Clock;
     settings?: Partial<AppSettings>;
     /** the model side (default: the offline rules, no meter) */
-    engine?: Partial<Pick<AppDeps, 'abstractor' | 'embedder' | 'meter'>>;
+    engine?: Partial<Pick<AppDeps, 'abstractor' | 'embedder' | 'meter' | 'taskReader'>>;
     worker?: Partial<Pick<WorkerOptions, 'leaseMs' | 'pollMs'>>;
     /** keep repositories' configuration between jobs, as `serve` does (default: read for every job) */
     configCache?: boolean;

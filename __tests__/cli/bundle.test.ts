@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddingsReply, startFakeOpenAI } from '../helpers/openai-server.js';
+import { chatReply, embeddingsReply, startFakeOpenAI } from '../helpers/openai-server.js';
 
 const run = promisify(execFile);
 const ROOT = resolve('.');
@@ -102,9 +102,10 @@ describe('the bundled command', () => {
     expect((await readFile(cache)).length).toBeGreaterThan(10_000);
   });
 
-  it('recalls online with the recall bundle: the task is redacted (secretlint) and embedded', async () => {
+  it('recalls online with the recall bundle: the task is redacted (secretlint), read by the model and embedded', async () => {
     const llm = await startFakeOpenAI();
     try {
+      llm.reply('chat', chatReply({ task_kind: 'failure', routines: ['edge-input'] }));
       llm.reply('embeddings', embeddingsReply(1, 512));
       const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseURL, MEMORY_TRANSFER_LLM_RETRIES: '0' };
       const secret = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
@@ -115,8 +116,9 @@ describe('the bundled command', () => {
       );
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout).toMatch(/^1\. Add a regression test for empty input/);
-      expect(llm.requests.map((r) => r.endpoint)).toEqual(['embeddings']);
-      expect(JSON.stringify(llm.requests[0]?.body)).not.toContain(secret);
+      expect(llm.requests.map((r) => r.endpoint).sort()).toEqual(['chat', 'embeddings']);
+      expect(JSON.stringify(llm.requests.map((r) => r.body))).not.toContain(secret);
+      expect(llm.leftover()).toEqual({ unused: 0, unexpected: 0 });
     } finally {
       await llm.close();
     }

@@ -7,6 +7,7 @@ describe('llmConfigFromEnv', () => {
     const config = llmConfigFromEnv({});
     expect(config).toEqual({
       abstractModel: 'gpt-5-mini',
+      readModel: 'gpt-5-mini',
       embedModel: 'text-embedding-3-small',
       embedDimensions: 512,
       timeoutMs: 30_000,
@@ -27,6 +28,7 @@ describe('llmConfigFromEnv', () => {
       OPENAI_API_KEY: 'sk-test',
       OPENAI_BASE_URL: 'http://localhost:11434/v1/',
       MEMORY_TRANSFER_ABSTRACT_MODEL: 'qwen2.5-coder:7b',
+      MEMORY_TRANSFER_READ_MODEL: 'qwen2.5:3b',
       MEMORY_TRANSFER_EMBED_MODEL: 'nomic-embed-text',
       MEMORY_TRANSFER_EMBED_DIMENSIONS: '768',
       MEMORY_TRANSFER_LLM_TIMEOUT_MS: '5000',
@@ -41,6 +43,7 @@ describe('llmConfigFromEnv', () => {
       apiKey: 'sk-test',
       baseURL: 'http://localhost:11434/v1',
       abstractModel: 'qwen2.5-coder:7b',
+      readModel: 'qwen2.5:3b',
       embedModel: 'nomic-embed-text',
       embedDimensions: 768,
       timeoutMs: 5000,

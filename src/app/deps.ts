@@ -3,7 +3,7 @@
  * tests build it from a temp SQLite pool and nock'd GitHub/LLM.
  */
 import type { Store } from '../store/store.js';
-import type { Abstractor, Clock, Embedder, Logger, Redactor, TokenMeter } from '../ports/index.js';
+import type { Abstractor, Clock, Embedder, Logger, Redactor, TaskReader, TokenMeter } from '../ports/index.js';
 import type { ConfigCache } from './interaction/config-cache.js';
 
 /** A durable job handler: runs in the worker, may throw to be retried with backoff. */
@@ -49,6 +49,8 @@ export interface AppDeps {
   store: Store;
   abstractor: Abstractor;
   embedder?: Embedder;
+  /** reads a task by a model for recall (absent: offline, or MEMORY_TRANSFER_READ_MODEL=rules) */
+  taskReader?: TaskReader;
   redactor: Redactor;
   logger: Logger;
   clock: Clock;

@@ -17,11 +17,20 @@ import { pino, type Logger as PinoLogger } from 'pino';
 import { Probot, ProbotOctokit, Server, run } from 'probot';
 import { createEndpointBreaker } from '../config/circuit-breaker.js';
 import { createAbstractor } from '../abstraction/create-abstractor.js';
+import { createTaskReader } from '../abstraction/llm-task-reader.js';
 import { llmConfigFromEnv } from '../config/llm.js';
 import { createTokenMeter } from '../core/token-usage.js';
 import { createEmbedder } from '../embedding/openai-embedder.js';
 import { createRedactor } from '../security/redact.js';
-import { systemClock, type Abstractor, type Clock, type Embedder, type Logger, type Redactor } from '../ports/index.js';
+import {
+  systemClock,
+  type Abstractor,
+  type Clock,
+  type Embedder,
+  type Logger,
+  type Redactor,
+  type TaskReader,
+} from '../ports/index.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { AppDeps } from './deps.js';
@@ -49,6 +58,8 @@ export interface StartServerOptions {
   store?: Store;
   abstractor?: Abstractor;
   embedder?: Embedder;
+  /** reads tasks for recall (default: the configured model's, none offline) */
+  taskReader?: TaskReader;
   redactor?: Redactor;
   clock?: Clock;
   /** pino logger (default: pino at config.logLevel on stdout) */
@@ -241,10 +252,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // one breaker for the model endpoint: a hanging one stops both the completions and the embeddings
   const breaker = createEndpointBreaker(llm, logger);
   const embedder = options.embedder ?? createEmbedder(llm, meter, breaker);
+  const taskReader = options.taskReader ?? createTaskReader(llm, logger, meter, breaker);
   const deps: AppDeps = {
     store,
     abstractor: options.abstractor ?? createAbstractor(llm, logger, meter, breaker),
     ...(embedder ? { embedder } : {}),
+    ...(taskReader ? { taskReader } : {}),
     redactor: options.redactor ?? createRedactor(),
     logger,
     clock,

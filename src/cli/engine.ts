@@ -1,6 +1,6 @@
 /**
  * Wires the engine for the CLI from the environment: the abstractor (LLM when OPENAI_API_KEY is
- * set, else the offline rules), the embedder when online, the secret redactor, the logger, the
+ * set, else the offline rules), the embedder and the task reader when online, the secret redactor, the logger, the
  * clock, and one token meter for the run (both model adapters report to it). Adapters are
  * imported when a command asks for them: offline, no OpenAI client is loaded, and `recall` never
  * loads an abstractor (nor, offline, the redactor it only needs before embedding a task).
@@ -9,7 +9,7 @@ import { isOnline, llmConfigFromEnv } from '../config/llm-env.js';
 import { createTokenMeter, type TokenMeter } from '../core/token-usage.js';
 import type { LearnDeps } from '../services/learn.js';
 import { systemClock } from '../ports/index.js';
-import type { Abstractor, Embedder, Logger } from '../ports/index.js';
+import type { Abstractor, Embedder, Logger, TaskReader } from '../ports/index.js';
 import type { CircuitBreaker } from '../config/circuit-breaker.js';
 import type { RecallDeps } from '../services/recall.js';
 import type { Store } from '../store/store.js';
@@ -26,6 +26,17 @@ async function embedderFor(
   if (!isOnline(config)) return undefined;
   const { createEmbedder } = await import('../embedding/openai-embedder.js');
   return createEmbedder(config, meter, breaker);
+}
+
+async function taskReaderFor(
+  config: LlmConfig,
+  logger: Logger,
+  meter: TokenMeter,
+  breaker?: CircuitBreaker,
+): Promise<TaskReader | undefined> {
+  if (!isOnline(config) || config.readModel === null) return undefined;
+  const { createTaskReader } = await import('../abstraction/llm-task-reader.js');
+  return createTaskReader(config, logger, meter, breaker);
 }
 
 async function abstractorFor(
@@ -48,11 +59,13 @@ export async function engineDeps(ctx: CliContext, store: Store): Promise<EngineD
     ? (await import('../config/circuit-breaker.js')).createEndpointBreaker(config, ctx.logger)
     : undefined;
   const embedder = await embedderFor(config, meter, breaker);
+  const taskReader = await taskReaderFor(config, ctx.logger, meter, breaker);
   const { createRedactor } = await import('../security/redact.js');
   return {
     store,
     abstractor: await abstractorFor(config, ctx.logger, meter, breaker),
     ...(embedder ? { embedder } : {}),
+    ...(taskReader ? { taskReader } : {}),
     redactor: createRedactor(),
     logger: ctx.logger,
     clock: systemClock,
@@ -60,12 +73,19 @@ export async function engineDeps(ctx: CliContext, store: Store): Promise<EngineD
   };
 }
 
-/** what recall uses: the store, and online the embedder with the redactor its query goes through */
+/** what recall uses: the store, and online the embedder and the task reader, with the redactor their query goes through */
 export async function recallDeps(ctx: CliContext, store: Store): Promise<RecallDeps> {
   const config = llmConfigFromEnv(ctx.io.env);
-  const embedder = await embedderFor(config, createTokenMeter());
+  const meter = createTokenMeter();
+  const embedder = await embedderFor(config, meter);
+  const taskReader = await taskReaderFor(config, ctx.logger, meter);
   const base = { store, logger: ctx.logger, clock: systemClock };
-  if (!embedder) return base;
+  if (!embedder && !taskReader) return base;
   const { createRedactor } = await import('../security/redact.js');
-  return { ...base, embedder, redactor: createRedactor() };
+  return {
+    ...base,
+    ...(embedder ? { embedder } : {}),
+    ...(taskReader ? { taskReader } : {}),
+    redactor: createRedactor(),
+  };
 }

@@ -13,6 +13,8 @@ export interface LlmConfig {
   baseURL?: string;
   /** the chat model that writes insights */
   abstractModel: string;
+  /** the chat model that reads a task for recall (its kind and routines); null: the rules read every task */
+  readModel: string | null;
   /** the embedding model */
   embedModel: string;
   /** vector length asked of the embedding model */
@@ -48,6 +50,9 @@ export const LLM_DEFAULTS = {
 } as const;
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** MEMORY_TRANSFER_READ_MODEL's value that leaves the reading of tasks to the rules. */
+export const READ_BY_RULES = 'rules';
 
 /** A bad value: the message that follows the variable's name. */
 class Problem extends Error {}
@@ -104,6 +109,7 @@ export function llmConfigFromEnv(env: Record<string, string | undefined>): LlmCo
     OPENAI_API_KEY: read(env, 'OPENAI_API_KEY', (text) => text),
     OPENAI_BASE_URL: read(env, 'OPENAI_BASE_URL', httpUrl),
     MEMORY_TRANSFER_ABSTRACT_MODEL: read(env, 'MEMORY_TRANSFER_ABSTRACT_MODEL', modelName),
+    MEMORY_TRANSFER_READ_MODEL: read(env, 'MEMORY_TRANSFER_READ_MODEL', modelName),
     MEMORY_TRANSFER_EMBED_MODEL: read(env, 'MEMORY_TRANSFER_EMBED_MODEL', modelName),
     MEMORY_TRANSFER_EMBED_DIMENSIONS: read(env, 'MEMORY_TRANSFER_EMBED_DIMENSIONS', integer(1, 8192)),
     MEMORY_TRANSFER_LLM_TIMEOUT_MS: read(env, 'MEMORY_TRANSFER_LLM_TIMEOUT_MS', integer(100, 600_000)),
@@ -122,6 +128,11 @@ export function llmConfigFromEnv(env: Record<string, string | undefined>): LlmCo
     ...(e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY } : {}),
     ...(e.OPENAI_BASE_URL ? { baseURL: e.OPENAI_BASE_URL.replace(/\/+$/, '') } : {}),
     abstractModel: e.MEMORY_TRANSFER_ABSTRACT_MODEL ?? LLM_DEFAULTS.abstractModel,
+    // `rules` turns the model's reading of tasks off; unset, the abstract model reads them
+    readModel:
+      e.MEMORY_TRANSFER_READ_MODEL === READ_BY_RULES
+        ? null
+        : (e.MEMORY_TRANSFER_READ_MODEL ?? e.MEMORY_TRANSFER_ABSTRACT_MODEL ?? LLM_DEFAULTS.abstractModel),
     embedModel: e.MEMORY_TRANSFER_EMBED_MODEL ?? LLM_DEFAULTS.embedModel,
     embedDimensions: e.MEMORY_TRANSFER_EMBED_DIMENSIONS ?? LLM_DEFAULTS.embedDimensions,
     timeoutMs: e.MEMORY_TRANSFER_LLM_TIMEOUT_MS ?? LLM_DEFAULTS.timeoutMs,

@@ -12,7 +12,7 @@ import { toInjectedInsights } from '../core/rendering/render-injection.js';
 import type { Memory, RecallHit, Requester, Visibility } from '../core/types.js';
 import { DEFAULT_REPO_VISIBILITY, mayLinkSource, maySee } from '../core/visibility.js';
 import { recordAgentReport, type AgentReportDeps } from '../services/agent-report.js';
-import { recall, type RecallDeps } from '../services/recall.js';
+import { recall, taskKindFor, type RecallDeps } from '../services/recall.js';
 import { withheldInsights } from '../services/withheld.js';
 import type { InsightSource, OutcomeQuery, RecallQuery } from './insight-source.js';
 import type { OutcomeReport, RecalledInsight, ShownInsight } from './tools.js';
@@ -109,7 +109,11 @@ export function createPoolSource(options: PoolSourceOptions): InsightSource {
         recallAsPrivate: (wider) => recall(options.recallDeps, wider, query.task, recallOptions),
         keep: passes,
       });
-      return { insights: toRecalled(hits, requester), ...(withheld ? { withheld } : {}) };
+      return {
+        insights: toRecalled(hits, requester),
+        ...(withheld ? { withheld } : {}),
+        taskKind: await taskKindFor(options.recallDeps, query.task),
+      };
     },
 
     async show(id: string): Promise<ShownInsight> {

@@ -138,10 +138,13 @@ export function createMcpServer(source: InsightSource, options: McpServerOptions
             ...(args.k !== undefined ? { k: args.k } : {}),
             ...(args.level !== undefined ? { level: args.level } : {}),
           }),
-        (answer) => ({
-          content: [{ type: 'text', text: recallText(answer, readTaskKind(args.task)) }],
-          structuredContent: { ...answer, taskKind: readTaskKind(args.task) },
-        }),
+        (answer) => {
+          const taskKind = answer.taskKind ?? readTaskKind(args.task);
+          return {
+            content: [{ type: 'text', text: recallText(answer, taskKind) }],
+            structuredContent: { ...answer, taskKind },
+          };
+        },
       ),
   );
 

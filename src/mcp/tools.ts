@@ -92,6 +92,8 @@ const recallAnswer = {
   insights: z.array(recalledInsightSchema),
   /** relevant insights the caller's repository may not see (their sources are more private): a count, ids where the reader is the pool's own */
   withheld: withheldSchema.optional(),
+  /** what kind of task the source read the text as (a model's reading, when it has one); absent: the rules read it here */
+  taskKind: z.enum(TASK_KINDS).optional(),
 };
 export const recallAnswerSchema = z.object(recallAnswer);
 export const recallOutput = {

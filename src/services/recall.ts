@@ -203,9 +203,11 @@ export async function recall(
   // a task that names no routine and shares no specific word with any insight has nothing to
   // transfer, whatever its generic words of failure match ("crash", "error")
   const relevant = ranked.filter((r) => r.fused >= minScore);
-  // evidence of a routine: a lesson, or a cue among the task's specific words ("crash" alone is none)
+  // evidence of a routine: a routine the model read, a lesson, or a cue among the task's specific
+  // words ("crash" alone is none)
   // a feature request needs the sharper evidence: what it builds names a lesson or a routine
   const evidence =
+    (byModel !== undefined && byModel.routines.length > 0) ||
     lessons.length > 0 ||
     relevant.some((r) => isLearnedLesson(byId.get(r.id)!.lesson) && r.routine > 0) ||
     detectRoutinesInText(specific).length > 0 ||
@@ -316,6 +318,12 @@ function readTask(task: string): TaskReading {
 /** What kind of task a text is (read once per text, shared with the recall of it). */
 export function taskKindOf(task: string): TaskKind {
   return readTask(task).kind.kind;
+}
+
+/** What kind of task a text is as recall reads it: by the model when deps have a reader and it answers, else by the rules. */
+export async function taskKindFor(deps: RecallDeps, task: string): Promise<TaskKind> {
+  const byModel = deps.taskReader ? await readByModel(deps, deps.taskReader, task) : undefined;
+  return byModel?.taskKind ?? taskKindOf(task);
 }
 
 /**

@@ -1,6 +1,9 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTaskReader } from '../../../src/abstraction/llm-task-reader.js';
+import { llmConfigFromEnv } from '../../../src/config/llm.js';
 import { COMMENT_HEADING } from '../../../src/core/rendering/comment-render.js';
+import { silentLogger } from '../../../src/ports/index.js';
 import { createHarness, github, type Harness } from '../app-harness.js';
 import {
   commentStateOf,
@@ -53,6 +56,80 @@ function captureComments(scope: nock.Scope, number = 1, commentId = 1001) {
 function idsIn(body: string): string[] {
   return [...body.matchAll(/`(m[0-9a-f]{10})`/g)].map((m) => m[1] ?? '');
 }
+
+/** A model endpoint (mocked at the HTTP layer) that reads each task as `answer` says. */
+function modelReads(answer: { task_kind: string; routines: string[] }) {
+  nock('https://llm.test')
+    .post('/v1/chat/completions')
+    .reply(200, {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'reader',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: JSON.stringify(answer), refusal: null },
+          finish_reason: 'stop',
+        },
+      ],
+    });
+  const config = llmConfigFromEnv({
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: 'https://llm.test/v1',
+    MEMORY_TRANSFER_LLM_RETRIES: '0',
+  });
+  return createTaskReader(config, silentLogger)!;
+}
+
+describe('the suggestion comment when a model reads the issue', () => {
+  const AUCKLAND = {
+    title: 'Invoice totals are off for customers in Auckland',
+    body: 'The monthly report puts their last payment in the previous month.',
+  };
+  const TIME_ZONES = {
+    title: 'Test date arithmetic in time zones far from UTC',
+    description: 'A date computed in UTC lands on the previous or next day for users east or west of it.',
+    content: 'Run the date tests with TZ set to Pacific/Auckland and to a zone west of UTC.',
+    tags: ['routine:encoding-locale'],
+    routines: ['encoding-locale' as const],
+    lesson: null,
+  };
+
+  it('comments with the routine the model read on an issue whose words the rules do not know', async () => {
+    await putInsight(h.store, 'm00000000f1', 'Codertocat/cal', 'public', TIME_ZONES);
+    // read by the rules, the issue is a discussion: no comment
+    const silent = noConfigFiles(github());
+    await receiveIssue(issueOpened(AUCKLAND.title, AUCKLAND.body));
+    await h.worker.drain();
+    expect(silent.isDone()).toBe(true);
+    expect(await commentStateOf(h.store)).toBeUndefined();
+
+    await h.cleanup();
+    h = await createHarness({
+      engine: { taskReader: modelReads({ task_kind: 'failure', routines: ['encoding-locale'] }) },
+    });
+    await putInsight(h.store, 'm00000000f1', 'Codertocat/cal', 'public', TIME_ZONES);
+    const scope = noConfigFiles(github()).get(`/repos/${OWNER}/${REPO}/issues/1/comments`).query(true).reply(200, []);
+    const c = captureComments(scope);
+    c.post();
+    await receiveIssue(issueOpened(AUCKLAND.title, AUCKLAND.body));
+    await h.worker.drain();
+    expect(c.posted).toHaveLength(1);
+    expect(idsIn(c.posted[0]!)).toEqual(['m00000000f1']);
+  });
+
+  it('stays silent on an issue the model reads as a feature request, though the rules read a failure', async () => {
+    await h.cleanup();
+    h = await createHarness({ engine: { taskReader: modelReads({ task_kind: 'feature', routines: ['edge-input'] }) } });
+    await putInsight(h.store, 'm00000000f2', 'Codertocat/api', 'public');
+    const scope = noConfigFiles(github());
+    await receiveIssue(issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body));
+    await h.worker.drain();
+    expect(scope.isDone()).toBe(true);
+    expect(await commentStateOf(h.store)).toBeUndefined();
+  });
+});
 
 describe('the suggestion comment', () => {
   it('posts one comment with at most three insights learned in other repositories', async () => {

@@ -14,8 +14,8 @@ import { MEMORY_LEVELS, VISIBILITIES } from '../../core/types.js';
 import { DEFAULT_REPO_VISIBILITY } from '../../core/visibility.js';
 import { withheldLine } from '../../core/rendering/withheld.js';
 import type { Requester } from '../../core/types.js';
-import { AGENT_TASK_KINDS, silenceReason } from '../../core/retrieval/task-kind.js';
-import { recall, taskKindOf, withCompleteProvenance } from '../../services/recall.js';
+import { AGENT_TASK_KINDS, silenceOf } from '../../core/retrieval/task-kind.js';
+import { recall, taskKindFor, withCompleteProvenance } from '../../services/recall.js';
 import { withheldInsights } from '../../services/withheld.js';
 import type { CliContext } from '../context.js';
 import { recallDeps } from '../engine.js';
@@ -127,18 +127,19 @@ async function run(ctx: CliContext, argument: string | undefined, raw: Record<st
       recallAsPrivate: (wider) => recall(deps, wider, opts.text, options),
     });
     const hits = await withCompleteProvenance(store, tenant, recalled);
+    const taskKind = await taskKindFor(deps, opts.text);
     if (opts.json) {
       ctx.json({
         query: opts.text,
         tenant,
         repo: opts.repo ?? null,
         level: opts.level,
-        taskKind: taskKindOf(opts.text),
+        taskKind,
         results: hits.map((h, i) => hitJson(h, i + 1)),
         withheld: withheld ?? null,
       });
     } else if (hits.length === 0) {
-      const silent = opts.anyTask ? undefined : silenceReason(opts.text, AGENT_TASK_KINDS);
+      const silent = opts.anyTask ? undefined : silenceOf(taskKind, AGENT_TASK_KINDS);
       ctx.io.err(
         withheld
           ? `memory-transfer: nothing recalled that ${opts.repo ?? 'this repository'} may see: ${withheldLine(withheld)}\n`
