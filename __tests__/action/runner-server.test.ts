@@ -47,6 +47,16 @@ describe('run() in server mode', () => {
     expect(h.summaries[0]).toMatch(/memory-transfer share ID/);
   });
 
+  it("the summary says why nothing was injected by the server's reading of the task, not its own", async () => {
+    // the rules here would read a failure; the server's model read a question
+    const scope = nock(SERVER).post('/api/v1/recall').reply(200, { insights: [], task_kind: 'question' });
+    const h = await harness({ inputs: { 'server-url': SERVER, task: 'Crash on an empty request body' } });
+    await h.run();
+    scope.done();
+    expect(h.failures).toEqual([]);
+    expect(h.summaries[0]).toMatch(/No insight was injected: the task is a question/);
+  });
+
   it('a custom audience is what the token is asked for', async () => {
     const scope = nock(SERVER, { reqheaders: { authorization: 'Bearer oidc-token-for-https://memory.acme.dev' } })
       .post('/api/v1/recall')

@@ -14,6 +14,7 @@ import { targetFor, type InjectionTarget } from './inject/index.js';
 import type { McpConfigResult, McpServerProgram, McpSource } from './mcp-config/index.js';
 import type { FileChange } from './inject/target.js';
 import { recallFromPool, type LocalRecall, type PoolParser, type WithheldInsights } from './pool-recall.js';
+import type { TaskKind } from '../core/retrieval/task-kind.js';
 import type { RecallClient } from './server-client.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
@@ -78,6 +79,8 @@ export interface ActionResult {
   withheld?: WithheldInsights;
   /** pool-file mode: why the file could serve this repository nothing at all (another organization's) */
   refusal?: string;
+  /** server mode: what kind of task the server read the task as (absent: read here, by the rules) */
+  taskKind?: TaskKind;
   usageReported: number;
   /** with `mcp: true`: the configuration files written for the agent */
   mcp?: McpConfigResult;
@@ -103,7 +106,13 @@ async function recallInsights(
   context: RunContext,
   deps: MainDeps,
   task: string,
-): Promise<{ insights: InjectedInsight[]; error?: string; withheld?: WithheldInsights; refusal?: string }> {
+): Promise<{
+  insights: InjectedInsight[];
+  error?: string;
+  withheld?: WithheldInsights;
+  refusal?: string;
+  taskKind?: TaskKind;
+}> {
   if (inputs.pool !== undefined) {
     const [owner = ''] = context.repository.split('/');
     const requester: Requester = {
@@ -136,6 +145,7 @@ async function recallInsights(
     return {
       insights: answer.insights.slice(0, inputs.topK),
       ...(answer.withheld ? { withheld: answer.withheld } : {}),
+      ...(answer.task_kind ? { taskKind: answer.task_kind } : {}),
     };
   } catch (error) {
     if (inputs.failOnError) throw error;
@@ -248,5 +258,6 @@ export async function main(inputs: ActionInputs, context: RunContext, deps: Main
     ...(mcp ? { mcp } : {}),
     ...(recalled.withheld ? { withheld: recalled.withheld } : {}),
     ...(recalled.refusal ? { refusal: recalled.refusal } : {}),
+    ...(recalled.taskKind ? { taskKind: recalled.taskKind } : {}),
   };
 }

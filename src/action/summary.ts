@@ -1,6 +1,6 @@
 /** The job summary: a table of what was injected, or one line saying why nothing was. Pure. */
 import type { InjectedInsight } from '../core/rendering/render-injection.js';
-import { AGENT_TASK_KINDS, readTaskKind, silenceReason } from '../core/retrieval/task-kind.js';
+import { AGENT_TASK_KINDS, readTaskKind, silenceOf } from '../core/retrieval/task-kind.js';
 import { escapeMarkdown, markdownLink } from '../security/markdown.js';
 import type { ActionResult } from './main.js';
 import { withheldLine } from '../core/rendering/withheld.js';
@@ -28,11 +28,12 @@ export function renderSummary(
     lines.push(`No insight was injected (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`, '');
     lines.push(withheldLine(result.withheld, mode === 'pool'));
   } else if (result.insights.length === 0) {
-    const silent = silenceReason(result.task, AGENT_TASK_KINDS);
+    const kind = result.taskKind ?? readTaskKind(result.task);
+    const silent = silenceOf(kind, AGENT_TASK_KINDS);
     lines.push(
       silent
         ? `No insight was injected: ${silent} (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`
-        : `No insight cleared the relevance bar for this ${readTaskKind(result.task) === 'feature' ? 'feature request' : 'task'} (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`,
+        : `No insight cleared the relevance bar for this ${kind === 'feature' ? 'feature request' : 'task'} (${mode === 'pool' ? 'pool file' : 'server'}, ${where}).`,
     );
   } else {
     const n = result.insights.length;

@@ -3,6 +3,7 @@
  * serves it and the Action that calls it. zod schemas: both sides parse what crosses the wire.
  */
 import { z } from 'zod';
+import { TASK_KINDS } from './retrieval/task-kind.js';
 import { MEMORY_LEVELS, VISIBILITIES } from './types.js';
 
 export const RECALL_PATH = '/api/v1/recall';
@@ -46,6 +47,8 @@ export const recallResponseSchema = z.object({
   insights: z.array(injectedInsightSchema),
   /** set when fewer than top_k insights came back and more private ones were relevant */
   withheld: withheldSchema.optional(),
+  /** what kind of task the server read the task as (its model's reading, when it has one) */
+  task_kind: z.enum(TASK_KINDS).optional(),
 });
 export type RecallResponse = z.infer<typeof recallResponseSchema>;
 

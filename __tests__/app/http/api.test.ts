@@ -1,6 +1,9 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTaskReader } from '../../../src/abstraction/llm-task-reader.js';
 import type { InstalledRepository } from '../../../src/app/http/oidc.js';
+import { llmConfigFromEnv } from '../../../src/config/llm.js';
+import { silentLogger } from '../../../src/ports/index.js';
 import type { Memory } from '../../../src/core/types.js';
 import { recordPullRequestOutcome, recordRunOutcome } from '../../../src/services/usage.js';
 import { sampleMemory } from '../../helpers/sample-memory.js';
@@ -101,6 +104,41 @@ describe('POST /api/v1/recall', () => {
       source: { repo: 'acme/api', url: 'https://github.com/acme/api/pull/12' },
     });
     expect(res.json.insights[0].score).toBeGreaterThan(0);
+  });
+
+  it("reports the kind of task it read: the rules', or the model's when one reads tasks", async () => {
+    const task = 'Crash on an empty migration file';
+    const byRules = await api.post('/api/v1/recall', { task }, { token: await acmeWebToken() });
+    expect(byRules.json.task_kind).toBe('failure');
+    nock('https://llm.test')
+      .post('/v1/chat/completions')
+      .reply(200, {
+        id: 'c',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: { role: 'assistant', refusal: null, content: '{"task_kind":"question","routines":[]}' },
+          },
+        ],
+      });
+    api.deps.taskReader = createTaskReader(
+      llmConfigFromEnv({
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: 'https://llm.test/v1',
+        MEMORY_TRANSFER_LLM_RETRIES: '0',
+      }),
+      silentLogger,
+    );
+    try {
+      const byModel = await api.post('/api/v1/recall', { task: `${task}.` }, { token: await acmeWebToken() });
+      expect(byModel.json).toEqual({ insights: [], task_kind: 'question' });
+    } finally {
+      delete api.deps.taskReader;
+    }
   });
 
   it("visibility: a private repository's insight never reaches a public repository's run", async () => {

@@ -20,7 +20,7 @@ import {
 } from '../../core/recall-api.js';
 import { toInjectedInsights } from '../../core/rendering/render-injection.js';
 import type { RecallHit, Requester } from '../../core/types.js';
-import { recall, type RecallOptions } from '../../services/recall.js';
+import { recall, taskKindFor, type RecallOptions } from '../../services/recall.js';
 import { recordInjectionUsage } from '../../services/usage.js';
 import { withheldInsights } from '../../services/withheld.js';
 import type { AppDeps } from '../deps.js';
@@ -206,6 +206,7 @@ export function createApiHandler(deps: AppDeps, options: ApiOptions): ApiHandler
       return {
         insights: toInjectedInsights(hits, requester, deps.settings.githubUrl),
         ...(withheld ? { withheld } : {}),
+        task_kind: await taskKindFor(deps, parsed.data.task),
       };
     };
     // what a private repository of the organization would have been given, less what this one was:
