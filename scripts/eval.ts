@@ -1,6 +1,6 @@
 /**
  * npm run eval [-- path/to/fixes.jsonl] [--offtopic FILE] [--json] [--verbose] [--diagnose] [--samples N]
- *   [--kinds-from-labels]
+ *   [--kinds-from-labels | --read-by-model]
  *
  * The protocol of ../shared/eval-dev/README.md, offline (rule-based abstraction, lexical recall):
  * 1. plain: learn every fix of the set into one fresh temporary SQLite pool (tenant "eval"); for
@@ -22,6 +22,8 @@
  *    share, titles that are not a well-formed rule, and N insights picked at random (seeded).
  * 8. --kinds-from-labels: recall's task reader (a model's, in the App) played by the labels: every
  *    bug task read as a failure needing its labelled routines. The ceiling of a model's reading.
+ *    --read-by-model: the configured model reads every task (OPENAI_API_KEY, MEMORY_TRANSFER_READ_MODEL),
+ *    off-topic ones included: that model's own figures (it needs the network).
  * The labels, lessons and issues are read here, by the scorer, and nowhere else.
  */
 import { execFileSync } from 'node:child_process';
@@ -30,12 +32,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRulesAbstractor } from '../src/abstraction/rules-abstractor.js';
-import { readTaskKind } from '../src/core/retrieval/task-kind.js';
+import { createTaskReader } from '../src/abstraction/llm-task-reader.js';
+import { llmConfigFromEnv } from '../src/config/llm.js';
 import type { Fix, Memory } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';
-import { silentLogger, systemClock } from '../src/ports/index.js';
-import { recall } from '../src/services/recall.js';
+import { silentLogger, systemClock, type Logger, type TaskReader } from '../src/ports/index.js';
+import { recall, taskKindFor } from '../src/services/recall.js';
 import { readFixesFile } from '../src/sources/fixes-file.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
@@ -126,12 +129,36 @@ interface OfftopicResult {
   featuresRead?: number;
 }
 
+/** The configured model as recall's reader of tasks (--read-by-model), or a clear exit without a key. */
+function modelReader(): TaskReader {
+  const config = llmConfigFromEnv(process.env);
+  const reader = createTaskReader(config, consoleWarnings);
+  if (!reader) {
+    console.error(
+      'eval: --read-by-model needs OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint), and MEMORY_TRANSFER_READ_MODEL other than rules',
+    );
+    process.exit(2);
+  }
+  // every task read once for the whole run (the passes of leave-one-repository-out ask the same tasks)
+  const readings = new Map<string, ReturnType<TaskReader['read']>>();
+  return {
+    read(task) {
+      if (!readings.has(task)) readings.set(task, reader.read(task));
+      return readings.get(task)!;
+    },
+  };
+}
+
+/** The reader's warnings (a task the model could not read), on stderr. */
+const consoleWarnings: Logger = { ...silentLogger, warn: (message) => console.error(`eval: ${message}`) };
+
 async function offtopicAnswered(
   store: Store,
   tasks: readonly OfftopicTask[],
   verbose: boolean,
+  reader: TaskReader | undefined,
 ): Promise<OfftopicResult> {
-  const deps = { store, logger: silentLogger, clock: systemClock };
+  const deps = { store, logger: silentLogger, clock: systemClock, ...(reader ? { taskReader: reader } : {}) };
   const answered: Record<string, [number, number]> = {};
   let features = 0;
   let asFailure = 0;
@@ -149,7 +176,7 @@ async function offtopicAnswered(
     }
     if (kind === 'feature') {
       features += 1;
-      const reading = readTaskKind(task);
+      const reading = await taskKindFor(deps, task);
       if (reading === 'feature') read += 1;
       else if ((await recall(deps, { tenant: TENANT }, task, { k: K, taskKinds: ['failure', 'feature'] })).length > 0)
         asFailure += 1;
@@ -214,7 +241,9 @@ async function main(): Promise<void> {
           queriesOf(mode, fixes).map(({ fix, task }) => ({ task, answer: answers.get(key(fix.repo, fix.ref)) })),
         ),
       )
-    : undefined;
+    : args.includes('--read-by-model')
+      ? modelReader()
+      : undefined;
 
   // 1. plain: one pool of every fix
   const pool = await learnPool(fixes);
@@ -235,7 +264,7 @@ async function main(): Promise<void> {
         plain: toScore(sums, withLessons),
         leaveOneRepositoryOut: toScore(emptySums(), withLessons),
         perRepository: {},
-        ...(offtopic ? { offtopic: await offtopicAnswered(pool.store, offtopic, verbose) } : {}),
+        ...(offtopic ? { offtopic: await offtopicAnswered(pool.store, offtopic, verbose, reader) } : {}),
       };
     }
     insights = await pool.store.listMemories(TENANT, { level: ['insight'] });
