@@ -106,7 +106,11 @@ describe('recall with a model reading the task', () => {
     expect(await taskKindFor({ store, logger: silentLogger, clock, taskReader }, AUCKLAND)).toBe('failure');
     expect(sent.model).toBe('reader-model');
     expect(sent.response_format.type).toBe('json_schema');
-    expect(sent.messages[0].content).toContain('encoding-locale: ');
+    // the model is told what each routine kind covers, every facet of it
+    expect(sent.messages[0].content).toContain('- encoding-locale: time zones and DST; text encodings; locales\n');
+    expect(sent.messages[0].content).toContain(
+      '- edge-input: empty, null and missing input; boundary values; malformed inputs\n',
+    );
     expect(sent.messages[1].content).toContain('customers in Auckland');
     expect(warnings).toEqual([]);
   });
