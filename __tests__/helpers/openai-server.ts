@@ -126,25 +126,28 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 
 /** A chat completion whose message content is `content` (a string, or JSON of an object), with token usage. */
 export function chatReply(content: unknown, usage = { prompt_tokens: 900, completion_tokens: 300 }): Reply {
+  return { json: chatCompletion(content, usage) };
+}
+
+/** The body of a chat completion whose message content is `content` (for a nock reply too). */
+export function chatCompletion(content: unknown, usage = { prompt_tokens: 900, completion_tokens: 300 }) {
   return {
-    json: {
-      id: 'chatcmpl-local',
-      object: 'chat.completion',
-      created: 1,
-      model: 'gpt-5-mini',
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: 'assistant',
-            content: typeof content === 'string' ? content : JSON.stringify(content),
-            refusal: null,
-          },
-          finish_reason: 'stop',
+    id: 'chatcmpl-local',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-5-mini',
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: typeof content === 'string' ? content : JSON.stringify(content),
+          refusal: null,
         },
-      ],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-    },
+        finish_reason: 'stop',
+      },
+    ],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
   };
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
+import { chatCompletion } from '../helpers/openai-server.js';
 import { createLlmAbstractor } from '../../src/abstraction/llm-abstractor.js';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
 import { createOpenAIClient, llmConfigFromEnv } from '../../src/config/llm.js';
@@ -43,21 +44,8 @@ export const GOOD_ANSWER = {
   tags: { routine: ['regression-test'], check: ['unit'], language: null, tool: null },
 };
 
-export function completion(answer: unknown) {
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1,
-    model: 'gpt-5-mini',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: JSON.stringify(answer), refusal: null },
-        finish_reason: 'stop',
-      },
-    ],
-  };
-}
+/** The body of a chat completion answering `answer` (JSON). */
+export const completion = (answer: unknown) => chatCompletion(answer);
 
 /** The fix data the abstractor sent, from a chat request body (the user message). */
 export function userPrompt(body: unknown): string {

@@ -6,6 +6,7 @@ import { llmConfigFromEnv } from '../../../src/config/llm.js';
 import { silentLogger } from '../../../src/ports/index.js';
 import type { Memory } from '../../../src/core/types.js';
 import { recordPullRequestOutcome, recordRunOutcome } from '../../../src/services/usage.js';
+import { chatCompletion } from '../../helpers/openai-server.js';
 import { sampleMemory } from '../../helpers/sample-memory.js';
 import { startApi, type ApiHarness } from './api-harness.js';
 import { ACME_WEB, fakeDirectory, makeIssuer, type TestIssuer } from './oidc-helpers.js';
@@ -112,19 +113,7 @@ describe('POST /api/v1/recall', () => {
     expect(byRules.json.task_kind).toBe('failure');
     nock('https://llm.test')
       .post('/v1/chat/completions')
-      .reply(200, {
-        id: 'c',
-        object: 'chat.completion',
-        created: 1,
-        model: 'm',
-        choices: [
-          {
-            index: 0,
-            finish_reason: 'stop',
-            message: { role: 'assistant', refusal: null, content: '{"task_kind":"question","routines":[]}' },
-          },
-        ],
-      });
+      .reply(200, chatCompletion({ task_kind: 'question', routines: [] }));
     api.deps.taskReader = createTaskReader(
       llmConfigFromEnv({
         OPENAI_API_KEY: 'sk-test',

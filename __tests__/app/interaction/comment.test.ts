@@ -4,6 +4,7 @@ import { createTaskReader } from '../../../src/abstraction/llm-task-reader.js';
 import { llmConfigFromEnv } from '../../../src/config/llm.js';
 import { COMMENT_HEADING } from '../../../src/core/rendering/comment-render.js';
 import { silentLogger } from '../../../src/ports/index.js';
+import { chatCompletion } from '../../helpers/openai-server.js';
 import { createHarness, github, type Harness } from '../app-harness.js';
 import {
   commentStateOf,
@@ -59,21 +60,7 @@ function idsIn(body: string): string[] {
 
 /** A model endpoint (mocked at the HTTP layer) that reads each task as `answer` says. */
 function modelReads(answer: { task_kind: string; routines: string[] }) {
-  nock('https://llm.test')
-    .post('/v1/chat/completions')
-    .reply(200, {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1,
-      model: 'reader',
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: JSON.stringify(answer), refusal: null },
-          finish_reason: 'stop',
-        },
-      ],
-    });
+  nock('https://llm.test').post('/v1/chat/completions').reply(200, chatCompletion(answer));
   const config = llmConfigFromEnv({
     OPENAI_API_KEY: 'sk-test',
     OPENAI_BASE_URL: 'https://llm.test/v1',
