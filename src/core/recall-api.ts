@@ -3,8 +3,7 @@
  * serves it and the Action that calls it. zod schemas: both sides parse what crosses the wire.
  */
 import { z } from 'zod';
-import { TASK_KINDS } from './retrieval/task-kind.js';
-import { MEMORY_LEVELS, VISIBILITIES } from './types.js';
+import { MEMORY_LEVELS, TASK_KINDS, VISIBILITIES } from './types.js';
 
 export const RECALL_PATH = '/api/v1/recall';
 export const USAGE_PATH = '/api/v1/usage';

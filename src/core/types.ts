@@ -3,6 +3,10 @@
  * Pure types and constants: no I/O, nothing imported from the rest of the project.
  */
 
+/** What kind of task a text is (core/retrieval/task-kind.ts reads it): insights help whoever repairs a failure. */
+export const TASK_KINDS = ['failure', 'feature', 'question', 'docs', 'chore', 'discussion'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
+
 export const MEMORY_LEVELS = ['trajectory', 'workflow', 'summary', 'insight'] as const;
 export type MemoryLevel = (typeof MEMORY_LEVELS)[number];
 

@@ -30,8 +30,9 @@ import {
 import { withoutCode } from '../text.js';
 import { taskFocus } from './task-focus.js';
 
-export const TASK_KINDS = ['failure', 'feature', 'question', 'docs', 'chore', 'discussion'] as const;
-export type TaskKind = (typeof TASK_KINDS)[number];
+import { TASK_KINDS, type TaskKind } from '../types.js';
+
+export { TASK_KINDS, type TaskKind };
 
 /** What the App comments on: failures only (a feature request is never answered as a bug). */
 export const COMMENT_TASK_KINDS: readonly TaskKind[] = ['failure'];
