@@ -142,6 +142,15 @@ describe('recall with a model reading the task', () => {
     );
   });
 
+  it('takes an answer as a server without structured outputs writes it: any case, the fallback routine named', async () => {
+    nock(BASE)
+      .post(PATH)
+      .reply(200, chatCompletion({ task_kind: ' Failure', routines: ['regression-test', 'Encoding-Locale'] }));
+    const { taskReader, warnings } = reader();
+    expect(await taskReader.read(AUCKLAND)).toEqual({ taskKind: 'failure', routines: ['encoding-locale'] });
+    expect(warnings).toEqual([]);
+  });
+
   it('asks a failing endpoint once a minute at most, reading by the rules meanwhile', async () => {
     let now = 0;
     const { taskReader, warnings } = reader(() => now);

@@ -17,7 +17,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import type { KindEntry } from '../core/knowledge/entry.js';
 import { KIND_ENTRIES } from '../core/knowledge/kinds/index.js';
-import type { RoutineKind } from '../core/knowledge/routines.js';
+import { ROUTINE_KINDS, type RoutineKind } from '../core/knowledge/routines.js';
 import { TASK_KINDS } from '../core/retrieval/task-kind.js';
 import { LlmAuthError } from '../core/errors.js';
 import type { TokenMeter } from '../core/token-usage.js';
@@ -38,12 +38,17 @@ const TaskAnswerSchema = z.object({
   routines: z.array(z.enum(READABLE_KINDS)).describe('0 to 2 routine kinds the task needs, the main one first'),
 });
 
+/** A name of a closed list as a server without structured outputs may write it ("Edge-Input "). */
+const listed = <T extends readonly [string, ...string[]]>(names: T) =>
+  z.preprocess((value) => (typeof value === 'string' ? value.trim().toLowerCase() : value), z.enum(names));
+
+/** The answer as checked: any routine kind may be named, the fallback (a failing-first test) is dropped. */
 const ValidTaskAnswerSchema = z.object({
-  task_kind: z.enum(TASK_KINDS),
+  task_kind: listed(TASK_KINDS),
   routines: z
-    .array(z.enum(READABLE_KINDS))
+    .array(listed(ROUTINE_KINDS))
     .max(3, 'has more than 3 routine kinds')
-    .transform((kinds) => [...new Set(kinds)].slice(0, 2)),
+    .transform((kinds) => [...new Set(kinds)].filter((kind) => kind !== 'regression-test').slice(0, 2)),
 });
 
 const RESPONSE_FORMAT = zodResponseFormat(TaskAnswerSchema, 'task_reading');
