@@ -14,14 +14,14 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 const MAX_BYTES = 1.5 * 1024 * 1024;
-const FORBIDDEN = ['probot', 'sqlite3', 'pg', 'openai', '@probot/', 'pino', 'better-sqlite3', '@secretlint/'];
+const FORBIDDEN = ['probot', 'sqlite3', 'pg', '@probot/', 'pino', 'better-sqlite3', '@secretlint/'];
 
 /**
  * Modules the Action imports through shared code but never runs, replaced by small stand-ins
  * (each one a few hundred KB that every cold start would parse):
- * - secretlint: src/security/redact.ts loads it for redaction before the LLM; the Action only
- *   screens insights (src/security/screen.ts uses redact.ts's own patterns, not secretlint). A
- *   call into the stand-in throws, so a future use cannot pass silently.
+ * - secretlint: src/security/redact.ts loads it for redaction before the LLM; the Action screens
+ *   insights and redacts the task it sends to a model (model-api-key) with redact.ts's own
+ *   patterns, not secretlint. A call into the stand-in throws, so a future use cannot pass silently.
  * - zod's translated error messages (`z.locales`): the Action speaks English (zod's default,
  *   which zod imports on its own, not through this index).
  */
@@ -50,7 +50,16 @@ export const rules = [];`,
  * HTTP client stack (@actions/core is only needed for the OIDC token in server mode) and the
  * Octokit (pull request events only). Each would add tens of milliseconds to every cold start.
  */
-const NOT_AT_STARTUP = ['undici', '@actions/http-client', '@actions/core', '@actions/github', '@octokit/', 'zod'];
+// openai: only a step given model-api-key loads it (src/action/model-reader.ts)
+const NOT_AT_STARTUP = [
+  'undici',
+  '@actions/http-client',
+  '@actions/core',
+  '@actions/github',
+  '@octokit/',
+  'zod',
+  'openai',
+];
 
 function packageOf(file) {
   return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? '';

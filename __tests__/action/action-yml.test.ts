@@ -1,11 +1,13 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile, copyFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
 import { INPUT_NAMES } from '../../src/action/runner.js';
+import { chatReply, startFakeOpenAI } from '../helpers/openai-server.js';
 
 const action = parse(readFileSync('action.yml', 'utf8')) as {
   inputs: Record<string, { description: string }>;
@@ -72,6 +74,49 @@ describe('the committed bundle', () => {
       expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toContain(
         'Run migration tests against a fresh database',
       );
+    },
+  );
+
+  it.skipIf(!existsSync('dist/action/index.js'))(
+    'reads the task by the model of model-api-key, redacted, from the lazily loaded chunk',
+    async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'mt-dist-'));
+      onTestFinished(() => rm(dir, { recursive: true, force: true }));
+      const llm = await startFakeOpenAI();
+      onTestFinished(() => llm.close());
+      llm.reply('chat', chatReply({ task_kind: 'failure', routines: ['encoding-locale'] }));
+      await copyFile('__tests__/fixtures/pools/smoke.jsonl', path.join(dir, 'pool.jsonl'));
+      await writeFile(path.join(dir, 'event.json'), JSON.stringify({ repository: { visibility: 'public' } }));
+      await writeFile(path.join(dir, 'output'), '');
+      await writeFile(path.join(dir, 'summary.md'), '');
+      const secret = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+      // not spawnSync: the fake endpoint asks this process for each reply
+      const { stdout } = await promisify(execFile)(process.execPath, [path.resolve('dist/action/index.js')], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH,
+          GITHUB_REPOSITORY: 'acme/web',
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_EVENT_PATH: path.join(dir, 'event.json'),
+          GITHUB_WORKSPACE: dir,
+          RUNNER_TEMP: path.join(dir, 'tmp'),
+          GITHUB_OUTPUT: path.join(dir, 'output'),
+          GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
+          INPUT_POOL: 'pool.jsonl',
+          INPUT_TASK: `Invoice totals are off for customers in Auckland\ntoken ${secret}`,
+          INPUT_TARGET: 'none',
+          'INPUT_DRY-RUN': 'true',
+          'INPUT_MODEL-API-KEY': 'sk-test',
+          'INPUT_MODEL-BASE-URL': llm.baseURL,
+        },
+      });
+      expect(stdout).not.toContain('::error::');
+      expect(stdout).not.toContain('::warning::');
+      expect(llm.requests.map((r) => r.endpoint)).toEqual(['chat']);
+      expect(JSON.stringify(llm.requests[0]!.body)).toContain('customers in Auckland');
+      expect(JSON.stringify(llm.requests[0]!.body)).not.toContain(secret);
+      expect(readFileSync(path.join(dir, 'output'), 'utf8')).toContain('m0a00000003');
     },
   );
 

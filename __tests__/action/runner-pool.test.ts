@@ -8,6 +8,7 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, START_MARKER } from '../../src/action/inject/marked-section.js';
 import { parsePool, parsePoolEntries, serializePool } from '../../src/core/retrieval/pool-file.js';
+import { chatCompletion } from '../helpers/openai-server.js';
 import { sampleMemory } from '../helpers/sample-memory.js';
 import { examplePayload, harness } from './harness.js';
 
@@ -212,6 +213,67 @@ describe('run() in pool-file mode', () => {
     const h = await harness({ inputs: { pool: 'pool.jsonl' }, event: 'push', payload: {} });
     await h.run();
     expect(h.failures).toEqual([expect.stringMatching(/^Memory Transfer: task: required for a "push" event/)]);
+  });
+
+  describe('with a model that reads the task (model-api-key)', () => {
+    const AUCKLAND =
+      'Invoice totals are off for customers in Auckland\nThe monthly report puts their last payment in the previous month.';
+    const modelInputs = { pool: 'pool.jsonl', 'model-api-key': 'sk-test-key', 'model-base-url': 'https://llm.test/v1' };
+
+    it('injects the routine the model read in a task whose words the rules do not know, sending the task redacted', async () => {
+      const byRules = await harness({ inputs: { pool: 'pool.jsonl', task: AUCKLAND } });
+      await byRules.run();
+      expect(byRules.outputs.count).toBe('0');
+
+      const secret = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+      let sent = '';
+      nock('https://llm.test', { reqheaders: { authorization: 'Bearer sk-test-key' } })
+        .post('/v1/chat/completions', (body: any) => {
+          sent = JSON.stringify(body);
+          return body.model === 'gpt-5-mini';
+        })
+        .reply(200, chatCompletion({ task_kind: 'failure', routines: ['encoding-locale'] }));
+      const h = await harness({ inputs: { ...modelInputs, task: `${AUCKLAND}\ntoken ${secret}` } });
+      await h.run();
+      expect(h.failures).toEqual([]);
+      expect(h.outputs.ids).toBe('m0a00000003');
+      expect(sent).toContain('customers in Auckland');
+      expect(sent).not.toContain(secret);
+      expect(JSON.stringify([h.outputs, h.summaries, h.warnings])).not.toContain('sk-test-key');
+    });
+
+    it("the summary gives the model's reason for injecting nothing; a failing model leaves the task to the rules", async () => {
+      nock('https://llm.test')
+        .post('/v1/chat/completions')
+        .reply(200, chatCompletion({ task_kind: 'question', routines: [] }));
+      const asked = await harness({
+        inputs: { ...modelInputs, task: 'Crash on an empty request body', 'read-model': 'small-model' },
+      });
+      await asked.run();
+      expect(asked.outputs.count).toBe('0');
+      expect(asked.summaries[0]).toMatch(/No insight was injected: the task is a question/);
+
+      nock('https://llm.test')
+        .post('/v1/chat/completions')
+        .reply(503, { error: { message: 'overloaded' } });
+      const down = await harness({ inputs: { ...modelInputs, task: 'Parser crashes on empty input' } });
+      await down.run();
+      expect(down.failures).toEqual([]);
+      expect(down.outputs.ids?.split(',')).toContain('m0a00000002');
+      expect(down.warnings.join('\n')).toMatch(/could not read the task \(HTTP 503/);
+    });
+
+    it('names the input that is wrong, and warns that server mode does not use the key', async () => {
+      for (const [inputs, message] of [
+        [{ ...modelInputs, 'model-base-url': 'llm.test' }, 'model-base-url: must be an http(s) URL'],
+        [{ pool: 'pool.jsonl', 'read-model': 'gpt 5' }, 'read-model: must be a model name'],
+        [{ pool: 'pool.jsonl', 'read-model': 'gpt-5' }, 'read-model: needs model-api-key (pass it from a secret)'],
+      ] as const) {
+        const h = await harness({ inputs: { ...inputs, task: 'Crash on an empty request body' } });
+        await h.run();
+        expect(h.failures).toEqual([expect.stringContaining(message)]);
+      }
+    });
   });
 
   it('nothing clears the bar: no file, count 0 and a summary line saying so', async () => {

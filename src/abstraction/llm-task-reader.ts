@@ -13,7 +13,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type OpenAI from 'openai';
-import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import type { KindEntry } from '../core/knowledge/entry.js';
 import { KIND_ENTRIES } from '../core/knowledge/kinds/index.js';
@@ -51,7 +50,15 @@ const ValidTaskAnswerSchema = z.object({
     .transform((kinds) => [...new Set(kinds)].filter((kind) => kind !== 'regression-test').slice(0, 2)),
 });
 
-const RESPONSE_FORMAT = zodResponseFormat(TaskAnswerSchema, 'task_reading');
+/**
+ * The schema sent, by zod's own converter (strict: every field required, no other field): the
+ * Action bundles this reader, and openai's zod helper would add its own converter to it.
+ */
+const { $schema: _draft, ...SENT_SCHEMA } = z.toJSONSchema(TaskAnswerSchema);
+const RESPONSE_FORMAT: OpenAI.ResponseFormatJSONSchema = {
+  type: 'json_schema',
+  json_schema: { name: 'task_reading', strict: true, schema: SENT_SCHEMA },
+};
 
 /** The task is cut here: its opening says what it is about (a pasted log beyond adds little). */
 const MAX_TASK_CHARS = 6000;

@@ -1,4 +1,4 @@
-/** Pool-file mode's ranking: the engine's recall over an in-memory index, no store, no LLM. */
+/** Pool-file mode's ranking: the engine's recall over an in-memory index, no store; a model reads the task when the step has one. */
 import { MemoryIndex } from '../core/retrieval/memory-index.js';
 import { parsePoolEntries } from '../core/retrieval/pool-file.js';
 import { AGENT_TASK_KINDS } from '../core/retrieval/task-kind.js';
@@ -17,9 +17,10 @@ export const recallInMemory: LocalRecall = (entries, requester, task, options) =
     index = MemoryIndex.ofEntries(entries, options.stats);
     indexes.set(entries, index);
   }
-  const { stats: _stats, ...rest } = options;
+  const { stats: _stats, taskReader, ...rest } = options;
+  const deps = { store: index, logger: silentLogger, clock: systemClock, ...(taskReader ? { taskReader } : {}) };
   // the agent after this step may be building a feature: it is given routines for that too
-  return recall({ store: index, logger: silentLogger, clock: systemClock }, requester, task, {
+  return recall(deps, requester, task, {
     taskKinds: AGENT_TASK_KINDS,
     ...rest,
   });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { InputError, describeError } from '../core/errors.js';
 import { renderInjection, type InjectedInsight, type RenderedInjection } from '../core/rendering/render-injection.js';
 import type { MemoryLevel, Requester } from '../core/types.js';
-import type { Logger } from '../ports/index.js';
+import type { Logger, TaskReader } from '../ports/index.js';
 import { taskFromEvent, type ChangedPathsFetcher } from './event-task.js';
 import { targetFor, type InjectionTarget } from './inject/index.js';
 import type { McpConfigResult, McpServerProgram, McpSource } from './mcp-config/index.js';
@@ -35,6 +35,8 @@ export interface ActionInputs {
   timeoutMs: number;
   /** write the agent's MCP configuration (the Memory Transfer MCP server) for the target */
   mcp: boolean;
+  /** pool-file mode: the model that reads the task (model-api-key, model-base-url, read-model) */
+  model?: { apiKey: string; baseUrl?: string; readModel?: string };
 }
 
 /** What the runner read from the environment of the job. */
@@ -61,6 +63,8 @@ export interface MainDeps {
   changedPaths: ChangedPathsFetcher;
   parsePool: PoolParser;
   recallLocal: LocalRecall;
+  /** pool-file mode: reads the task by a model (it redacts the task first); absent: the rules read it */
+  taskReader?: TaskReader;
   /** the Action's own MCP server, as the configurations written with `mcp: true` start it */
   mcpServer: McpServerProgram;
 }
@@ -79,7 +83,7 @@ export interface ActionResult {
   withheld?: WithheldInsights;
   /** pool-file mode: why the file could serve this repository nothing at all (another organization's) */
   refusal?: string;
-  /** server mode: what kind of task the server read the task as (absent: read here, by the rules) */
+  /** what kind of task the server's or the Action's model read the task as (absent: the rules read it) */
   taskKind?: TaskKind;
   usageReported: number;
   /** with `mcp: true`: the configuration files written for the agent */
@@ -132,6 +136,7 @@ async function recallInsights(
       recallLocal: deps.recallLocal,
       logger: deps.logger,
       githubUrl: context.githubUrl,
+      ...(deps.taskReader ? { taskReader: deps.taskReader } : {}),
     });
   }
   if (!deps.server) throw new InputError('server-url: no server client (internal wiring error)');

@@ -7,13 +7,13 @@ import { InputError } from '../core/errors.js';
 import type { IndexEntry, LexicalStats } from '../core/retrieval/memory-index.js';
 import { PoolLineError } from '../core/retrieval/pool-file.js';
 import { toInjectedInsights, type InjectedInsight } from '../core/rendering/render-injection.js';
-import type { Memory, MemoryLevel, RecallHit, Requester } from '../core/types.js';
+import type { Memory, MemoryLevel, RecallHit, Requester, TaskKind } from '../core/types.js';
 import { mayServeLevel } from '../core/visibility.js';
 import type { WithheldInsights } from '../core/rendering/withheld.js';
 import { withheldInsights } from '../services/withheld.js';
 import { DEFAULT_ALLOWED_HOSTS, type ScreenResult } from '../security/screen.js';
 import { screenPoolMemory } from '../services/pool-screen.js';
-import type { Logger } from '../ports/index.js';
+import type { Logger, TaskReader } from '../ports/index.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
 /**
@@ -44,6 +44,8 @@ export type LocalRecall = (
     stats?: LexicalStats;
     /** a memory recall may rank at all (the screen): one refused never folds into another */
     admit?: (memory: Memory) => boolean;
+    /** reads the task by a model (absent: the rules read it) */
+    taskReader?: TaskReader;
   },
 ) => Promise<RecallHit[]>;
 
@@ -59,6 +61,8 @@ export interface PoolRecallOptions {
   recallLocal: LocalRecall;
   logger: Logger;
   githubUrl: string;
+  /** reads the task by a model (model-api-key; absent: the rules read it) */
+  taskReader?: TaskReader;
 }
 
 /**
@@ -72,6 +76,8 @@ export interface PoolRecallResult {
   withheld?: WithheldInsights;
   /** why the file could not serve this repository at all (another organization's file) */
   refusal?: string;
+  /** what kind of task the model read the task as (absent: no model, or it could not read it) */
+  taskKind?: TaskKind;
 }
 
 export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRecallResult> {
@@ -121,7 +127,9 @@ export async function recallFromPool(options: PoolRecallOptions): Promise<PoolRe
     const hits = await screenedRecall(active, requester, options, stats);
     const insights = toInjectedInsights(hits, requester, options.githubUrl);
     const withheld = await withheldFrom(active, requester, hits, options, stats);
-    return { insights, ...(withheld ? { withheld } : {}) };
+    // the model's reading was kept by the reader when recall asked it: no second call
+    const taskKind = (await options.taskReader?.read(options.task))?.taskKind;
+    return { insights, ...(withheld ? { withheld } : {}), ...(taskKind ? { taskKind } : {}) };
   } catch (error) {
     // a line of a file indexed at export is read when recall first asks for its memory
     if (error instanceof PoolLineError) throw notAnExport(options.pool, error);
@@ -156,6 +164,7 @@ function withheldFrom(
         level: options.level,
         ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
         ...(stats ? { stats } : {}),
+        ...(options.taskReader ? { taskReader: options.taskReader } : {}),
       }),
     keep: (memory) => screenPoolMemory(memory, { allowedHosts }).ok,
   });
@@ -202,6 +211,7 @@ async function screenedRecall(
       admit: passes,
       ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
       ...(stats && pool === entries ? { stats } : {}),
+      ...(options.taskReader ? { taskReader: options.taskReader } : {}),
     });
     const failing = new Set(hits.filter((hit) => !passes(hit.memory)).map((hit) => hit.memory.id));
     if (failing.size === 0) return hits;

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { InputError, describeError } from '../core/errors.js';
 import { MEMORY_LEVELS, VISIBILITIES, type Visibility } from '../core/types.js';
+import { MODEL_NAME } from '../config/llm-env.js';
 import type { Logger } from '../ports/index.js';
 import type { ChangedPathsFetcher } from './event-task.js';
 import { workflowLogger } from './logger.js';
@@ -65,6 +66,9 @@ export const INPUT_NAMES = [
   'fail-on-error',
   'timeout-seconds',
   'mcp',
+  'model-api-key',
+  'model-base-url',
+  'read-model',
 ] as const;
 type InputName = (typeof INPUT_NAMES)[number];
 
@@ -145,6 +149,7 @@ export function parseInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const timeoutSeconds =
     numberInput(env, 'timeout-seconds', { min: 0, max: 300, exclusiveMin: true, example: '10' }) ?? 10;
   const mcp = booleanInput(env, 'mcp', false);
+  const model = modelInputs(env);
   if ((serverUrl === undefined) === (pool === undefined)) {
     bad(
       'server-url/pool',
@@ -166,7 +171,25 @@ export function parseInputs(env: NodeJS.ProcessEnv): ActionInputs {
     failOnError,
     timeoutMs: Math.round(timeoutSeconds * 1000),
     mcp,
+    ...(model ? { model } : {}),
   };
+}
+
+/** The model that reads the task in pool-file mode: an API key, and optionally its endpoint and model. */
+function modelInputs(env: NodeJS.ProcessEnv): ActionInputs['model'] {
+  const apiKey = rawInput(env, 'model-api-key');
+  const baseUrl = rawInput(env, 'model-base-url');
+  const readModel = rawInput(env, 'read-model');
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl))
+    bad('model-base-url', 'must be an http(s) URL, e.g. https://api.openai.com/v1');
+  if (readModel !== undefined && !MODEL_NAME.test(readModel))
+    bad('read-model', 'must be a model name (letters, digits, . : / @ + - _), e.g. gpt-5-mini');
+  if (apiKey === undefined) {
+    if (baseUrl !== undefined || readModel !== undefined)
+      bad(baseUrl !== undefined ? 'model-base-url' : 'read-model', 'needs model-api-key (pass it from a secret)');
+    return undefined;
+  }
+  return { apiKey, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(readModel !== undefined ? { readModel } : {}) };
 }
 
 /** The repository's visibility from the event payload (public when unknown: the most careful reader). */
@@ -246,8 +269,18 @@ export async function run(deps: RunnerDeps): Promise<ActionResult | undefined> {
           ...(deps.fetch ? { fetch: deps.fetch } : {}),
         })
       : undefined;
+    // the model that reads the task: pool-file mode only (in server mode the App's model reads it)
+    if (inputs.model && inputs.serverUrl)
+      deps.logger.warn(
+        "Memory Transfer: model-api-key is used in pool-file mode only; in server mode the App's own model reads the task",
+      );
+    const taskReader =
+      inputs.model && inputs.pool
+        ? await (await import('./model-reader.js')).actionTaskReader(inputs.model, inputs.timeoutMs, deps.logger)
+        : undefined;
     const result = await main(inputs, context, {
       logger: deps.logger,
+      ...(taskReader ? { taskReader } : {}),
       ...(server ? { server } : {}),
       changedPaths: changedPathsFetcher(inputs, deps),
       parsePool: deps.parsePool,

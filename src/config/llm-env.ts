@@ -69,9 +69,12 @@ const integer =
     return n;
   };
 
+/** What a model name may hold (letters, digits, . : / @ + - _). */
+export const MODEL_NAME = /^[\w.:/@+-]{1,200}$/;
+
 const modelName: Read<string> = (text) => {
   if (text.length > 200) throw new Problem('is too long');
-  if (!/^[\w.:/@+-]+$/.test(text)) throw new Problem('must be a model name (letters, digits, . : / @ + - _)');
+  if (!MODEL_NAME.test(text)) throw new Problem('must be a model name (letters, digits, . : / @ + - _)');
   return text;
 };
 

@@ -1,0 +1,4 @@
+import { createRequire as __mtCreateRequire } from 'node:module';
+const require = __mtCreateRequire(import.meta.url);
+var s=class extends Error{constructor(t,c){super(t);this.code=c;this.name=new.target.name}code},r=class extends s{constructor(n,t="bad-input"){super(n,t)}};var i=class extends s{constructor(t,c){super(t,c===401?"unauthenticated":"forbidden");this.status=c}status},a=class extends s{constructor(n){super(n,"not-found")}},o=class extends s{constructor(t,c){super(t,"upstream");this.retryable=c}retryable};function d(e){return e instanceof s?e.message:e instanceof Error?e.message.split(`
+`)[0]??String(e):String(e)}var u=class extends o{constructor(t){super(`the model endpoint refused the API key (${t}): check OPENAI_API_KEY`,!0);this.answered=t}answered};export{s as a,r as b,i as c,a as d,o as e,d as f,u as g};
