@@ -3,11 +3,12 @@
  * kind of task it is and which validation routines it needs. The rules read a task from cue
  * tables, which know the words people have used before; a model reads the symptom however it is
  * told. Recall uses this reading, when a model is configured, in place of the rules' kind and
- * routines (docs/engine.md, recall step 1).
+ * routines (docs/engine.md, recall step 0).
  *
- * The task is untrusted text: it is redacted before it is sent (by recall), fenced with a random
- * marker, and the answer can only be names from two closed lists, so text in an issue can at worst
- * make the model pick a wrong kind, never put words into what the App or an agent is shown. Any
+ * The task is untrusted text: it is redacted before it is sent (by recall, or the Action's
+ * model-reader), fenced with a random marker, and the answer can only be names from two closed
+ * lists, so text in an issue can at worst make the model pick a wrong kind, never put words into
+ * what the App or an agent is shown. Any
  * failure (refused key, timeout, open circuit, invalid answer) returns undefined: the rules'
  * reading stands, and one warn line says why.
  */
