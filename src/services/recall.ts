@@ -107,7 +107,9 @@ export async function recall(
   const k = options.k ?? 3;
   if (k <= 0 || task.trim() === '') return [];
   const reading = readTask(task);
-  const byModel = deps.taskReader ? await readByModel(deps, deps.taskReader, task) : undefined;
+  // the task as it may leave for a model provider (the reader, the embedder): redacted once
+  const outgoing = outgoingText(deps, task);
+  const byModel = deps.taskReader ? await readByModel(deps, deps.taskReader, outgoing) : undefined;
   const kind = byModel?.taskKind ?? reading.kind.kind;
   if (!options.anyTask && !(options.taskKinds ?? ['failure']).includes(kind)) return [];
   const level = options.level ?? 'insight';
@@ -135,7 +137,7 @@ export async function recall(
   const [lexical, expanded, vector] = await Promise.all([
     deps.store.searchLexical(tenant, task, search),
     expansion ? deps.store.searchLexical(tenant, expansion, search) : Promise.resolve([]),
-    vectorCandidates(deps, tenant, task, search),
+    vectorCandidates(deps, tenant, outgoing, search),
   ]);
 
   // 2. load; the policy filter applies to every candidate as it is scored
@@ -322,7 +324,7 @@ export function taskKindOf(task: string): TaskKind {
 
 /** What kind of task a text is as recall reads it: by the model when deps have a reader and it answers, else by the rules. */
 export async function taskKindFor(deps: RecallDeps, task: string): Promise<TaskKind> {
-  const byModel = deps.taskReader ? await readByModel(deps, deps.taskReader, task) : undefined;
+  const byModel = deps.taskReader ? await readByModel(deps, deps.taskReader, outgoingText(deps, task)) : undefined;
   return byModel?.taskKind ?? taskKindOf(task);
 }
 
@@ -354,14 +356,25 @@ function routinesByModel(model: TaskReadingByModel, reading: TaskReading): Routi
   });
 }
 
-/** The model's reading of the task, redacted first (it leaves for an LLM provider); undefined if either fails. */
+/**
+ * The task as it may leave for an LLM provider: redacted when deps have a redactor and something
+ * sends it. Each use reports a failed redaction its own way; one nobody awaits is no unhandled rejection.
+ */
+function outgoingText(deps: RecallDeps, task: string): Promise<string> {
+  if (!deps.redactor || (!deps.taskReader && !deps.embedder)) return Promise.resolve(task);
+  const redacted = deps.redactor.redact(task);
+  redacted.catch(() => undefined);
+  return redacted;
+}
+
+/** The model's reading of the redacted task; undefined if the redaction or the reading fails. */
 async function readByModel(
   deps: RecallDeps,
   reader: TaskReader,
-  task: string,
+  outgoing: Promise<string>,
 ): Promise<TaskReadingByModel | undefined> {
   try {
-    return await reader.read(deps.redactor ? await deps.redactor.redact(task) : task);
+    return await reader.read(await outgoing);
   } catch (error) {
     deps.logger.warn('recall: the task could not be redacted for the model; the rules read it', {
       error: String(error),
@@ -430,12 +443,12 @@ function withLessonKinds(
 async function vectorCandidates(
   deps: RecallDeps,
   tenant: string,
-  task: string,
+  outgoing: Promise<string>,
   search: SearchOptions,
 ): Promise<ScoredId[]> {
   if (!deps.embedder) return [];
   try {
-    const query = deps.redactor ? await deps.redactor.redact(task) : task;
+    const query = await outgoing;
     const [embedded] = await deps.embedder.embed([query]);
     return embedded ? await deps.store.searchVector(tenant, embedded, deps.embedder.model, search) : [];
   } catch (error) {
