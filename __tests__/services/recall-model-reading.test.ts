@@ -56,7 +56,13 @@ function reader(now = () => 0) {
     OPENAI_BASE_URL: `${BASE}/v1`,
     MEMORY_TRANSFER_LLM_RETRIES: '0',
   });
-  const taskReader = createLlmTaskReader({ client: createOpenAIClient(config), model: 'reader-model', logger, now });
+  const taskReader = createLlmTaskReader({
+    client: createOpenAIClient(config),
+    model: 'reader-model',
+    logger,
+    redactor: createRedactor(),
+    now,
+  });
   return { taskReader, warnings };
 }
 

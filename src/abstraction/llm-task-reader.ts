@@ -5,8 +5,8 @@
  * told. Recall uses this reading, when a model is configured, in place of the rules' kind and
  * routines (docs/engine.md, recall step 0).
  *
- * The task is untrusted text: it is redacted before it is sent (by recall, or the Action's
- * model-reader), fenced with a random marker, and the answer can only be names from two closed
+ * The task is untrusted text: it is redacted before it is sent (by the reader's redactor: the
+ * Action's has the own patterns only), fenced with a random marker, and the answer can only be names from two closed
  * lists, so text in an issue can at worst make the model pick a wrong kind, never put words into
  * what the App or an agent is shown. Any
  * failure (refused key, timeout, open circuit, invalid answer) returns undefined: the rules'
@@ -21,7 +21,8 @@ import { ROUTINE_KINDS, type RoutineKind } from '../core/knowledge/routines.js';
 import { TASK_KINDS } from '../core/retrieval/task-kind.js';
 import { LlmAuthError } from '../core/errors.js';
 import type { TokenMeter } from '../core/token-usage.js';
-import type { Logger, TaskReader, TaskReadingByModel } from '../ports/index.js';
+import type { Logger, Redactor, TaskReader, TaskReadingByModel } from '../ports/index.js';
+import { createRedactor } from '../security/redact.js';
 import { createOpenAIClient, describeLlmFailure, isOnline, type LlmConfig } from '../config/llm.js';
 import { createEndpointBreaker, type CircuitBreaker } from '../config/circuit-breaker.js';
 import { AnswerRejected, askForJson } from './chat-answer.js';
@@ -97,6 +98,8 @@ export interface LlmTaskReaderOptions {
   client: OpenAI;
   model: string;
   logger: Logger;
+  /** the task leaves for the provider redacted by it (read once per task: the reading is kept by the raw text) */
+  redactor: Redactor;
   breaker?: CircuitBreaker;
   meter?: TokenMeter;
   /** milliseconds since the epoch (default Date.now): when a failed reading may be asked again */
@@ -110,17 +113,24 @@ interface KeptReading {
 }
 
 export function createLlmTaskReader(options: LlmTaskReaderOptions): TaskReader {
-  const { client, model, logger, breaker, meter } = options;
+  const { client, model, logger, redactor, breaker, meter } = options;
   const now = options.now ?? Date.now;
   const readings = new Map<string, KeptReading>();
 
   async function ask(task: string): Promise<TaskReadingByModel | undefined> {
+    let redacted: string;
+    try {
+      redacted = await redactor.redact(task);
+    } catch (error) {
+      logger.warn(`the task could not be redacted for the model (${String(error)}); recall reads it by the rules`);
+      return undefined;
+    }
     try {
       const answer = await askForJson({
         client,
         model,
         system: TASK_READER_PROMPT,
-        user: userPrompt(task),
+        user: userPrompt(redacted),
         responseFormat: RESPONSE_FORMAT,
         schema: ValidTaskAnswerSchema,
         ...(breaker ? { breaker } : {}),
@@ -172,11 +182,13 @@ function userPrompt(task: string, marker = randomBytes(6).toString('hex')): stri
 const READ_TIMEOUT_MS = 15_000;
 
 /** The reader of tasks for recall, or undefined (offline, or MEMORY_TRANSFER_READ_MODEL=rules): the rules read them. */
+/** `redactor`: what the task goes through before it leaves (default: secretlint and the own patterns) */
 export function createTaskReader(
   config: LlmConfig,
   logger: Logger,
   meter?: TokenMeter,
   breaker: CircuitBreaker = createEndpointBreaker(config, logger),
+  redactor: Redactor = createRedactor(),
 ): TaskReader | undefined {
   if (!isOnline(config) || config.readModel === null) return undefined;
   return createLlmTaskReader({
@@ -188,6 +200,7 @@ export function createTaskReader(
     }),
     model: config.readModel,
     logger,
+    redactor,
     breaker,
     ...(meter ? { meter } : {}),
   });

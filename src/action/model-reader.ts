@@ -23,10 +23,9 @@ export function actionTaskReader(
     // the agent after this step is waiting: one try, then the rules
     MEMORY_TRANSFER_LLM_RETRIES: '0',
   });
-  const reader = createTaskReader(config, logger);
-  if (!reader) return undefined;
   // the redactor's own patterns (every GitHub token prefix, JWTs, PEM blocks, URL credentials,
   // cloud keys, auth headers, high-entropy assignments and blobs), without secretlint's scanner:
   // it stays out of the Action's bundle
-  return { read: (task) => reader.read(redactKnownPatterns(task)) };
+  const ownPatterns = { redact: async (text: string) => redactKnownPatterns(text) };
+  return createTaskReader(config, logger, undefined, undefined, ownPatterns);
 }

@@ -252,13 +252,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // one breaker for the model endpoint: a hanging one stops both the completions and the embeddings
   const breaker = createEndpointBreaker(llm, logger);
   const embedder = options.embedder ?? createEmbedder(llm, meter, breaker);
-  const taskReader = options.taskReader ?? createTaskReader(llm, logger, meter, breaker);
+  const redactor = options.redactor ?? createRedactor();
+  const taskReader = options.taskReader ?? createTaskReader(llm, logger, meter, breaker, redactor);
   const deps: AppDeps = {
     store,
     abstractor: options.abstractor ?? createAbstractor(llm, logger, meter, breaker),
     ...(embedder ? { embedder } : {}),
     ...(taskReader ? { taskReader } : {}),
-    redactor: options.redactor ?? createRedactor(),
+    redactor,
     logger,
     clock,
     queue: worker,

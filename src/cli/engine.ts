@@ -73,19 +73,14 @@ export async function engineDeps(ctx: CliContext, store: Store): Promise<EngineD
   };
 }
 
-/** what recall uses: the store, and online the embedder and the task reader, with the redactor their query goes through */
+/** what recall uses: the store, and online the task reader, and the embedder with the redactor its query goes through */
 export async function recallDeps(ctx: CliContext, store: Store): Promise<RecallDeps> {
   const config = llmConfigFromEnv(ctx.io.env);
   const meter = createTokenMeter();
   const embedder = await embedderFor(config, meter);
   const taskReader = await taskReaderFor(config, ctx.logger, meter);
-  const base = { store, logger: ctx.logger, clock: systemClock };
-  if (!embedder && !taskReader) return base;
+  const base = { store, logger: ctx.logger, clock: systemClock, ...(taskReader ? { taskReader } : {}) };
+  if (!embedder) return base;
   const { createRedactor } = await import('../security/redact.js');
-  return {
-    ...base,
-    ...(embedder ? { embedder } : {}),
-    ...(taskReader ? { taskReader } : {}),
-    redactor: createRedactor(),
-  };
+  return { ...base, embedder, redactor: createRedactor() };
 }

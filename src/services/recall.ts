@@ -43,9 +43,9 @@ export interface RecallDeps {
   /** a Store, or a MemoryIndex over a pool file: anything that can search and load memories */
   store: Retriever;
   embedder?: Embedder;
-  /** redacts the task before it is sent to the embedder or the reader (an LLM provider); a failure skips them */
+  /** redacts the task before it is sent to the embedder (an LLM provider); a failure skips the vectors */
   redactor?: Redactor;
-  /** reads the task by a model (its kind and routines) in place of the rules; absent: the rules read it */
+  /** reads the task by a model (its kind and routines) in place of the rules, redacting it itself; absent: the rules read it */
   taskReader?: TaskReader;
   logger: Logger;
   clock: Clock;
@@ -107,9 +107,7 @@ export async function recall(
   const k = options.k ?? 3;
   if (k <= 0 || task.trim() === '') return [];
   const reading = readTask(task);
-  // the task as it may leave for a model provider (the reader, the embedder): redacted once
-  const outgoing = outgoingText(deps, task);
-  const byModel = deps.taskReader ? await readByModel(deps, deps.taskReader, outgoing) : undefined;
+  const byModel = await deps.taskReader?.read(task);
   const kind = byModel?.taskKind ?? reading.kind.kind;
   if (!options.anyTask && !(options.taskKinds ?? ['failure']).includes(kind)) return [];
   const level = options.level ?? 'insight';
@@ -137,7 +135,7 @@ export async function recall(
   const [lexical, expanded, vector] = await Promise.all([
     deps.store.searchLexical(tenant, task, search),
     expansion ? deps.store.searchLexical(tenant, expansion, search) : Promise.resolve([]),
-    vectorCandidates(deps, tenant, outgoing, search),
+    vectorCandidates(deps, tenant, task, search),
   ]);
 
   // 2. load; the policy filter applies to every candidate as it is scored
@@ -324,8 +322,7 @@ export function taskKindOf(task: string): TaskKind {
 
 /** What kind of task a text is as recall reads it: by the model when deps have a reader and it answers, else by the rules. */
 export async function taskKindFor(deps: RecallDeps, task: string): Promise<TaskKind> {
-  const byModel = deps.taskReader ? await readByModel(deps, deps.taskReader, outgoingText(deps, task)) : undefined;
-  return byModel?.taskKind ?? taskKindOf(task);
+  return (await deps.taskReader?.read(task))?.taskKind ?? taskKindOf(task);
 }
 
 /**
@@ -354,33 +351,6 @@ function routinesByModel(model: TaskReadingByModel, reading: TaskReading): Routi
     const facet = named.find((cue) => cue.kind === kind)?.facet;
     return { kind, weight: at === 0 ? 1 : SECOND_MODEL_ROUTINE, ...(facet ? { facet } : {}) };
   });
-}
-
-/**
- * The task as it may leave for an LLM provider: redacted when deps have a redactor and something
- * sends it. Each use reports a failed redaction its own way; one nobody awaits is no unhandled rejection.
- */
-function outgoingText(deps: RecallDeps, task: string): Promise<string> {
-  if (!deps.redactor || (!deps.taskReader && !deps.embedder)) return Promise.resolve(task);
-  const redacted = deps.redactor.redact(task);
-  redacted.catch(() => undefined);
-  return redacted;
-}
-
-/** The model's reading of the redacted task; undefined if the redaction or the reading fails. */
-async function readByModel(
-  deps: RecallDeps,
-  reader: TaskReader,
-  outgoing: Promise<string>,
-): Promise<TaskReadingByModel | undefined> {
-  try {
-    return await reader.read(await outgoing);
-  } catch (error) {
-    deps.logger.warn('recall: the task could not be redacted for the model; the rules read it', {
-      error: String(error),
-    });
-    return undefined;
-  }
 }
 
 function readWords(text: string): NonNullable<TaskReading['words']> {
@@ -443,12 +413,12 @@ function withLessonKinds(
 async function vectorCandidates(
   deps: RecallDeps,
   tenant: string,
-  outgoing: Promise<string>,
+  task: string,
   search: SearchOptions,
 ): Promise<ScoredId[]> {
   if (!deps.embedder) return [];
   try {
-    const query = await outgoing;
+    const query = deps.redactor ? await deps.redactor.redact(task) : task;
     const [embedded] = await deps.embedder.embed([query]);
     return embedded ? await deps.store.searchVector(tenant, embedded, deps.embedder.model, search) : [];
   } catch (error) {

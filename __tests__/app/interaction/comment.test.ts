@@ -58,15 +58,25 @@ function idsIn(body: string): string[] {
   return [...body.matchAll(/`(m[0-9a-f]{10})`/g)].map((m) => m[1] ?? '');
 }
 
-/** A model endpoint (mocked at the HTTP layer) that reads each task as `answer` says. */
-function modelReads(answer: { task_kind: string; routines: string[] }) {
+/** The App again, with a model endpoint (mocked at the HTTP layer) that reads the next task as `answer` says. */
+async function withModelReading(answer: { task_kind: string; routines: string[] }): Promise<void> {
   nock('https://llm.test').post('/v1/chat/completions').reply(200, chatCompletion(answer));
   const config = llmConfigFromEnv({
     OPENAI_API_KEY: 'sk-test',
     OPENAI_BASE_URL: 'https://llm.test/v1',
     MEMORY_TRANSFER_LLM_RETRIES: '0',
   });
-  return createTaskReader(config, silentLogger)!;
+  await h.cleanup();
+  h = await createHarness({ engine: { taskReader: createTaskReader(config, silentLogger)! } });
+}
+
+/** The App reads the issue's configuration and writes nothing. */
+async function expectSilentOn(title: string, body: string): Promise<void> {
+  const scope = noConfigFiles(github());
+  await receiveIssue(issueOpened(title, body));
+  await h.worker.drain();
+  expect(scope.isDone()).toBe(true);
+  expect(await commentStateOf(h.store)).toBeUndefined();
 }
 
 describe('the suggestion comment when a model reads the issue', () => {
@@ -86,16 +96,9 @@ describe('the suggestion comment when a model reads the issue', () => {
   it('comments with the routine the model read on an issue whose words the rules do not know', async () => {
     await putInsight(h.store, 'm00000000f1', 'Codertocat/cal', 'public', TIME_ZONES);
     // read by the rules, the issue is a discussion: no comment
-    const silent = noConfigFiles(github());
-    await receiveIssue(issueOpened(AUCKLAND.title, AUCKLAND.body));
-    await h.worker.drain();
-    expect(silent.isDone()).toBe(true);
-    expect(await commentStateOf(h.store)).toBeUndefined();
+    await expectSilentOn(AUCKLAND.title, AUCKLAND.body);
 
-    await h.cleanup();
-    h = await createHarness({
-      engine: { taskReader: modelReads({ task_kind: 'failure', routines: ['encoding-locale'] }) },
-    });
+    await withModelReading({ task_kind: 'failure', routines: ['encoding-locale'] });
     await putInsight(h.store, 'm00000000f1', 'Codertocat/cal', 'public', TIME_ZONES);
     const scope = noConfigFiles(github()).get(`/repos/${OWNER}/${REPO}/issues/1/comments`).query(true).reply(200, []);
     const c = captureComments(scope);
@@ -107,14 +110,9 @@ describe('the suggestion comment when a model reads the issue', () => {
   });
 
   it('stays silent on an issue the model reads as a feature request, though the rules read a failure', async () => {
-    await h.cleanup();
-    h = await createHarness({ engine: { taskReader: modelReads({ task_kind: 'feature', routines: ['edge-input'] }) } });
+    await withModelReading({ task_kind: 'feature', routines: ['edge-input'] });
     await putInsight(h.store, 'm00000000f2', 'Codertocat/api', 'public');
-    const scope = noConfigFiles(github());
-    await receiveIssue(issueOpened(EMPTY_INPUT.title, EMPTY_INPUT.body));
-    await h.worker.drain();
-    expect(scope.isDone()).toBe(true);
-    expect(await commentStateOf(h.store)).toBeUndefined();
+    await expectSilentOn(EMPTY_INPUT.title, EMPTY_INPUT.body);
   });
 });
 
