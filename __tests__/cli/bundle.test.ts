@@ -124,6 +124,26 @@ describe('the bundled command', () => {
     }
   });
 
+  it("reports the model's reading of the task in --json, and is silent on what it reads as a question", async () => {
+    const llm = await startFakeOpenAI();
+    try {
+      llm.reply('chat', chatReply({ task_kind: 'question', routines: [] }));
+      llm.reply('embeddings', embeddingsReply(1, 512));
+      const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseURL, MEMORY_TRANSFER_LLM_RETRIES: '0' };
+      const { code, stdout, stderr } = await cli(
+        ['--db', join(work, 'pool.db'), 'recall', TASK, '--json'],
+        undefined,
+        env,
+      );
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(JSON.parse(stdout)).toMatchObject({ taskKind: 'question', results: [] });
+      // one reading serves the recall, the withheld check and the reported kind
+      expect(llm.requests.map((r) => r.endpoint)).toEqual(['chat']);
+    } finally {
+      await llm.close();
+    }
+  });
+
   it('runs every other command from the full bundle, zod and all', async () => {
     const db = join(work, 'pool.db');
     const record = join(work, 'list.txt');

@@ -2,7 +2,10 @@
 // tool error saying what happened, never a crash; an unexpected error is not shown over HTTP.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import nock from 'nock';
 import { describe, expect, it } from 'vitest';
+import { createTaskReader } from '../../src/abstraction/llm-task-reader.js';
+import { llmConfigFromEnv } from '../../src/config/llm.js';
 import { StoreError } from '../../src/core/errors.js';
 import type { InsightSource } from '../../src/mcp/insight-source.js';
 import { createMcpServer } from '../../src/mcp/server.js';
@@ -10,6 +13,7 @@ import { MemoryIndex } from '../../src/core/retrieval/memory-index.js';
 import { createPoolSource, type BoundRepository } from '../../src/mcp/pool-source.js';
 import { boundRepository } from '../../src/mcp/stdio.js';
 import { silentLogger, systemClock, type Logger } from '../../src/ports/index.js';
+import { chatCompletion } from '../helpers/openai-server.js';
 import { CANARY, PRIVATE_ID, TASK, poolInsights, textOf } from './mcp-harness.js';
 
 function failing(error: Error): InsightSource {
@@ -157,6 +161,33 @@ describe('the kind of task recall reads', () => {
     });
     expect(question.structuredContent).toMatchObject({ taskKind: 'question', insights: [] });
     expect(textOf(question)).toMatch(/the task is a question/);
+    await client.close();
+  });
+
+  it("says the model's kind when a model reads the task, though the rules would read another", async () => {
+    const memories = poolInsights();
+    nock('https://llm.test')
+      .post('/v1/chat/completions')
+      .reply(200, chatCompletion({ task_kind: 'question', routines: [] }));
+    const taskReader = createTaskReader(
+      llmConfigFromEnv({
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: 'https://llm.test/v1',
+        MEMORY_TRANSFER_LLM_RETRIES: '0',
+      }),
+      silentLogger,
+    )!;
+    const source = createPoolSource({
+      label: 'the pool',
+      recallDeps: { store: new MemoryIndex(memories), logger: silentLogger, clock: systemClock, taskReader },
+      tenant: 'acme',
+      list: async () => memories,
+    });
+    const client = await connected(source, true);
+    // the rules read TASK as a failure (above)
+    const read = await client.callTool({ name: 'recall', arguments: { task: TASK } });
+    expect(read.structuredContent).toMatchObject({ taskKind: 'question', insights: [] });
+    expect(textOf(read)).toMatch(/the task is a question/);
     await client.close();
   });
 });
