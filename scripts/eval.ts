@@ -1,6 +1,6 @@
 /**
  * npm run eval [-- path/to/fixes.jsonl] [--offtopic FILE] [--json] [--verbose] [--diagnose] [--samples N]
- *   [--kinds-from-labels | --read-by-model]
+ *   [--kinds-from-labels | --read-by-model [--record FILE] | --readings FILE]
  *
  * The protocol of ../shared/eval-dev/README.md, offline (rule-based abstraction, lexical recall):
  * 1. plain: learn every fix of the set into one fresh temporary SQLite pool (tenant "eval"); for
@@ -23,7 +23,8 @@
  * 8. --kinds-from-labels: recall's task reader (a model's, in the App) played by the labels: every
  *    bug task read as a failure needing its labelled routines. The ceiling of a model's reading.
  *    --read-by-model: the configured model reads every task (OPENAI_API_KEY, MEMORY_TRANSFER_READ_MODEL),
- *    off-topic ones included: that model's own figures (it needs the network).
+ *    off-topic ones included: that model's own figures (it needs the network); --record FILE keeps its
+ *    readings, and --readings FILE plays recorded readings back offline (tasks without one: the rules).
  * The labels, lessons and issues are read here, by the scorer, and nowhere else.
  */
 import { execFileSync } from 'node:child_process';
@@ -53,6 +54,7 @@ import {
 } from './eval/data.js';
 import { defaultEvalSet, evalDevFolder } from './eval-set.js';
 import { labelReader } from './eval/label-reader.js';
+import { recordedReader, recording } from './eval/recorded-readings.js';
 import { diagnoseLearning, diagnoseTasks, emptyDiagnosis, printDiagnosis, summarize } from './eval/diagnose.js';
 import { countLeaks, defectiveTitles, sample, sharedTitles, sourceDistribution } from './eval/pool-shape.js';
 import { addSums, emptySums, K, scoreQueries, TENANT, toScore, type Query, type Score } from './eval/score.js';
@@ -127,6 +129,26 @@ interface OfftopicResult {
   featuresAsFailure?: number;
   /** feature requests read as a feature */
   featuresRead?: number;
+}
+
+/** The model's reader, its readings appended to FILE when --record names one. */
+function withRecord(reader: TaskReader, file: string | undefined): TaskReader {
+  return file === undefined ? reader : recording(reader, resolve(file));
+}
+
+/** Recorded readings (--readings FILE), or a clear exit when the file is missing or malformed. */
+function readingsFrom(file: string): TaskReader {
+  try {
+    const reader = recordedReader(resolve(file));
+    process.on('exit', () => {
+      if (reader.missing() > 0)
+        console.error(`eval: ${reader.missing()} tasks have no recorded reading in ${file}; the rules read them`);
+    });
+    return reader;
+  } catch (error) {
+    console.error(`eval: ${(error as Error).message}`);
+    process.exit(2);
+  }
 }
 
 /** The configured model as recall's reader of tasks (--read-by-model), or a clear exit without a key. */
@@ -206,7 +228,7 @@ async function main(): Promise<void> {
   const json = args.includes('--json');
   const verbose = args.includes('--verbose');
   const diagnose = args.includes('--diagnose');
-  const valued = new Set(['--offtopic', '--samples']);
+  const valued = new Set(['--offtopic', '--samples', '--readings', '--record']);
   const pathArg = args.find((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
   let path: string;
   if (pathArg !== undefined) path = resolve(pathArg);
@@ -242,8 +264,10 @@ async function main(): Promise<void> {
         ),
       )
     : args.includes('--read-by-model')
-      ? modelReader()
-      : undefined;
+      ? withRecord(modelReader(), flag(args, '--record'))
+      : flag(args, '--readings') !== undefined
+        ? readingsFrom(flag(args, '--readings')!)
+        : undefined;
 
   // 1. plain: one pool of every fix
   const pool = await learnPool(fixes);

@@ -44,7 +44,7 @@ const listed = <T extends readonly [string, ...string[]]>(names: T) =>
   z.preprocess((value) => (typeof value === 'string' ? value.trim().toLowerCase() : value), z.enum(names));
 
 /** The answer as checked: any routine kind may be named, the fallback (a failing-first test) is dropped. */
-const ValidTaskAnswerSchema = z.object({
+export const ValidTaskAnswerSchema = z.object({
   task_kind: listed(TASK_KINDS),
   routines: z
     .array(listed(ROUTINE_KINDS))
