@@ -310,10 +310,10 @@ async function main(): Promise<void> {
         const sums = emptySums();
         const hitsOf = await scoreQueries(one.store, queriesOf(mode, held), fixes, answers, sums, false, reader);
         if (diagnose && mode === 'subject') {
-          diagnoseTasks(hitsOf, answers, diagnosis);
+          await diagnoseTasks(hitsOf, answers, diagnosis, reader);
           await diagnoseLearning(one.store, rest, answers, diagnosis);
         }
-        if (diagnose && mode === 'issue') diagnoseTasks(hitsOf, answers, issueDiagnosis);
+        if (diagnose && mode === 'issue') await diagnoseTasks(hitsOf, answers, issueDiagnosis, reader);
         results[mode]!.perRepository[repo] = toScore(sums, withLessons);
         addSums(loroSums[mode], sums);
       }

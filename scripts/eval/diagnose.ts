@@ -1,5 +1,7 @@
 /** Where leave-one-repository-out precision is lost (npm run eval -- --diagnose). */
 import type { Fix, RecallHit } from '../../src/core/types.js';
+import type { RoutineKind } from '../../src/core/knowledge/routines.js';
+import type { TaskReader } from '../../src/ports/index.js';
 import { FALLBACK_ROUTINE, taskRoutines, withCompleteProvenance } from '../../src/services/recall.js';
 import type { Store } from '../../src/store/store.js';
 import { key, type Answer } from './data.js';
@@ -49,15 +51,31 @@ export const emptyDiagnosis = (): Diagnosis => ({
   otherKindRelevance: 0,
 });
 
-/** `hitsOf`: what scoreQueries recalled for each query */
-export function diagnoseTasks(hitsOf: Map<Query, RecallHit[]>, answers: Map<string, Answer>, d: Diagnosis): void {
+/**
+ * The routine recall reads first in a task: the reader's (a model's, recorded or the labels'), as
+ * recall takes it, else the rules'; undefined when none is named (the rules' fallback included).
+ */
+async function firstRoutine(task: string, reader: TaskReader | undefined): Promise<RoutineKind | undefined> {
+  const byReader = (await reader?.read(task))?.routines[0];
+  if (byReader !== undefined) return byReader;
+  const first = taskRoutines(task)[0];
+  return first === undefined || first === FALLBACK_ROUTINE ? undefined : first.kind;
+}
+
+/** `hitsOf`: what scoreQueries recalled for each query; `reader`: the task reader recall was given */
+export async function diagnoseTasks(
+  hitsOf: Map<Query, RecallHit[]>,
+  answers: Map<string, Answer>,
+  d: Diagnosis,
+  reader?: TaskReader,
+): Promise<void> {
   for (const [{ fix, task }, hits] of hitsOf) {
     const real = realLabels(answers.get(key(fix.repo, fix.ref))!);
     if (real.length === 0) continue;
     d.tasks += 1;
-    const routines = taskRoutines(task);
-    const first = routines[0];
-    if (!first || first === FALLBACK_ROUTINE) d.taskNone += 1;
+    const kind = await firstRoutine(task, reader);
+    const first = kind === undefined ? undefined : { kind };
+    if (!first) d.taskNone += 1;
     const precision = hits.reduce((sum, h) => sum + hitRelevance(h, fix, answers, lenient), 0) / K;
     if (first && real.includes(first.kind)) {
       d.taskRight += 1;
