@@ -1,6 +1,7 @@
 /**
  * npm run eval [-- path/to/fixes.jsonl] [--offtopic FILE] [--json] [--verbose] [--diagnose] [--samples N]
  *   [--kinds-from-labels | --read-by-model [--record FILE] | --readings FILE]
+ *   [--abstract-by-model [--record-abstractions FILE] | --abstractions FILE]
  *
  * The protocol of ../shared/eval-dev/README.md, offline (rule-based abstraction, lexical recall):
  * 1. plain: learn every fix of the set into one fresh temporary SQLite pool (tenant "eval"); for
@@ -25,6 +26,9 @@
  *    --read-by-model: the configured model reads every task (OPENAI_API_KEY, MEMORY_TRANSFER_READ_MODEL),
  *    off-topic ones included: that model's own figures (it needs the network); --record FILE keeps its
  *    readings, and --readings FILE plays recorded readings back offline (tasks without one: the rules).
+ * 9. --abstract-by-model: the pools are learned by the configured model (the LLM abstractor, as `learn`
+ *    with an API key), each fix asked once per run; --record-abstractions FILE keeps its answers, and
+ *    --abstractions FILE learns with the same abstractor answered from FILE, offline.
  * The labels, lessons and issues are read here, by the scorer, and nowhere else.
  */
 import { execFileSync } from 'node:child_process';
@@ -34,11 +38,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRulesAbstractor } from '../src/abstraction/rules-abstractor.js';
 import { createTaskReader } from '../src/abstraction/llm-task-reader.js';
-import { llmConfigFromEnv } from '../src/config/llm.js';
+import { isOnline, llmConfigFromEnv } from '../src/config/llm.js';
 import type { Fix, Memory } from '../src/core/types.js';
 import { createRedactor } from '../src/security/redact.js';
 import { learnFixes } from '../src/services/learn.js';
-import { silentLogger, systemClock, type Logger, type TaskReader } from '../src/ports/index.js';
+import { silentLogger, systemClock, type Abstractor, type Logger, type TaskReader } from '../src/ports/index.js';
 import { recall, taskKindFor } from '../src/services/recall.js';
 import { readFixesFile } from '../src/sources/fixes-file.js';
 import { openStore } from '../src/store/open-store.js';
@@ -55,6 +59,7 @@ import {
 import { defaultEvalSet, evalDevFolder } from './eval-set.js';
 import { labelReader } from './eval/label-reader.js';
 import { recordedReader, recording } from './eval/recorded-readings.js';
+import { recordingAbstractor, replayedAbstractor } from './eval/recorded-abstractions.js';
 import { diagnoseLearning, diagnoseTasks, emptyDiagnosis, printDiagnosis, summarize } from './eval/diagnose.js';
 import { countLeaks, defectiveTitles, sample, sharedTitles, sourceDistribution } from './eval/pool-shape.js';
 import { addSums, emptySums, K, scoreQueries, TENANT, toScore, type Query, type Score } from './eval/score.js';
@@ -68,14 +73,17 @@ type Mode = 'subject' | 'issue' | 'title';
 /** An issue's title: the first line of its task. */
 const titleOf = (task: string): string => task.split('\n')[0]!;
 
-async function learnPool(fixes: readonly Fix[]): Promise<{ store: Store; dir: string; seconds: number }> {
+async function learnPool(
+  fixes: readonly Fix[],
+  abstractor: Abstractor,
+): Promise<{ store: Store; dir: string; seconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-transfer-eval-'));
   const store = await openStore(join(dir, 'pool.db'));
   const started = Date.now();
   await learnFixes(
     {
       store,
-      abstractor: createRulesAbstractor(),
+      abstractor,
       redactor: createRedactor(),
       logger: silentLogger,
       clock: systemClock,
@@ -129,6 +137,37 @@ interface OfftopicResult {
   featuresAsFailure?: number;
   /** feature requests read as a feature */
   featuresRead?: number;
+}
+
+/**
+ * Who writes the pools' insights: the rules, the configured model (--abstract-by-model, its answers
+ * kept with --record-abstractions FILE), or recorded answers (--abstractions FILE).
+ */
+function abstractorFor(args: string[]): Abstractor {
+  const file = flag(args, '--abstractions');
+  if (file !== undefined) {
+    try {
+      const replayed = replayedAbstractor(resolve(file));
+      process.on('exit', () => {
+        if (replayed.missing() > 0)
+          console.error(
+            `eval: ${replayed.missing()} fixes have no recorded abstraction in ${file}; the rules learned them`,
+          );
+      });
+      return replayed;
+    } catch (error) {
+      console.error(`eval: ${(error as Error).message}`);
+      process.exit(2);
+    }
+  }
+  if (!args.includes('--abstract-by-model')) return createRulesAbstractor();
+  const config = llmConfigFromEnv(process.env);
+  if (!isOnline(config)) {
+    console.error('eval: --abstract-by-model needs OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint)');
+    process.exit(2);
+  }
+  const record = flag(args, '--record-abstractions');
+  return recordingAbstractor(config, record === undefined ? undefined : resolve(record), consoleWarnings);
 }
 
 /** The model's reader, its readings appended to FILE when --record names one. */
@@ -228,7 +267,14 @@ async function main(): Promise<void> {
   const json = args.includes('--json');
   const verbose = args.includes('--verbose');
   const diagnose = args.includes('--diagnose');
-  const valued = new Set(['--offtopic', '--samples', '--readings', '--record']);
+  const valued = new Set([
+    '--offtopic',
+    '--samples',
+    '--readings',
+    '--record',
+    '--abstractions',
+    '--record-abstractions',
+  ]);
   const pathArg = args.find((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
   let path: string;
   if (pathArg !== undefined) path = resolve(pathArg);
@@ -269,8 +315,10 @@ async function main(): Promise<void> {
         ? readingsFrom(flag(args, '--readings')!)
         : undefined;
 
+  const abstractor = abstractorFor(args);
+
   // 1. plain: one pool of every fix
-  const pool = await learnPool(fixes);
+  const pool = await learnPool(fixes, abstractor);
   const results: Partial<Record<Mode, ModeResult>> = {};
   let insights: Memory[];
   try {
@@ -304,7 +352,7 @@ async function main(): Promise<void> {
   for (const repo of repos) {
     const rest = fixes.filter((f) => f.repo !== repo);
     const held = fixes.filter((f) => f.repo === repo);
-    const one = await learnPool(rest);
+    const one = await learnPool(rest, abstractor);
     try {
       for (const mode of modes) {
         const sums = emptySums();
