@@ -126,6 +126,21 @@ describe('LLM abstractor', () => {
     expect(warnings[1]).toContain('(schema mismatch: tags.routine');
   });
 
+  it("falls back when the insight's title is a commit's words, not a rule (a repair verb first, a check glued on)", async () => {
+    const titled = (title: string) => ({ ...goodAnswer, insight: { ...goodAnswer.insight, title } });
+    nock(BASE)
+      .post(PATH)
+      .reply(200, completion(JSON.stringify(titled('Fix the retry limit when retry is a number'))));
+    nock(BASE)
+      .post(PATH)
+      .reply(200, completion(JSON.stringify(titled('Retry limit ignored for numbers: pin it with a regression test'))));
+    const { abstractor, warnings } = setup();
+    expect((await abstractor.abstract(fix)).model).toBe('rules@1');
+    expect((await abstractor.abstract(fix)).model).toBe('rules@1');
+    expect(warnings[0]).toContain('(schema mismatch: insight.title begins with a repair verb)');
+    expect(warnings[1]).toContain('(schema mismatch: insight.title commit words glued to a check)');
+  });
+
   it('falls back on a refusal', async () => {
     nock(BASE)
       .post(PATH)

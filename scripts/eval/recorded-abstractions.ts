@@ -6,9 +6,9 @@
  * whole of the product's path (the schema, the specificity check, the screen, the fallback to the
  * rules), so a replayed pool is the pool the model's answers make.
  *
- * One JSON line per request: `{ "prompt_sha256", "answer" }`, keyed by the SHA-256 of the user
- * message with the fence's random id set to a constant: a change to the prompt or to the fix makes
- * a request no recording answers, and that fix is learned by the rules (counted).
+ * One JSON line per request: `{ "prompt_sha256", "answer" }`, keyed by the SHA-256 of the system
+ * prompt and the user message (the fence's random id set to a constant): a change to the prompt or
+ * to the fix makes a request no recording answers, and that fix is learned by the rules (counted).
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type OpenAI from 'openai';
@@ -22,11 +22,14 @@ import { silentLogger, type Abstraction, type Abstractor, type Logger } from '..
 type ChatCreate = OpenAI['chat']['completions']['create'];
 type ChatParams = Parameters<ChatCreate>[0];
 
-/** The key of a request: its user message, the fence's random id replaced. */
+/** The key of a request: its system and user messages, the fence's random id replaced. */
 export function promptKey(params: Pick<ChatParams, 'messages'>): string {
-  const user = params.messages.find((m) => m.role === 'user')?.content;
-  const text = typeof user === 'string' ? user : JSON.stringify(user);
-  return sha256Hex(text.replace(/<<<(END-)?([A-Z-]+) [0-9a-f]{12}>>>/g, '<<<$1$2 marker>>>'));
+  const text = (role: string) => {
+    const content = params.messages.find((m) => m.role === role)?.content;
+    return typeof content === 'string' ? content : JSON.stringify(content ?? '');
+  };
+  const user = text('user').replace(/<<<(END-)?([A-Z-]+) [0-9a-f]{12}>>>/g, '<<<$1$2 marker>>>');
+  return sha256Hex(`${text('system')}\n\n${user}`);
 }
 
 function completion(content: string): OpenAI.Chat.Completions.ChatCompletion {

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ROUTINE_KINDS } from '../core/knowledge/routines.js';
+import { titleDefect } from '../core/knowledge/titles.js';
 import { CHECK_KINDS, type Fix } from '../core/types.js';
 
 export const LANGUAGES = [
@@ -95,7 +96,11 @@ export const ValidAnswerSchema = z.object({
     experience_summary: line(8, 600),
   }),
   insight: z.object({
-    title: line(3, 120),
+    // a title says what to check, as the catalog's do: never a commit's words ("Fix …", "…: pin it with a test")
+    title: line(3, 120).superRefine((title, ctx) => {
+      const defect = titleDefect(title);
+      if (defect) ctx.addIssue({ code: 'custom', message: defect });
+    }),
     description: line(10, 300).refine((s) => sentenceCount(s) === 1, 'must be one sentence'),
     content: line(10, 900).refine((s) => sentenceCount(s) <= 3, 'must be 1 to 3 sentences'),
   }),
