@@ -352,6 +352,48 @@ describe('one lesson, one result', () => {
   });
 });
 
+describe("a model's insight", () => {
+  const fix = sampleFix({ repo: 'acme/api', ref: 'a1', title: 'Crash on an empty request body', visibility: 'public' });
+  const base = insightMemory('mbase', fix);
+  // the rules' checklist of the kind, taught in two repositories
+  const checklist: Memory = {
+    ...base,
+    id: 'mchecklist',
+    title: 'Test the empty, null and missing inputs of the code you change',
+    lesson: null,
+    routines: ['edge-input'],
+    facet: null,
+    support: 2,
+    provenance: [...base.provenance, { ...base.provenance[0]!, repo: 'acme/web', ref: 'w1' }],
+  };
+  // a lesson the model wrote that the catalog does not name
+  const model: Memory = {
+    ...base,
+    id: 'mmodel',
+    title: 'A request with no body must be answered, not crash the handler',
+    description: 'When a client sends a request without a body.',
+    content: 'Send a request with no body to each handler and assert a clear answer.',
+    lesson: null,
+    routines: ['edge-input'],
+    facet: null,
+    examples: [],
+    writer: 'model',
+    model: 'gpt-5-mini',
+  };
+
+  it("states its own lesson: it gets the whole routine match, where the rules' checklist of the kind gets half", async () => {
+    const hits = await recall(
+      { store: new MemoryIndex([checklist, model]), logger: silentLogger, clock },
+      { tenant: 'acme' },
+      'The server crashes when a client sends an empty body',
+    );
+    const [first, second] = hits;
+    expect(first?.memory.id).toBe('mmodel');
+    expect(second?.memory.id).toBe('mchecklist');
+    expect(first!.parts.routine).toBeGreaterThan(1.5 * second!.parts.routine);
+  });
+});
+
 describe('an issue written in a template', () => {
   const setup = [
     '### Environment',

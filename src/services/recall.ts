@@ -84,7 +84,7 @@ export interface RecallOptions {
 /** The routine a failure task that names none most likely needs, as a weak cue. */
 export const FALLBACK_ROUTINE: Readonly<RoutineCue> = { kind: 'edge-input', weight: 0.3 };
 
-/** The share of the routine match a kind's checklist (an insight with no lesson of its own) gets. */
+/** The share of the routine match a kind's checklist (the rules' insight with no lesson of its own) gets. */
 const TEMPLATE_ROUTINE_SHARE = 0.5;
 
 /** The weight of the second routine a model reads in a task (its first weighs 1). */
@@ -383,8 +383,9 @@ function routinePart(
   const learned = isLearnedLesson(lesson) && namesPhrase(task, phraseOfLesson(lesson!)) ? 1 : 0;
   if (routines.length === 0) return 0.25 * learned;
   const lessonMatch = lesson === undefined ? 0 : (lessons.get(lesson) ?? learned);
-  // a kind's checklist (no lesson of its own) matches the kind, not the task: half the share
-  const specific = lesson === undefined ? TEMPLATE_ROUTINE_SHARE : 1;
+  // a kind's checklist (the rules' insight with no lesson of its own) matches the kind, not the
+  // task: half the share; a model's insight states its own lesson, catalog or not
+  const specific = lesson === undefined && memory.writer !== 'model' ? TEMPLATE_ROUTINE_SHARE : 1;
   return specific * (0.6 * routineMatch(routines, memory) + 0.15 * expandedScore) + 0.25 * lessonMatch;
 }
 
