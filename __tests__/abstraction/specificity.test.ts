@@ -221,6 +221,7 @@ describe('an insight names nothing concrete, whoever it belongs to', () => {
   it.each([
     'Run `npm ci` after editing package.json, and commit the lockfile.',
     'Test with Node.js and PostgreSQL, on macOS and Windows, through GitHub Actions.',
+    'Import the package both as an ES module and as CommonJS, as ECMAScript tooling does.',
     'Use JSON.parse on the raw body, e.g. when it is empty, and a fake timer instead of setTimeout.',
     'Cover the read/write path and the CI/CD job; keep Given/When/Then steps readable.',
     'Check the "empty" case and the test(s) that cover it; don\'t assume the user\'s locale.',

@@ -39,7 +39,7 @@ export const TECH_NAMES = new Set(
     'nestjs nextjs vuejs reactjs rxjs swiftui appkit coredata postcss tailwindcss latex webassembly webgl ' +
     'webrtc webkit openssl openssh freebsd netbsd openbsd iphone ipad watchos tvos chromeos circleci travisci ' +
     'teamcity appveyor dockerhub stackoverflow jetbrains cocoapods sqlalchemy mypy pyright asp.net node.js ' +
-    'vue.js next.js nuxt.js express.js d3.js chart.js three.js'
+    'vue.js next.js nuxt.js express.js d3.js chart.js three.js commonjs ecmascript'
   ).split(' '),
 );
 
