@@ -69,7 +69,7 @@ describe("a model's insight that names another project's file, symbol or line", 
         content: 'Edit src/invoiceDates.js line 12 and add a test.',
       }),
       'Discount applied twice on a retried checkout': answer({
-        title: 'Make a retried operation idempotent',
+        title: 'A retried operation must apply its change once',
         description: 'Use this when a client may retry a request that changes state.',
         content: 'Edit `src/invoiceDates.js` at line 12, then add a test that sends the same request twice.',
       }),
