@@ -186,7 +186,8 @@ const PATTERNS: Pattern[] = [
   },
   {
     rule: 'secret-assignment',
-    regex: /--?(?:password|passwd|token|secret|api-key|apikey)[= ]["']?([^\s"']+)/gi,
+    // a flag, not the end of a compound word ("an identity-token permission")
+    regex: /(?<![\w-])--?(?:password|passwd|token|secret|api-key|apikey)[= ]["']?([^\s"']+)/gi,
     group: 1,
     accept: isSecretValue,
   },
