@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +143,39 @@ describe('memory-transfer eval', () => {
     expect(diagnosis.taskMisses).toEqual([{ pair: 'encoding-locale read as edge-input', count: 1 }]);
     expect(diagnosis.learnMisses[0].pair).toBe('encoding-locale learned as edge-input');
     expect(diagnosis.learnSide.right).toBeLessThan(1);
+  }, 60_000);
+
+  it('--readings replays recorded readings of the tasks in place of the rules, and a missing file exits 2', async () => {
+    await writeFile(
+      join(tmp, 'fixes.jsonl'),
+      [
+        fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
+        fix('acme/web', 'b', 'Fix crash when the list is empty', ['src/list.ts', 'test/list.test.ts'], 'edge-input'),
+        fix('acme/api', 'c', 'Fix crash on empty date string', ['src/date.ts', 'test/date.test.ts'], 'encoding-locale'),
+      ].join('\n'),
+    );
+    // a model read the date fix as a time-zone task, where the rules read empty input
+    const reading = (task: string, routines: string[]) =>
+      JSON.stringify({ task_sha256: createHash('sha256').update(task).digest('hex'), task_kind: 'failure', routines });
+    await writeFile(
+      join(tmp, 'readings.jsonl'),
+      [
+        reading('Fix crash on empty request body', ['edge-input']),
+        reading('Fix crash when the list is empty', ['edge-input']),
+        reading('Fix crash on empty date string', ['encoding-locale']),
+      ].join('\n'),
+    );
+    const run = await cli('eval', 'fixes.jsonl', '--json', '--diagnose', '--readings', 'readings.jsonl');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).diagnosis.taskSide).toMatchObject({ queries: 3, right: 1 });
+    // the project's off-topic subjects have no recorded reading: the rules read them, and it is said
+    expect(run.stderr).toMatch(
+      /^eval: \d+ tasks have no recorded reading in .*readings\.jsonl; the rules read them\n$/,
+    );
+
+    const missing = await cli('eval', 'fixes.jsonl', '--readings', 'nowhere.jsonl');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/eval: no readings file at .*nowhere\.jsonl/);
   }, 60_000);
 
   it('a missing off-topic file exits 2 naming it, instead of measuring another set', async () => {

@@ -25,9 +25,17 @@ async function run(ctx: CliContext, file: string | undefined, raw: Record<string
       verbose: z.boolean().optional(),
       diagnose: z.boolean().optional(),
       offtopic: z.string().min(1).optional(),
+      kindsFromLabels: z.boolean().optional(),
+      readByModel: z.boolean().optional(),
+      record: z.string().min(1).optional(),
+      readings: z.string().min(1).optional(),
+      abstractByModel: z.boolean().optional(),
+      recordAbstractions: z.string().min(1).optional(),
+      abstractions: z.string().min(1).optional(),
     },
     { ...raw, file },
   );
+  const path = (name: string, value: string | undefined) => (value ? [name, resolve(ctx.io.cwd, value)] : []);
   const script = resolve(ROOT, 'scripts/eval.ts');
   if (!existsSync(script))
     throw new InputError('eval needs a checkout of the memory-transfer repository (scripts/eval.ts)');
@@ -39,7 +47,14 @@ async function run(ctx: CliContext, file: string | undefined, raw: Record<string
     ...(opts.json ? ['--json'] : []),
     ...(opts.verbose ? ['--verbose'] : []),
     ...(opts.diagnose ? ['--diagnose'] : []),
-    ...(opts.offtopic ? ['--offtopic', resolve(ctx.io.cwd, opts.offtopic)] : []),
+    ...path('--offtopic', opts.offtopic),
+    ...(opts.kindsFromLabels ? ['--kinds-from-labels'] : []),
+    ...(opts.readByModel ? ['--read-by-model'] : []),
+    ...path('--record', opts.record),
+    ...path('--readings', opts.readings),
+    ...(opts.abstractByModel ? ['--abstract-by-model'] : []),
+    ...path('--record-abstractions', opts.recordAbstractions),
+    ...path('--abstractions', opts.abstractions),
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...ctx.io.env } });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => ctx.io.out(chunk));
@@ -62,6 +77,16 @@ export const evalCommand: CliCommand = {
       .option('--verbose', 'print each query and what it recalled')
       .option('--diagnose', 'say where precision is lost: the routine read in each task, and in each learned fix')
       .option('--offtopic <file>', 'off-topic tasks (JSON Lines with a subject) whose silence is measured')
+      .option('--kinds-from-labels', "the answer key reads each bug task's routines: the ceiling of a model's reading")
+      .option('--read-by-model', 'the configured model reads every task (needs OPENAI_API_KEY and the network)')
+      .option('--record <file>', "with --read-by-model: append the model's readings to this file")
+      .option('--readings <file>', 'recorded readings of the tasks, replayed offline in place of a model')
+      .option('--abstract-by-model', 'the configured model writes the insights (needs OPENAI_API_KEY and the network)')
+      .option('--record-abstractions <file>', "with --abstract-by-model: append the model's answers to this file")
+      .option(
+        '--abstractions <file>',
+        "a model's recorded answers for the fixes, replayed offline by the LLM abstractor",
+      )
       .action((file: string | undefined, options: Record<string, unknown>) => run(ctx, file, options));
   },
 };
