@@ -28,6 +28,13 @@ const fix = (repo: string, sha: string, subject: string, files: string[], primar
     labels: { primary, secondary: 'regression-test' },
   });
 
+/** Two empty-input fixes, and a fix labelled a time-zone fix whose words say empty input: the rules read it wrong on both sides. */
+const EMPTY_DATE_FIXES = [
+  fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
+  fix('acme/web', 'b', 'Fix crash when the list is empty', ['src/list.ts', 'test/list.test.ts'], 'edge-input'),
+  fix('acme/api', 'c', 'Fix crash on empty date string', ['src/date.ts', 'test/date.test.ts'], 'encoding-locale'),
+].join('\n');
+
 describe('memory-transfer eval', () => {
   it('runs the evaluation on a fixes file (relative to the working directory) and prints its figures', async () => {
     await writeFile(
@@ -127,15 +134,7 @@ describe('memory-transfer eval', () => {
   }, 60_000);
 
   it('--diagnose says where precision is lost: the routine each task is read with, and each learned fix', async () => {
-    await writeFile(
-      join(tmp, 'fixes.jsonl'),
-      [
-        fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
-        fix('acme/web', 'b', 'Fix crash when the list is empty', ['src/list.ts', 'test/list.test.ts'], 'edge-input'),
-        // labelled a time-zone fix, but its words say empty input: both sides read it wrong
-        fix('acme/api', 'c', 'Fix crash on empty date string', ['src/date.ts', 'test/date.test.ts'], 'encoding-locale'),
-      ].join('\n'),
-    );
+    await writeFile(join(tmp, 'fixes.jsonl'), EMPTY_DATE_FIXES);
     const run = await cli('eval', 'fixes.jsonl', '--json', '--diagnose');
     expect(run.code).toBe(0);
     const { diagnosis } = JSON.parse(run.stdout);
@@ -146,14 +145,7 @@ describe('memory-transfer eval', () => {
   }, 60_000);
 
   it('--readings replays recorded readings of the tasks in place of the rules, and a missing file exits 2', async () => {
-    await writeFile(
-      join(tmp, 'fixes.jsonl'),
-      [
-        fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
-        fix('acme/web', 'b', 'Fix crash when the list is empty', ['src/list.ts', 'test/list.test.ts'], 'edge-input'),
-        fix('acme/api', 'c', 'Fix crash on empty date string', ['src/date.ts', 'test/date.test.ts'], 'encoding-locale'),
-      ].join('\n'),
-    );
+    await writeFile(join(tmp, 'fixes.jsonl'), EMPTY_DATE_FIXES);
     // a model read the date fix as a time-zone task, where the rules read empty input
     const reading = (task: string, routines: string[]) =>
       JSON.stringify({ task_sha256: createHash('sha256').update(task).digest('hex'), task_kind: 'failure', routines });
