@@ -110,6 +110,7 @@ export function recordingAbstractor(config: LlmConfig, path: string | undefined,
     model: config.abstractModel,
     rules: createRulesAbstractor(),
     logger,
+    concurrency: config.concurrency,
     ...(config.reasoningEffort ? { reasoningEffort: config.reasoningEffort } : {}),
     ...(config.maxOutputTokens ? { maxOutputTokens: config.maxOutputTokens } : {}),
   });
