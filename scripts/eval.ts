@@ -145,21 +145,8 @@ interface OfftopicResult {
  */
 function abstractorFor(args: string[]): Abstractor {
   const file = flag(args, '--abstractions');
-  if (file !== undefined) {
-    try {
-      const replayed = replayedAbstractor(resolve(file));
-      process.on('exit', () => {
-        if (replayed.missing() > 0)
-          console.error(
-            `eval: ${replayed.missing()} fixes have no recorded abstraction in ${file}; the rules learned them`,
-          );
-      });
-      return replayed;
-    } catch (error) {
-      console.error(`eval: ${(error as Error).message}`);
-      process.exit(2);
-    }
-  }
+  if (file !== undefined)
+    return replaying(file, replayedAbstractor, 'fixes have no recorded abstraction', 'the rules learned them');
   if (!args.includes('--abstract-by-model')) return createRulesAbstractor();
   const config = llmConfigFromEnv(process.env);
   if (!isOnline(config)) {
@@ -175,15 +162,22 @@ function withRecord(reader: TaskReader, file: string | undefined): TaskReader {
   return file === undefined ? reader : recording(reader, resolve(file));
 }
 
-/** Recorded readings (--readings FILE), or a clear exit when the file is missing or malformed. */
-function readingsFrom(file: string): TaskReader {
+/**
+ * A recording played back (--readings, --abstractions), or a clear exit when the file is missing or
+ * malformed; at the end, how many tasks or fixes it had no answer for.
+ */
+function replaying<T extends { missing: () => number }>(
+  file: string,
+  open: (path: string) => T,
+  unanswered: string,
+  instead: string,
+): T {
   try {
-    const reader = recordedReader(resolve(file));
+    const replayed = open(resolve(file));
     process.on('exit', () => {
-      if (reader.missing() > 0)
-        console.error(`eval: ${reader.missing()} tasks have no recorded reading in ${file}; the rules read them`);
+      if (replayed.missing() > 0) console.error(`eval: ${replayed.missing()} ${unanswered} in ${file}; ${instead}`);
     });
-    return reader;
+    return replayed;
   } catch (error) {
     console.error(`eval: ${(error as Error).message}`);
     process.exit(2);
@@ -312,7 +306,7 @@ async function main(): Promise<void> {
     : args.includes('--read-by-model')
       ? withRecord(modelReader(), flag(args, '--record'))
       : flag(args, '--readings') !== undefined
-        ? readingsFrom(flag(args, '--readings')!)
+        ? replaying(flag(args, '--readings')!, recordedReader, 'tasks have no recorded reading', 'the rules read them')
         : undefined;
 
   const abstractor = abstractorFor(args);

@@ -35,6 +35,41 @@ export function readJsonl<T>(path: string): T[] {
     });
 }
 
+/**
+ * A recording of a model's answers (`--readings`, `--abstractions`): one JSON object per line,
+ * keyed by the SHA-256 in its `field`; `value` turns a row into what is kept, or throws the reason.
+ * Every error names the file and the line.
+ */
+export function readRecording<T>(
+  path: string,
+  field: string,
+  of: string,
+  value: (row: Record<string, unknown>) => T,
+): Map<string, T> {
+  const rows = new Map<string, T>();
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((line, at) => {
+      if (line.trim() === '') return;
+      const where = `${path}:${at + 1}`;
+      let row: Record<string, unknown>;
+      try {
+        row = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new Error(`${where}: not a JSON object`);
+      }
+      const hash = row[field];
+      if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash))
+        throw new Error(`${where}: ${field} must be the ${of}'s SHA-256 in hex`);
+      try {
+        rows.set(hash, value(row));
+      } catch (error) {
+        throw new Error(`${where}: ${(error as Error).message}`);
+      }
+    });
+  return rows;
+}
+
 /** The answer key (labels, and lesson keys when lessons.jsonl is beside the fixes). */
 export function readAnswers(path: string): Map<string, Answer> {
   const answers = new Map<string, Answer>();

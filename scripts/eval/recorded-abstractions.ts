@@ -10,7 +10,7 @@
  * prompt and the user message (the fence's random id set to a constant): a change to the prompt or
  * to the fix makes a request no recording answers, and that fix is learned by the rules (counted).
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import type OpenAI from 'openai';
 import { createLlmAbstractor } from '../../src/abstraction/llm-abstractor.js';
 import { createRulesAbstractor } from '../../src/abstraction/rules-abstractor.js';
@@ -18,6 +18,7 @@ import { createOpenAIClient, type LlmConfig } from '../../src/config/llm.js';
 import { sha256Hex } from '../../src/core/sha256.js';
 import type { Fix } from '../../src/core/types.js';
 import { silentLogger, type Abstraction, type Abstractor, type Logger } from '../../src/ports/index.js';
+import { readRecording } from './data.js';
 
 type ChatCreate = OpenAI['chat']['completions']['create'];
 type ChatParams = Parameters<ChatCreate>[0];
@@ -62,23 +63,10 @@ function replayClient(answers: ReadonlyMap<string, string>, unanswered: Set<stri
 export function replayedAbstractor(path: string): Abstractor & { missing: () => number } {
   if (!existsSync(path))
     throw new Error(`no abstractions file at ${path} (--abstractions takes a file --record-abstractions wrote)`);
-  const answers = new Map<string, string>();
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .forEach((line, at) => {
-      if (line.trim() === '') return;
-      let row: { prompt_sha256?: unknown; answer?: unknown };
-      try {
-        row = JSON.parse(line) as typeof row;
-      } catch {
-        throw new Error(`${path}:${at + 1}: not a JSON object`);
-      }
-      if (typeof row.prompt_sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(row.prompt_sha256))
-        throw new Error(`${path}:${at + 1}: prompt_sha256 must be the request's SHA-256 in hex`);
-      if (typeof row.answer !== 'object' || row.answer === null)
-        throw new Error(`${path}:${at + 1}: answer must be the model's JSON answer`);
-      answers.set(row.prompt_sha256, JSON.stringify(row.answer));
-    });
+  const answers = readRecording(path, 'prompt_sha256', 'request', ({ answer }) => {
+    if (typeof answer !== 'object' || answer === null) throw new Error("answer must be the model's JSON answer");
+    return JSON.stringify(answer);
+  });
   const unanswered = new Set<string>();
   const abstractor = createLlmAbstractor({
     client: replayClient(answers, unanswered),
@@ -86,7 +74,7 @@ export function replayedAbstractor(path: string): Abstractor & { missing: () => 
     rules: createRulesAbstractor(),
     logger: silentLogger,
   });
-  return { ...abstractor, abstract: (fix) => abstractor.abstract(fix), missing: () => unanswered.size };
+  return { ...abstractor, missing: () => unanswered.size };
 }
 
 /** The configured model's abstractor, each answer appended to FILE, each fix asked once per run. */

@@ -8,32 +8,20 @@
  * the task as recall is given it. Each answer is checked as a live model's is (the reader's own
  * schema); a task with no line is read by the rules, as when a model fails.
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { ValidTaskAnswerSchema } from '../../src/abstraction/llm-task-reader.js';
 import { sha256Hex } from '../../src/core/sha256.js';
 import type { TaskReader, TaskReadingByModel } from '../../src/ports/index.js';
+import { readRecording } from './data.js';
 
 /** A reader that plays back the readings of FILE; `missing` counts the tasks it had none for. */
 export function recordedReader(path: string): TaskReader & { missing: () => number } {
   if (!existsSync(path)) throw new Error(`no readings file at ${path} (--readings takes a file --record wrote)`);
-  const readings = new Map<string, TaskReadingByModel>();
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .forEach((line, at) => {
-      if (line.trim() === '') return;
-      const where = `${path}:${at + 1}`;
-      let row: { task_sha256?: unknown };
-      try {
-        row = JSON.parse(line) as { task_sha256?: unknown };
-      } catch {
-        throw new Error(`${where}: not a JSON object`);
-      }
-      if (typeof row.task_sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(row.task_sha256))
-        throw new Error(`${where}: task_sha256 must be the task's SHA-256 in hex`);
-      const answer = ValidTaskAnswerSchema.safeParse(row);
-      if (!answer.success) throw new Error(`${where}: ${answer.error.issues[0]?.message ?? 'not a reading'}`);
-      readings.set(row.task_sha256, { taskKind: answer.data.task_kind, routines: answer.data.routines });
-    });
+  const readings = readRecording(path, 'task_sha256', 'task', (row): TaskReadingByModel => {
+    const answer = ValidTaskAnswerSchema.safeParse(row);
+    if (!answer.success) throw new Error(answer.error.issues[0]?.message ?? 'not a reading');
+    return { taskKind: answer.data.task_kind, routines: answer.data.routines };
+  });
   const unread = new Set<string>();
   return {
     read(task) {

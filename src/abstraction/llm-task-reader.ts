@@ -6,11 +6,10 @@
  * routines (docs/engine.md, recall step 0).
  *
  * The task is untrusted text: it is redacted before it is sent (by the reader's redactor: the
- * Action's has the own patterns only), fenced with a random marker, and the answer can only be names from two closed
- * lists, so text in an issue can at worst make the model pick a wrong kind, never put words into
- * what the App or an agent is shown. Any
- * failure (refused key, timeout, open circuit, invalid answer) returns undefined: the rules'
- * reading stands, and one warn line says why.
+ * Action's has the own patterns only), fenced with a random marker, and the answer can only be
+ * names from two closed lists, so text in an issue can at worst make the model pick a wrong kind,
+ * never put words into what the App or an agent is shown. Any failure (refused key, timeout, open
+ * circuit, invalid answer) returns undefined: the rules' reading stands, and one warn line says why.
  */
 import { randomBytes } from 'node:crypto';
 import type OpenAI from 'openai';
@@ -181,8 +180,11 @@ function userPrompt(task: string, marker = randomBytes(6).toString('hex')): stri
 /** How long recall waits for the model's reading of a task, at most (then the rules read it). */
 const READ_TIMEOUT_MS = 15_000;
 
-/** The reader of tasks for recall, or undefined (offline, or MEMORY_TRANSFER_READ_MODEL=rules): the rules read them. */
-/** `redactor`: what the task goes through before it leaves (default: secretlint and the own patterns) */
+/**
+ * The reader of tasks for recall, or undefined (offline, or MEMORY_TRANSFER_READ_MODEL=rules): the
+ * rules read them. `redactor`: what the task goes through before it leaves (default: secretlint and
+ * the own patterns).
+ */
 export function createTaskReader(
   config: LlmConfig,
   logger: Logger,
