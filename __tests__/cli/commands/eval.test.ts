@@ -168,6 +168,13 @@ describe('memory-transfer eval', () => {
     const missing = await cli('eval', 'fixes.jsonl', '--readings', 'nowhere.jsonl');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/eval: no readings file at .*nowhere\.jsonl/);
+    // a recorded model's abstractions: a malformed file exits 2 naming its line
+    await writeFile(join(tmp, 'abstractions.jsonl'), '{"prompt_sha256": "abc", "answer": {}}\n');
+    const malformed = await cli('eval', 'fixes.jsonl', '--abstractions', 'abstractions.jsonl');
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(
+      /eval: .*abstractions\.jsonl:1: prompt_sha256 must be the request's SHA-256 in hex/,
+    );
   }, 60_000);
 
   it('a missing off-topic file exits 2 naming it, instead of measuring another set', async () => {
