@@ -315,6 +315,33 @@ describe('recall over a pool file whose routine vocabulary search was cached', (
   });
 });
 
+describe('a failure whose words name no routine', () => {
+  const empty = insightMemory(
+    'mempty',
+    sampleFix({ repo: 'acme/api', ref: 'a1', title: 'Crash on an empty request body', visibility: 'public' }),
+  );
+  const layers = insightMemory(
+    'mlayers',
+    sampleFix({
+      repo: 'acme/web',
+      ref: 'w1',
+      title: 'Layers cloned for each route slow the router down',
+      visibility: 'public',
+    }),
+  );
+
+  it('leans to edge inputs only through an insight that shares its words: no guess wins an unrelated task', async () => {
+    const task = 'Fix router layers cloned twice';
+    expect(taskRoutines(task)).toEqual([{ kind: 'edge-input', weight: 0.3 }]);
+    const hits = await recall(
+      { store: new MemoryIndex([empty, layers]), logger: silentLogger, clock },
+      { tenant: 'acme' },
+      task,
+    );
+    expect(hits.map((h) => h.memory.id)).toEqual(['mlayers']);
+  });
+});
+
 describe('one lesson, one result', () => {
   const leak = (id: string, repo: string, ref: string, title: string) =>
     insightMemory(id, sampleFix({ repo, ref, title, visibility: 'public' }));

@@ -202,7 +202,9 @@ export async function recall(
   };
   // a task that names no routine and shares no specific word with any insight has nothing to
   // transfer, whatever its generic words of failure match ("crash", "error")
-  const relevant = ranked.filter((r) => r.fused >= minScore);
+  // a failure read as no routine at all leans to edge inputs only where an insight shares its words
+  const guessOnly = routines.length === 1 && routines[0] === FALLBACK_ROUTINE;
+  const relevant = ranked.filter((r) => r.fused >= minScore && !(guessOnly && r.lexical === 0));
   // evidence of a routine: a routine the model read, a lesson, or a cue among the task's specific
   // words ("crash" alone is none)
   // a feature request needs the sharper evidence: what it builds names a lesson or a routine
