@@ -180,17 +180,24 @@ function userPrompt(task: string, marker = randomBytes(6).toString('hex')): stri
 /** How long recall waits for the model's reading of a task, at most (then the rules read it). */
 const READ_TIMEOUT_MS = 15_000;
 
+/** What a reader of tasks shares with the rest of the process; each defaults to its own. */
+export interface TaskReaderShared {
+  /** counts the tokens of each reading */
+  meter?: TokenMeter;
+  /** the endpoint's circuit breaker (default: one of the reader's own) */
+  breaker?: CircuitBreaker;
+  /** what the task goes through before it leaves (default: secretlint and the own patterns) */
+  redactor?: Redactor;
+}
+
 /**
  * The reader of tasks for recall, or undefined (offline, or MEMORY_TRANSFER_READ_MODEL=rules): the
- * rules read them. `redactor`: what the task goes through before it leaves (default: secretlint and
- * the own patterns).
+ * rules read them.
  */
 export function createTaskReader(
   config: LlmConfig,
   logger: Logger,
-  meter?: TokenMeter,
-  breaker: CircuitBreaker = createEndpointBreaker(config, logger),
-  redactor: Redactor = createRedactor(),
+  { meter, breaker = createEndpointBreaker(config, logger), redactor = createRedactor() }: TaskReaderShared = {},
 ): TaskReader | undefined {
   if (!isOnline(config) || config.readModel === null) return undefined;
   return createLlmTaskReader({

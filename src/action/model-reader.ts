@@ -27,5 +27,5 @@ export function actionTaskReader(
   // cloud keys, auth headers, high-entropy assignments and blobs), without secretlint's scanner:
   // it stays out of the Action's bundle
   const ownPatterns = { redact: async (text: string) => redactKnownPatterns(text) };
-  return createTaskReader(config, logger, undefined, undefined, ownPatterns);
+  return createTaskReader(config, logger, { redactor: ownPatterns });
 }

@@ -253,7 +253,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const breaker = createEndpointBreaker(llm, logger);
   const embedder = options.embedder ?? createEmbedder(llm, meter, breaker);
   const redactor = options.redactor ?? createRedactor();
-  const taskReader = options.taskReader ?? createTaskReader(llm, logger, meter, breaker, redactor);
+  const taskReader = options.taskReader ?? createTaskReader(llm, logger, { meter, breaker, redactor });
   const deps: AppDeps = {
     store,
     abstractor: options.abstractor ?? createAbstractor(llm, logger, meter, breaker),

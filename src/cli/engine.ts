@@ -36,7 +36,7 @@ async function taskReaderFor(
 ): Promise<TaskReader | undefined> {
   if (!isOnline(config) || config.readModel === null) return undefined;
   const { createTaskReader } = await import('../abstraction/llm-task-reader.js');
-  return createTaskReader(config, logger, meter, breaker);
+  return createTaskReader(config, logger, { meter, breaker });
 }
 
 async function abstractorFor(
