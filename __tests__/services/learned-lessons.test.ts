@@ -7,6 +7,7 @@ import { phrasesOf } from '../../src/core/knowledge/learned-lessons.js';
 import { silentLogger } from '../../src/ports/index.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { learnFixes } from '../../src/services/learn.js';
+import { aboutLines } from '../../src/services/learned-lessons.js';
 import { recall, withCompleteProvenance } from '../../src/services/recall.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -54,6 +55,16 @@ describe('lessons learned from the organization', () => {
     expect(phrases.join(' ')).not.toMatch(/qzfrob|acme|\bthe\b|\bof\b/);
   });
 
+  it('reads no phrase that ends in a modifier or joins words by a preposition: a lesson is titled by a thing', () => {
+    const phrases = phrasesOf(
+      'Backwards incompatible header parsing; distinguish between environment variable and trusted publishing',
+      () => true,
+    );
+    expect(phrases).toEqual(expect.arrayContaining(['header parsing', 'environment variable', 'trusted publishing']));
+    expect(phrases).not.toContain('backwards incompatible');
+    expect(phrases).not.toContain('distinguish between');
+  });
+
   it("never reads a language's keywords and literals as a phrase: a line of code is no condition", () => {
     const phrases = phrasesOf(
       'The session cookie check must return true; the async function runs before self import',
@@ -88,6 +99,35 @@ describe('lessons learned from the organization', () => {
       ),
     );
     expect(hits[0]?.memory.title).toMatch(/serving size/);
+  });
+
+  it('finds the phrase in the titles of fixes that have no description (most commits)', async () => {
+    await learn([
+      { ...kitchen, problem: '' },
+      { ...pantry, problem: '' },
+    ]);
+    const insights = await store.listMemories('acme', { level: ['insight'] });
+    const learned = insights.filter((m) => m.lesson === 'learned-serving-size');
+    expect(learned).toHaveLength(1);
+    expect(new Set(learned[0]!.provenance.map((p) => p.repo))).toEqual(new Set(['acme/kitchen', 'acme/pantry']));
+  });
+
+  it("reads a trajectory's title and every line of its problem, never its paths or diff", () => {
+    const trace = [
+      'title: Shopping list ignores the serving size',
+      'source: acme/pantry commit p1',
+      'problem: The list is computed for one person',
+      'whatever the portion count says.',
+      'files: src/serving_size.ts',
+      'tests changed: yes',
+      'change: - const cookie_jar = 1',
+    ].join('\n');
+    const about = aboutLines(trace);
+    expect(about).toMatch(/serving size/);
+    expect(about).toMatch(/portion count/);
+    expect(about).not.toMatch(/src\/|cookie_jar|acme/);
+    // trajectories stored before the title was labelled "title:" said "fix:"
+    expect(aboutLines('fix: Recipe scaling loses the serving size\ntests changed: no')).toMatch(/serving size/);
   });
 
   it('learns no lesson from a phrase only one repository names', async () => {

@@ -37,12 +37,27 @@ export interface LearnedInsight {
   sources: Provenance[];
 }
 
-/** The lines of a trajectory that say what the fix was about (its title and problem, not its diff). */
-function aboutLines(trajectory: string): string {
-  return trajectory
-    .split('\n')
-    .filter((line) => line.startsWith('fix: ') || line.startsWith('problem: '))
-    .join('\n');
+/** A trajectory line that starts a part other than the fix's title and problem (rules-abstractor's traceOf). */
+const OTHER_PART = /^(source|files|tests changed|signals|change): /;
+
+/**
+ * The lines of a trajectory that say what the fix was about: its title (labelled "fix:" in
+ * trajectories stored before "title:") and its problem, every line of it; not its paths or diff.
+ */
+export function aboutLines(trajectory: string): string {
+  const about: string[] = [];
+  let inProblem = false;
+  for (const line of trajectory.split('\n')) {
+    if (line.startsWith('title: ') || line.startsWith('fix: ')) {
+      about.push(line);
+      inProblem = false;
+    } else if (line.startsWith('problem: ')) {
+      about.push(line);
+      inProblem = true;
+    } else if (OTHER_PART.test(line)) inProblem = false;
+    else if (inProblem) about.push(line);
+  }
+  return about.join('\n');
 }
 
 /**

@@ -24,6 +24,8 @@ export interface LearnedLesson extends LessonEntry {
 const FILLER = new Set(
   (
     'the a an and or but nor of to in on at by for from with without into onto over under about after before ' +
+    'between among through during against within across along around behind beyond via per upon until since ' +
+    'unless whether though although because ' +
     'when while where which that this these those there here than then also only just not no yes all any some ' +
     'each every both either neither more most less least very too so such same other another own its it they ' +
     'them their we our you your he she his her i me my is are was were be been being am do does did done doing ' +
@@ -48,11 +50,26 @@ export function phrasesOf(text: string, isGeneral: (word: string) => boolean): s
     const words = clause.match(WORD) ?? [];
     for (let i = 0; i + 1 < words.length; i += 1) {
       const [a, b] = [words[i]!, words[i + 1]!];
-      if (!usable(a, isGeneral) || !usable(b, isGeneral)) continue;
+      if (!usable(a, isGeneral) || !usable(b, isGeneral) || !nounLike(b)) continue;
       phrases.add(`${a} ${b}`);
     }
   }
   return [...phrases];
+}
+
+/** The endings of English adjectives, adverbs and participles: a phrase ending in one names no thing. */
+const MODIFIER_ENDING = /(?:ible|ous|ful|less|ical)$|^.{4,}(?:ly|ed)$|^.{5,}(?:able|ive)$/;
+/** Nouns of software with those endings. */
+const NOUNS_LIKE_MODIFIERS = new Set(
+  'variable executable callable iterable awaitable directive primitive archive assembly embed'.split(' '),
+);
+
+/**
+ * A phrase's last word must name a thing: the lesson's title reads "Test the {phrase} …", so "the
+ * backwards incompatible" or "the string converted" would be a broken sentence.
+ */
+function nounLike(word: string): boolean {
+  return NOUNS_LIKE_MODIFIERS.has(word) || !MODIFIER_ENDING.test(word);
 }
 
 function usable(word: string, isGeneral: (word: string) => boolean): boolean {
