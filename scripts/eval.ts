@@ -1,5 +1,5 @@
 /**
- * npm run eval [-- path/to/fixes.jsonl] [--offtopic FILE] [--json] [--verbose] [--diagnose] [--samples N]
+ * npm run eval [-- path/to/fixes.jsonl ...] [--offtopic FILE] [--json] [--verbose] [--diagnose] [--samples N]
  *   [--kinds-from-labels | --read-by-model [--record FILE] | --readings FILE]
  *   [--abstract-by-model [--record-abstractions FILE] | --abstractions FILE]
  *
@@ -29,10 +29,12 @@
  * 9. --abstract-by-model: the pools are learned by the configured model (the LLM abstractor, as `learn`
  *    with an API key), each fix asked once per run; --record-abstractions FILE keeps its answers, and
  *    --abstractions FILE learns with the same abstractor answered from FILE, offline.
+ * 10. several fixes files: their sets as one organization of all their repositories (one pool of
+ *    every fix, leave one repository out of it), each set's lessons and issues read beside its fixes.
  * The labels, lessons and issues are read here, by the scorer, and nowhere else.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -256,6 +258,45 @@ function flag(args: string[], name: string): string | undefined {
   return at >= 0 ? args[at + 1] : undefined;
 }
 
+/**
+ * One or more labelled sets read as one: several sets are one organization of all their
+ * repositories (each set's lessons, issues and off-topic issues beside its own fixes). Issues are
+ * tasks only when every set has them.
+ */
+async function readSets(paths: readonly string[]): Promise<{
+  fixes: Fix[];
+  answers: Map<string, Answer>;
+  symptoms: Map<Fix, string> | undefined;
+  offtopicIssues: OfftopicTask[] | undefined;
+}> {
+  const sets = await Promise.all(
+    paths.map(async (path) => {
+      const fixes = await readFixesFile(path, { tenant: TENANT, visibility: 'public' });
+      return {
+        fixes,
+        answers: readAnswers(path),
+        symptoms: readSymptoms(path, fixes),
+        offtopic: readOfftopicIssues(path),
+      };
+    }),
+  );
+  const withIssues = sets.every((set) => set.symptoms !== undefined);
+  const offtopic = sets.flatMap((set) => set.offtopic ?? []);
+  return {
+    fixes: sets.flatMap((set) => set.fixes),
+    answers: new Map(sets.flatMap((set) => [...set.answers])),
+    symptoms: withIssues ? new Map(sets.flatMap((set) => [...set.symptoms!])) : undefined,
+    offtopicIssues: offtopic.length > 0 ? offtopic : undefined,
+  };
+}
+
+/** The fixes of several sets in one temporary file, for the baselines. */
+function joinedFixesFile(paths: readonly string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'memory-transfer-eval-sets-')), 'fixes.jsonl');
+  writeFileSync(file, paths.map((p) => readFileSync(p, 'utf8').trimEnd()).join('\n') + '\n');
+  return file;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
@@ -269,27 +310,26 @@ async function main(): Promise<void> {
     '--abstractions',
     '--record-abstractions',
   ]);
-  const pathArg = args.find((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
-  let path: string;
-  if (pathArg !== undefined) path = resolve(pathArg);
+  const pathArgs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1] ?? ''));
+  let paths: string[];
+  if (pathArgs.length > 0) paths = pathArgs.map((p) => resolve(p));
   else {
     const chosen = defaultEvalSet(REPO_ROOT);
     console.error(chosen.note);
-    path = chosen.fixes;
+    paths = [chosen.fixes];
   }
-  if (!existsSync(path)) {
-    console.error(`eval: no fixes file at ${path} (pass its path: npm run eval -- path/to/fixes.jsonl)`);
-    process.exit(2);
-  }
+  for (const path of paths)
+    if (!existsSync(path)) {
+      console.error(`eval: no fixes file at ${path} (pass its path: npm run eval -- path/to/fixes.jsonl)`);
+      process.exit(2);
+    }
   const samples = Number(flag(args, '--samples') ?? 10);
 
-  const fixes = await readFixesFile(path, { tenant: TENANT, visibility: 'public' });
-  const answers: Map<string, Answer> = readAnswers(path);
+  const { fixes, answers, symptoms, offtopicIssues } = await readSets(paths);
+  const path = paths.length === 1 ? paths[0]! : joinedFixesFile(paths);
   const withLessons = [...answers.values()].some((a) => a.keys.length > 0);
-  const subjectsFile = offtopicSubjectsFile(flag(args, '--offtopic'), path);
+  const subjectsFile = offtopicSubjectsFile(flag(args, '--offtopic'), paths[0]!);
   const offtopicSubjects = subjectsFile ? readOfftopicSubjects(subjectsFile) : undefined;
-  const symptoms = readSymptoms(path, fixes);
-  const offtopicIssues = readOfftopicIssues(path);
   const modes: Mode[] = symptoms ? ['subject', 'issue', 'title'] : ['subject'];
   function queriesOf(mode: Mode, of: readonly Fix[]): Query[] {
     return of.map((fix) => ({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -71,6 +71,46 @@ describe('memory-transfer eval', () => {
       expect(score.answered).toBe(1);
     }
     expect(result.sample).toHaveLength(2);
+  }, 60_000);
+
+  it('several fixes files are one organization: each set learns from the others, with its own labels', async () => {
+    await mkdir(join(tmp, 'api'));
+    await mkdir(join(tmp, 'web'));
+    await writeFile(
+      join(tmp, 'api', 'fixes.jsonl'),
+      [
+        fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
+        fix('acme/api', 'c', 'Fix dates shifted in UTC+13 time zone', ['src/dates.ts', 'test/dates.test.ts'], 'time'),
+      ].join('\n'),
+    );
+    await writeFile(
+      join(tmp, 'web', 'fixes.jsonl'),
+      [
+        fix(
+          'acme/web',
+          'b',
+          'Fix crash when the form input is empty',
+          ['src/form.ts', 'test/form.test.ts'],
+          'edge-input',
+        ),
+        fix(
+          'acme/web',
+          'd',
+          'Fix time zone offset in the date picker',
+          ['src/picker.ts', 'test/picker.test.ts'],
+          'time',
+        ),
+      ].join('\n'),
+    );
+    const run = await cli('eval', 'api/fixes.jsonl', 'web/fixes.jsonl', '--json');
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ fixes: 4, repositories: 2, insights: 2 });
+    // each repository's task finds the other set's fix of the same lesson
+    expect(result.tasks.subject.leaveOneRepositoryOut.strict).toBeCloseTo(1 / 3);
+    const alone = JSON.parse((await cli('eval', 'api/fixes.jsonl', '--json')).stdout);
+    expect(alone).toMatchObject({ fixes: 2, repositories: 1 });
+    expect(alone.tasks.subject.leaveOneRepositoryOut.strict).toBe(0);
   }, 60_000);
 
   it('measures issue-phrased tasks beside the subjects when symptoms.jsonl is there, and off-topic issues by kind', async () => {

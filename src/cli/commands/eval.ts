@@ -17,10 +17,10 @@ import type { CliCommand } from './command.js';
 /** The repository root, from src/cli/commands/ or build/cli/commands/. */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-async function run(ctx: CliContext, file: string | undefined, raw: Record<string, unknown>): Promise<void> {
+async function run(ctx: CliContext, files: string[], raw: Record<string, unknown>): Promise<void> {
   const opts = parseFlags(
     {
-      file: z.string().min(1).optional(),
+      files: z.array(z.string().min(1)),
       json: z.boolean().optional(),
       verbose: z.boolean().optional(),
       diagnose: z.boolean().optional(),
@@ -33,7 +33,7 @@ async function run(ctx: CliContext, file: string | undefined, raw: Record<string
       recordAbstractions: z.string().min(1).optional(),
       abstractions: z.string().min(1).optional(),
     },
-    { ...raw, file },
+    { ...raw, files },
   );
   const path = (name: string, value: string | undefined) => (value ? [name, resolve(ctx.io.cwd, value)] : []);
   const script = resolve(ROOT, 'scripts/eval.ts');
@@ -43,7 +43,7 @@ async function run(ctx: CliContext, file: string | undefined, raw: Record<string
     '--import',
     'tsx',
     script,
-    ...(opts.file ? [resolve(ctx.io.cwd, opts.file)] : []),
+    ...opts.files.map((file) => resolve(ctx.io.cwd, file)),
     ...(opts.json ? ['--json'] : []),
     ...(opts.verbose ? ['--verbose'] : []),
     ...(opts.diagnose ? ['--diagnose'] : []),
@@ -70,8 +70,8 @@ export const evalCommand: CliCommand = {
     program
       .command('eval')
       .argument(
-        '[file]',
-        'the fixes file with labels (default: ../shared/eval-dev beside the checkout, else eval/sets/g; it says which)',
+        '[files...]',
+        'the fixes file with labels (default: ../shared/eval-dev beside the checkout, else eval/sets/g; it says which); several: their sets as one organization',
       )
       .option('--json', 'print the figures as JSON')
       .option('--verbose', 'print each query and what it recalled')
@@ -87,6 +87,6 @@ export const evalCommand: CliCommand = {
         '--abstractions <file>',
         "a model's recorded answers for the fixes, replayed offline by the LLM abstractor",
       )
-      .action((file: string | undefined, options: Record<string, unknown>) => run(ctx, file, options));
+      .action((files: string[], options: Record<string, unknown>) => run(ctx, files, options));
   },
 };
