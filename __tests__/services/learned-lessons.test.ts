@@ -130,6 +130,23 @@ describe('lessons learned from the organization', () => {
     expect(aboutLines('fix: Recipe scaling loses the serving size\ntests changed: no')).toMatch(/serving size/);
   });
 
+  it("learns no second lesson of one the catalog has: a phrase that names a catalog lesson is that lesson's", async () => {
+    await learn([
+      {
+        ...kitchen,
+        title: 'Pass the pool timer to enable the cleanup task',
+        problem: 'tests: integration test for pool idle timeout',
+      },
+      {
+        ...pantry,
+        title: 'Clear the socket timer once the headers arrive',
+        problem: 'The socket must be cleared after the idle timeout so the body can be received.',
+      },
+    ]);
+    const insights = await store.listMemories('acme', { level: ['insight'] });
+    expect(insights.some((m) => m.lesson === 'learned-idle-timeout')).toBe(false);
+  });
+
   it('learns no lesson from a phrase only one repository names', async () => {
     await learn([kitchen, { ...pantry, repo: 'acme/kitchen', ref: 'k2' }]);
     const insights = await store.listMemories('acme', { level: ['insight'] });

@@ -17,7 +17,7 @@ import {
   type LearnedLesson,
 } from '../core/knowledge/learned-lessons.js';
 import { lessonProblems } from '../core/knowledge/schema.js';
-import { lessonTag } from '../core/knowledge/lessons.js';
+import { lessonTag, rankLessons } from '../core/knowledge/lessons.js';
 import { fixProse } from '../core/text.js';
 import type { Fix, Provenance } from '../core/types.js';
 import { MEMORY_STATUSES } from '../core/types.js';
@@ -79,6 +79,9 @@ export async function asLearnedLesson(
   const candidates = phrasesOf(`${condition}\n${fixProse(fix.problem).slice(0, 600)}`, (w) => vocabulary.has(w))
     .filter((p) => !p.split(' ').some((w) => owner.toLowerCase() === w || name.toLowerCase() === w))
     .filter((p) => lessonProblems(lessonOf(p)).length === 0)
+    // a phrase the catalog has a lesson for ("empty string", "idle timeout") is that lesson's: a
+    // second lesson of it would teach one lesson twice
+    .filter((p) => rankLessons(p).length === 0)
     .slice(0, CANDIDATES);
   let best: { phrase: string; repos: number; fixes: number; sources: Provenance[] } | undefined;
   for (const phrase of candidates) {
