@@ -100,7 +100,22 @@ async function dispose(pool: { store: Store; dir: string }): Promise<void> {
   rmSync(pool.dir, { recursive: true, force: true });
 }
 
-function baselines(path: string): { bm25?: [number, number]; random?: [number, number]; ceiling?: [number, number] } {
+type Baselines = { bm25?: [number, number]; random?: [number, number]; ceiling?: [number, number] };
+
+/** The baselines of one set (baseline.mjs beside it, else eval-dev's), or of several sets joined. */
+function baselines(paths: readonly string[]): Baselines {
+  if (paths.length === 1) return baselinesOf(paths[0]!);
+  const dir = mkdtempSync(join(tmpdir(), 'memory-transfer-eval-sets-'));
+  try {
+    const joined = join(dir, 'fixes.jsonl');
+    writeFileSync(joined, paths.map((p) => readFileSync(p, 'utf8').trimEnd()).join('\n') + '\n');
+    return baselinesOf(joined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function baselinesOf(path: string): Baselines {
   const script = existsSync(join(dirname(path), 'baseline.mjs'))
     ? join(dirname(path), 'baseline.mjs')
     : join(EVAL_DEV, 'baseline.mjs');
@@ -290,13 +305,6 @@ async function readSets(paths: readonly string[]): Promise<{
   };
 }
 
-/** The fixes of several sets in one temporary file, for the baselines. */
-function joinedFixesFile(paths: readonly string[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'memory-transfer-eval-sets-')), 'fixes.jsonl');
-  writeFileSync(file, paths.map((p) => readFileSync(p, 'utf8').trimEnd()).join('\n') + '\n');
-  return file;
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
@@ -326,7 +334,6 @@ async function main(): Promise<void> {
   const samples = Number(flag(args, '--samples') ?? 10);
 
   const { fixes, answers, symptoms, offtopicIssues } = await readSets(paths);
-  const path = paths.length === 1 ? paths[0]! : joinedFixesFile(paths);
   const withLessons = [...answers.values()].some((a) => a.keys.length > 0);
   const subjectsFile = offtopicSubjectsFile(flag(args, '--offtopic'), paths[0]!);
   const offtopicSubjects = subjectsFile ? readOfftopicSubjects(subjectsFile) : undefined;
@@ -406,7 +413,7 @@ async function main(): Promise<void> {
   for (const mode of modes) results[mode]!.leaveOneRepositoryOut = toScore(loroSums[mode], withLessons);
 
   const leaks = countLeaks(insights, new Map(fixes.map((f) => [key(f.repo, f.ref), f])));
-  const base = baselines(path);
+  const base = baselines(paths);
   const picked = sample(insights, samples).map((m) => ({
     title: m.title,
     description: m.description,
@@ -449,7 +456,7 @@ function printReport(
     insightsPer100Fixes: number;
     sourcesPerInsight: Record<string, number>;
     tasks: Partial<Record<Mode, ModeResult>>;
-    baselines: ReturnType<typeof baselines>;
+    baselines: Baselines;
     sharedTitles: string[];
     defectiveTitles: string[];
   },

@@ -35,29 +35,17 @@ const EMPTY_DATE_FIXES = [
   fix('acme/api', 'c', 'Fix crash on empty date string', ['src/date.ts', 'test/date.test.ts'], 'encoding-locale'),
 ].join('\n');
 
+/** Two lessons (empty input, time zones), each fixed once in each of two repositories. */
+const TWO_LESSON_FIXES = [
+  fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
+  fix('acme/web', 'b', 'Fix crash when the form input is empty', ['src/form.ts', 'test/form.test.ts'], 'edge-input'),
+  fix('acme/api', 'c', 'Fix dates shifted in UTC+13 time zone', ['src/dates.ts', 'test/dates.test.ts'], 'time'),
+  fix('acme/web', 'd', 'Fix time zone offset in the date picker', ['src/picker.ts', 'test/picker.test.ts'], 'time'),
+];
+
 describe('memory-transfer eval', () => {
   it('runs the evaluation on a fixes file (relative to the working directory) and prints its figures', async () => {
-    await writeFile(
-      join(tmp, 'fixes.jsonl'),
-      [
-        fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
-        fix(
-          'acme/web',
-          'b',
-          'Fix crash when the form input is empty',
-          ['src/form.ts', 'test/form.test.ts'],
-          'edge-input',
-        ),
-        fix('acme/api', 'c', 'Fix dates shifted in UTC+13 time zone', ['src/dates.ts', 'test/dates.test.ts'], 'time'),
-        fix(
-          'acme/web',
-          'd',
-          'Fix time zone offset in the date picker',
-          ['src/picker.ts', 'test/picker.test.ts'],
-          'time',
-        ),
-      ].join('\n'),
-    );
+    await writeFile(join(tmp, 'fixes.jsonl'), TWO_LESSON_FIXES.join('\n'));
     const run = await cli('eval', 'fixes.jsonl', '--json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -74,34 +62,11 @@ describe('memory-transfer eval', () => {
   }, 60_000);
 
   it('several fixes files are one organization: each set learns from the others, with its own labels', async () => {
-    await mkdir(join(tmp, 'api'));
-    await mkdir(join(tmp, 'web'));
-    await writeFile(
-      join(tmp, 'api', 'fixes.jsonl'),
-      [
-        fix('acme/api', 'a', 'Fix crash on empty request body', ['src/body.ts', 'test/body.test.ts'], 'edge-input'),
-        fix('acme/api', 'c', 'Fix dates shifted in UTC+13 time zone', ['src/dates.ts', 'test/dates.test.ts'], 'time'),
-      ].join('\n'),
-    );
-    await writeFile(
-      join(tmp, 'web', 'fixes.jsonl'),
-      [
-        fix(
-          'acme/web',
-          'b',
-          'Fix crash when the form input is empty',
-          ['src/form.ts', 'test/form.test.ts'],
-          'edge-input',
-        ),
-        fix(
-          'acme/web',
-          'd',
-          'Fix time zone offset in the date picker',
-          ['src/picker.ts', 'test/picker.test.ts'],
-          'time',
-        ),
-      ].join('\n'),
-    );
+    for (const repo of ['api', 'web']) {
+      await mkdir(join(tmp, repo));
+      const own = TWO_LESSON_FIXES.filter((line) => line.includes(`"acme/${repo}"`));
+      await writeFile(join(tmp, repo, 'fixes.jsonl'), own.join('\n'));
+    }
     const run = await cli('eval', 'api/fixes.jsonl', 'web/fixes.jsonl', '--json');
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
