@@ -7,7 +7,7 @@ import { phrasesOf } from '../../src/core/knowledge/learned-lessons.js';
 import { silentLogger } from '../../src/ports/index.js';
 import { createRedactor } from '../../src/security/redact.js';
 import { learnFixes } from '../../src/services/learn.js';
-import { aboutLines } from '../../src/services/learned-lessons.js';
+import { traceAbout } from '../../src/abstraction/rules-abstractor.js';
 import { recall, withCompleteProvenance } from '../../src/services/recall.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -122,12 +122,12 @@ describe('lessons learned from the organization', () => {
       'tests changed: yes',
       'change: - const cookie_jar = 1',
     ].join('\n');
-    const about = aboutLines(trace);
+    const about = traceAbout(trace);
     expect(about).toMatch(/serving size/);
     expect(about).toMatch(/portion count/);
     expect(about).not.toMatch(/src\/|cookie_jar|acme/);
     // trajectories stored before the title was labelled "title:" said "fix:"
-    expect(aboutLines('fix: Recipe scaling loses the serving size\ntests changed: no')).toMatch(/serving size/);
+    expect(traceAbout('fix: Recipe scaling loses the serving size\ntests changed: no')).toMatch(/serving size/);
   });
 
   it("learns no second lesson of one the catalog has: a phrase that names a catalog lesson is that lesson's", async () => {

@@ -239,21 +239,56 @@ function insightOf(
   };
 }
 
+/**
+ * The labels of a trajectory's lines, in order. "title", not "fix": a conventional commit's title
+ * starts with "fix:" itself (trajectories stored before say "fix").
+ */
+const TRACE = {
+  title: 'title: ',
+  source: 'source: ',
+  problem: 'problem: ',
+  files: 'files: ',
+  tests: 'tests changed: ',
+  signals: 'signals: ',
+  change: 'change: ',
+} as const;
+const EARLIER_TITLE = 'fix: ';
+
 function traceOf(fix: Fix): string {
   const signals = fix.signals.map(
     (s) => [s.kind, s.check, s.name].filter(Boolean).join(' ') + (s.excerpt ? `: ${s.excerpt}` : ''),
   );
   const lines = [
-    // "title:", not "fix:": a conventional commit's title starts with "fix:" itself
-    `title: ${fix.title}`,
-    `source: ${fix.repo} ${fix.sourceKind} ${fix.ref}`,
-    fix.problem ? `problem: ${fix.problem.slice(0, TRACE_LIMITS.problem)}` : '',
-    fix.files.length > 0 ? `files: ${fix.files.slice(0, TRACE_LIMITS.files).join(', ')}` : '',
-    `tests changed: ${fix.testsChanged ? 'yes' : 'no'}`,
-    signals.length > 0 ? `signals: ${signals.join('; ')}` : '',
-    fix.change ? `change: ${fix.change.slice(0, TRACE_LIMITS.change)}` : '',
+    `${TRACE.title}${fix.title}`,
+    `${TRACE.source}${fix.repo} ${fix.sourceKind} ${fix.ref}`,
+    fix.problem ? `${TRACE.problem}${fix.problem.slice(0, TRACE_LIMITS.problem)}` : '',
+    fix.files.length > 0 ? `${TRACE.files}${fix.files.slice(0, TRACE_LIMITS.files).join(', ')}` : '',
+    `${TRACE.tests}${fix.testsChanged ? 'yes' : 'no'}`,
+    signals.length > 0 ? `${TRACE.signals}${signals.join('; ')}` : '',
+    fix.change ? `${TRACE.change}${fix.change.slice(0, TRACE_LIMITS.change)}` : '',
   ];
   return lines.filter((l) => l !== '').join('\n');
+}
+
+/**
+ * The lines of a trajectory's trace that say what the fix was about: its title and every line of
+ * its problem; not its source, paths, signals or diff.
+ */
+export function traceAbout(trace: string): string {
+  const other = Object.values(TRACE).filter((label) => label !== TRACE.title && label !== TRACE.problem);
+  const about: string[] = [];
+  let inProblem = false;
+  for (const line of trace.split('\n')) {
+    if (line.startsWith(TRACE.title) || line.startsWith(EARLIER_TITLE)) {
+      about.push(line);
+      inProblem = false;
+    } else if (line.startsWith(TRACE.problem)) {
+      about.push(line);
+      inProblem = true;
+    } else if (other.some((label) => line.startsWith(label))) inProblem = false;
+    else if (inProblem) about.push(line);
+  }
+  return about.join('\n');
 }
 
 /** The four memory levels of one (already redacted) fix. Deterministic. */

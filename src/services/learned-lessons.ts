@@ -4,6 +4,7 @@
  * and problem each fix was learned with), its insight becomes the lesson of that phrase, with the
  * other repositories' fixes among its sources. The catalog is the seed, not the ceiling.
  */
+import { traceAbout } from '../abstraction/rules-abstractor.js';
 import { templateFor } from '../abstraction/routine-templates.js';
 import { generalVocabulary } from '../abstraction/vocabulary.js';
 import { generalizeSubject } from '../core/generalize.js';
@@ -35,29 +36,6 @@ export interface LearnedInsight {
   memory: AbstractedMemory;
   /** the other repositories' fixes that named the phrase first */
   sources: Provenance[];
-}
-
-/** A trajectory line that starts a part other than the fix's title and problem (rules-abstractor's traceOf). */
-const OTHER_PART = /^(source|files|tests changed|signals|change): /;
-
-/**
- * The lines of a trajectory that say what the fix was about: its title (labelled "fix:" in
- * trajectories stored before "title:") and its problem, every line of it; not its paths or diff.
- */
-export function aboutLines(trajectory: string): string {
-  const about: string[] = [];
-  let inProblem = false;
-  for (const line of trajectory.split('\n')) {
-    if (line.startsWith('title: ') || line.startsWith('fix: ')) {
-      about.push(line);
-      inProblem = false;
-    } else if (line.startsWith('problem: ')) {
-      about.push(line);
-      inProblem = true;
-    } else if (OTHER_PART.test(line)) inProblem = false;
-    else if (inProblem) about.push(line);
-  }
-  return about.join('\n');
 }
 
 /**
@@ -98,7 +76,7 @@ export async function asLearnedLesson(
         fix.tenant,
         ids.map((h) => h.id),
       )
-    ).filter((m) => m.level === 'trajectory' && namesPhrase(aboutLines(m.content), phrase));
+    ).filter((m) => m.level === 'trajectory' && namesPhrase(traceAbout(m.content), phrase));
     const sources = naming
       .map((m) => m.provenance[0])
       .filter((p): p is Provenance => p !== undefined && p.repo.toLowerCase() !== fix.repo.toLowerCase());
