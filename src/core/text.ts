@@ -98,7 +98,10 @@ export function cosine(a: Float32Array, b: Float32Array): number {
  * "get_terminal_size" → "get terminal size"), next to the original.
  */
 export function cueText(text: string): string {
-  const cleaned = text.replace(/\(?#\d+\)?|\bgh-\d+\b|\bissue[-_ ]?\d+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/gi, ' ');
+  const cleaned = text.replace(
+    /\(?#\d+\)?|\bgh-\d+\b|\bissue[-_ ]?\d+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/gi,
+    ' ',
+  );
   // a runtime exception's name is one word (a TypeError is bad input, not a type checker's finding)
   const split = cleaned
     .replace(/\b([A-Z][a-z]+)+(Error|Exception)\b/g, (name) => name.toLowerCase())

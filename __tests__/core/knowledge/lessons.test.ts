@@ -21,6 +21,13 @@ describe('the lesson catalog', () => {
     ['Error thrown in a hook is swallowed and the request never responds', 'error-reaches-caller'],
     ['Abort signal ignored between two awaited steps', 'cancellation'],
     ['Regex matches only part of the route', 'anchored-pattern'],
+    // symptoms as a user tells them, without the lesson's own words
+    ['App hangs forever when the upstream server never answers', 'timeouts'],
+    ['The retry loop hammers the API with no delay after a 429', 'retry-limits'],
+    ['Two workers writing the same cache file at once corrupt it', 'shared-mutable-state'],
+    // a long number is a value, not a commit id to drop
+    ['Large uploads over 2 GB are truncated at exactly 2147483647 bytes', 'integer-limits'],
+    ['Sorting names with accents puts É after Z', 'locale-dependent-output'],
   ])('%j → %s', (text, id) => {
     expect(detectLesson([[text, 1]])?.lesson.id).toBe(id);
   });

@@ -73,6 +73,13 @@ describe('detectRoutinesInText', () => {
     ["UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff", 'encoding-locale'],
     ['asyncio.TimeoutError when the server answers slowly', 'concurrency-async'],
     ['A client can bypass the allowed-hosts check by adding a trailing dot to the name', 'security-validation'],
+    // what a user sees, in a user's words
+    ['Running two builds at the same time sometimes produces a half-written lockfile', 'concurrency-async'],
+    ['The Docker image is 1.2 GB since the last release', 'build-packaging'],
+    ["Migrating from 2.x drops every user's saved preferences", 'data-migration'],
+    ['Deploying to Alpine fails: Error relocating ... symbol not found', 'platform-compat'],
+    ['Our nightly job crashes with "too many open files" after about 3000 files', 'performance-resource'],
+    ['Typing a Chinese name in the search box returns nothing', 'encoding-locale'],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);
   });

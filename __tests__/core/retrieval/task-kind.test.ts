@@ -13,6 +13,11 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
     ['The post-install hook runs twice on a fresh checkout'],
     ['Memory grows on every request; after a few hours the process is OOM-killed'],
     ['node prints MaxListenersExceededWarning after 11 requests'],
+    // a title that says what the code does now, with a verb of behaviour
+    ['Uploading a file named ../../etc/passwd writes outside the upload folder'],
+    ['Sorting names with accents puts É after Z'],
+    ['The progress bar jumps backwards when a download restarts'],
+    ['The retry loop hammers the API with no delay after a 429'],
     ['TypeError: Cannot read properties of undefined (reading "length")', 'Calling `render()` with no props.'],
     ['Export hangs on large projects', 'The progress bar stops at 99% and the command never returns.'],
     ['Search takes 80 seconds on a 2k-row table', 'It used to be instant.'],

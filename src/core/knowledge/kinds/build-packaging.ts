@@ -23,6 +23,15 @@ export const buildPackaging = defineKind({
       1,
     ],
     [/\bpackag(e|ing)\b|\bpublish|\bdist\b|\bartifacts?\b|\bmakefile\b|\bcmake\b|\btsconfig\b/i, 0.5],
+    // what was shipped, weighed
+    [
+      /\b(docker|container) images?\b|\b(bundle|package|image|wheel|install(ed)?|binary|artifact|download) sizes?\b/i,
+      1.2,
+    ],
+    [
+      /\b(images?|bundles?|packages?|wheels?|binar(y|ies)|artifacts?|downloads?|installs?)\b.{0,20}\b\d+(\.\d+)? ?(kb|mb|gb|kib|mib|gib)\b/i,
+      0.6,
+    ],
     [/\balready declared\b|\bredeclared\b|\bundefined reference\b|\blinker\b|\bes5\b|\bcommonjs\b|\besm\b/i, 1],
     [/\bscripts?\b|\bgenerat(e|ion)\b/i, 0.3],
     // the installed package misses a module of its own

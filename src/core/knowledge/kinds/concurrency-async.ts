@@ -40,6 +40,7 @@ export const concurrencyAsync = defineKind({
   textCues: [
     [/\b(asyncio\.)?timeouterror\b|\bdeadline ?exceeded\b|\bcontext deadline exceeded\b/i, 1],
     [/\brace( conditions?)?\b|\bracy\b|\bconcurren|\bparallel|\bdeadlock|\bthread-?safe/i, 1.2],
+    [/\bat the same time\b|\bsimultaneous\w*\b/i, 1],
     // not Rust's panic line ("thread 'main' panicked at …"), nor a panic that aborts the thread
     [/(?<!aborts the )\bthreads?\b(?! '[^']*' panicked)|\bmutex|\bgoroutines?\b|\bchannels?\b/i, 0.8],
     [/\basync\b|\basynchronous|\bawait/i, 0.7],
@@ -84,6 +85,11 @@ export const concurrencyAsync = defineKind({
         'Make the operation fail every time and assert the retries stop after the limit with the original error, that the waits grow, and that an error which cannot succeed on retry (a 4xx, a bad argument) is not retried.',
       cues: [
         [/\bretr(y|ies|ied|ying)\b/i, 0.8],
+        // a retry without a pause floods what it retries
+        [
+          /\b(no|without( a| any)?) (delay|pause|wait)\b|\bimmediately again\b|\b429\b|\btoo many requests\b|\bhammer\w*\b/i,
+          0.6,
+        ],
         [
           /\bbackoff\b|\bback[- ]off\b|\bjitter\b|\b(max(imum)?|number of) (retries|attempts)\b|\bstop[_ ]after\b|\bwait[_ ](exponential|fixed|random)\b/i,
           1,
@@ -106,6 +112,11 @@ export const concurrencyAsync = defineKind({
         [
           /\bglobals?\b|\bshared (state|buffer|cache|map)\b|\bmutable\b|\bsingleton\b|\b(package|module)[- ]level\b/i,
           0.7,
+        ],
+        // two runs overlapping, told by what a user sees
+        [
+          /\bat the same time\b|\bsimultaneous\w*\b|\b(two|several|multiple|many) (workers|processes|threads|requests|jobs|builds|instances|clients|callers|users|tabs)\b.{0,40}\bat once\b|\bhalf[- ]written\b|\binterleav\w*\b/i,
+          1,
         ],
         [
           /\bmutat\w*\b.{0,20}\b(initial|shared|global|default|static|cached?)\b|\b(leaks?|leaking) (in)?to (other|every|all|later) (instances?|callers?|clients?|loggers?)\b/i,
@@ -155,7 +166,12 @@ export const concurrencyAsync = defineKind({
       check:
         'Add a test where the dependency never answers and assert the operation fails with a timeout error within its bound and leaves nothing running.',
       cues: [
-        [/\btime ?outs?\b|\btimed out\b|\bdeadlock\w*\b|\bnever (returns|resolves|finishes|ends)\b/i, 1.2],
+        [
+          /\btime ?outs?\b|\btimed out\b|\bdeadlock\w*\b|\bnever (returns|resolves|finishes|ends|completes|settles|answers|responds|replies)\b/i,
+          1.2,
+        ],
+        // the other side gone quiet; "hangs forever" or "unresponsive" alone is as often a loop's as a wait's
+        [/\b(stops?|stopped) (responding|answering)\b/i, 0.6],
         // a parser or a loop "hangs" too: a hang names a timeout when a request, a connection or a wait hangs
         [/\bhang(s|ing)?\b|\bhung\b|\bstuck\b/i, 0.7],
         [

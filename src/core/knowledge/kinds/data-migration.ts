@@ -3,7 +3,7 @@ import { defineKind } from '../entry.js';
 
 /** Data an earlier version stored, broken by an upgrade ("existing rows … after upgrading", "after the update … old entries"). */
 const STORED_DATA_AFTER_UPGRADE =
-  /\b(existing|old|older|stored|saved) (rows?|records?|entries|data|databases?|posts?|notes|documents|items|state|caches?)\b.{0,80}\b(after|since) (the |an? )?(upgrad|updat)\w*|\b(after|since) (the |an? )?(upgrad|updat)\w*.{0,120}\b(existing|old|older|stored|saved) (rows?|records?|entries|data|posts?|notes|documents|items)\b/i;
+  /\b(existing|old|older|stored|saved) (rows?|records?|entries|data|databases?|posts?|notes|documents|items|state|caches?|preferences|settings|sessions|profiles)\b.{0,80}\b(after|since) (the |an? )?(upgrad|updat|migrat)\w*|\b(after|since|when) (the |an? )?(upgrad|updat|migrat)\w*.{0,120}\b(existing|old|older|stored|saved) (rows?|records?|entries|data|posts?|notes|documents|items|preferences|settings|sessions|profiles)\b/i;
 
 /** New data is fine where old data broke; a rollback, an irreversible step, a migration tool. */
 const MIGRATION_TOOLING =
@@ -25,7 +25,7 @@ export const dataMigration = defineKind({
   vocabulary: 'migration schema database',
   // "schema" alone is as often a JSON, validation or GraphQL schema as a database's
   textCues: [
-    [/\bmigrat(e|ion|ions)\b|\bdatabase\b|\bsql\b(?! injection)/i, 1.2],
+    [/\bmigrat(e|es|ed|ing|ion|ions)\b|\bdatabase\b|\bsql\b(?! injection)/i, 1.2],
     [/\b(database|db|sql|table) schemas?\b|\bschema (migrations?|changes?|versions?)\b|\balter table\b/i, 1.2],
     [STORED_DATA_AFTER_UPGRADE, 1.5],
     [MIGRATION_TOOLING, 1],

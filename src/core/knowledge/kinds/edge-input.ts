@@ -242,7 +242,7 @@ export const edgeInput = defineKind({
           0.6,
         ],
         [
-          /\btoo[- ]large (u?int|[iu])\d*\b|\b2\^\d+\b|\b(massive|huge|absurdly large|enormous) (durations?|timestamps?|values?|numbers?|offsets?)\b|\b(durations?|timestamps?|values?|numbers?) (is|are) (massive|huge|enormous|absurdly large)\b/i,
+          /\btoo[- ]large (u?int|[iu])\d*\b|\b2\^\d+\b|\b(2147483647|2147483648|4294967295|4294967296|32767|65535|9007199254740991|9223372036854775807)\b|\b(massive|huge|absurdly large|enormous) (durations?|timestamps?|values?|numbers?|offsets?)\b|\b(durations?|timestamps?|values?|numbers?) (is|are) (massive|huge|enormous|absurdly large)\b/i,
           1.2,
         ],
         [

@@ -11,6 +11,10 @@ const LOWER_CASE_DST =
 /** Text decoded with the wrong charset: UTF-8 read as Latin-1 or Windows-1252, or U+FFFD. */
 const MOJIBAKE = /Ã[\u00a0-\u00bf]|â€[\u2122\u0153\u201c\u201d\u2018\u2019\u2013\u2014"]|\uFFFD/;
 
+/** Text in a script other than Latin, told by its language ("a Chinese name") */
+const OTHER_SCRIPT =
+  /\b(chinese|japanese|korean|cjk|arabic|hebrew|cyrillic|greek|thai|hindi|devanagari) (names?|text|characters?|letters?|words?|input|file ?names?)\b/i;
+
 export const encodingLocale = defineKind({
   kind: 'encoding-locale',
   template: {
@@ -68,6 +72,7 @@ export const encodingLocale = defineKind({
     // UTF-8 read as Latin-1 or Windows-1252 ("Ã©" for "é", "â€™" for "’"), or the replacement character
     [MOJIBAKE, 1.3],
     [/\bunicode\b|\butf-?(8|16|32)\b|\bcharsets?\b|\bemoji\b|\bnon-ascii\b|\bascii\b/i, 1],
+    [OTHER_SCRIPT, 1],
     [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 0.5],
     [/\bline[- ]endings?\b|\bcrlf\b|\bbom\b/i, 1],
     [/\btime ?zones?\b|\btz\b|\bdaylight[- ]saving/i, 1.2],
@@ -192,6 +197,11 @@ export const encodingLocale = defineKind({
       cues: [
         [/\blocales?\b|\bi18n\b|\bl10n\b|\bintl\b|\blocali[sz]\w*\b/i, 1.3],
         [/\btranslations?\b/i, 0.8],
+        // an order of words that a language, not the code points, decides
+        [
+          /\b(sort\w*|order\w*|collat\w*|alphabeti\w*)\b.{0,40}\b(accent\w*|diacritic\w*|umlauts?|non-ascii|[\u00c0-\u024f]\b)|\b(accent\w*|diacritic\w*|umlauts?)\b.{0,40}\b(sort\w*|order\w*|collat\w*|alphabeti\w*)\b/i,
+          1.2,
+        ],
         [/\b(week ?days?|month names?|plural\w*|ordinals?|first day of (the )?week)\b/i, 0.8],
       ],
     },
@@ -218,6 +228,7 @@ export const encodingLocale = defineKind({
         'Write and read back text with accents, emoji and an invalid byte sequence through each changed path (files, streams, headers, URLs, terminals) and assert the exact text or a clear decoding error.',
       cues: [
         [/\bunicode\b|\bnon-?ascii\b|\bemoji\b|\baccent\w*\b|\blatin-?1\b|\biso-8859\b/i, 1.1],
+        [OTHER_SCRIPT, 1.1],
         [/\binvalid[- ]?(utf-?8|unicode)\b|\bnon-?utf-?8\b|\bundecodable\b|\bnot valid utf-?8\b/i, 1.2],
         // "decoding" alone is as often a parser's or a serializer's word as a text encoding's
         [/\b(en|de)cod(e|es|ed|ing|er|ers)\b/i, 0.5],

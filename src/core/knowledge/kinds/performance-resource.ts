@@ -76,7 +76,7 @@ export const performanceResource = defineKind({
     [/\b(pile|piles|piling) up\b|\bkeep(s)? accumulating\b/i, 0.8],
     // handles counted as they grow: "Errno 24", "CLOSE_WAIT", "goroutine count keeps climbing"
     [
-      /\berrno 24\b|\bemfile\b|\bclose_wait\b|\b(goroutines?|threads?|connections?|sockets?|handles?|file descriptors?) (count )?(keeps? )?(climb|grow|pil|accumulat|increas)\w*|\b(number|count) of (goroutines|threads|open files|connections|sockets|file descriptors)\b/i,
+      /\berrno 24\b|\bemfile\b|\btoo many open (files|handles|sockets|connections)\b|\bclose_wait\b|\b(goroutines?|threads?|connections?|sockets?|handles?|file descriptors?) (count )?(keeps? )?(climb|grow|pil|accumulat|increas)\w*|\b(number|count) of (goroutines|threads|open files|connections|sockets|file descriptors)\b/i,
       1.3,
     ],
   ],

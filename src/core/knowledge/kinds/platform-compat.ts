@@ -48,7 +48,7 @@ export const platformCompat = defineKind({
       /\b(32|64)[- ]?bits?\b|\b(x86(_64)?|i[3-6]86|x64|arm64|aarch64|riscv\d*|s390x?|apple silicon|m[12] macs?|bad cpu type)\b|\barch(itectures?|s)?\b|\bendian\w*/i,
       1.2,
     ],
-    [/\b(pypy|jython|graalpy|cpython|deno|bun|wasm|webassembly|musl|glibc)\b/i, 1],
+    [/\b(pypy|jython|graalpy|cpython|deno|bun|wasm|webassembly|musl|glibc|alpine)\b/i, 1],
     [/\bshells?\b|\bterminals?\b|\btty\b|\bfile ?systems?\b|\bcase[- ]insensitive\b/i, 0.5],
   ],
   files: {

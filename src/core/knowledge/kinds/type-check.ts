@@ -17,7 +17,11 @@ export const typeCheck = defineKind({
   learnedRule: 'Check the published types of the {p} against how callers use them',
   vocabulary: 'type checker type declarations signatures',
   textCues: [
-    [/\btypes?\b|\btyping(s)?\b/i, 0.7],
+    // "typing a name" is a keyboard's
+    [
+      /\btypes?\b|\btyping(s)?\b(?! (a|an|the|in|into|on|some|my|your|their|it|this|that|text|words?|characters?)\b)/i,
+      0.7,
+    ],
     [/\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b/i, 0.8],
     [/\btype (signatures?|definitions?|declarations?|annotations?|errors?|checks?|checking|hints?)\b/i, 1.2],
     // a type checker's own error line (tsc's TS2322, mypy's "[arg-type]", "not assignable to type")
@@ -38,7 +42,10 @@ export const typeCheck = defineKind({
       check:
         'Add type tests that compile real call sites (accepted and rejected ones, including null and optional values) and run the type checker on them in CI.',
       cues: [
-        [/\btypes?\b|\btypings?\b|\btyped\b/i, 0.7],
+        [
+          /\btypes?\b|\btypings?\b(?! (a|an|the|in|into|on|some|my|your|their|it|this|that|text|words?|characters?)\b)|\btyped\b/i,
+          0.7,
+        ],
         [
           /\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b|\btype[- ](hints?|checker|checking|definitions?|declarations?|signatures?|annotations?|errors?)\b/i,
           1.2,
