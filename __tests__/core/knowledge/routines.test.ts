@@ -80,6 +80,18 @@ describe('detectRoutinesInText', () => {
     ['Deploying to Alpine fails: Error relocating ... symbol not found', 'platform-compat'],
     ['Our nightly job crashes with "too many open files" after about 3000 files', 'performance-resource'],
     ['Typing a Chinese name in the search box returns nothing', 'encoding-locale'],
+    ["Property 'onClose' does not exist on ModalProps after upgrading the component", 'type-check'],
+    ['make install: `Makefile:14: *** missing separator. Stop.`', 'lint-format'],
+    ['Every request fails after `bundle update` moved rack to 3.1; Gemfile.lock shows the jump', 'dependency-compat'],
+    ['The jar from the release page crashes with NoClassDefFoundError: org/slf4j/LoggerFactory', 'build-packaging'],
+    ["PRs from forks always go red at 'Upload coverage'", 'ci-config'],
+    ['`PORT=8080 npm start` still listens on 3000', 'config-env'],
+    ['Two people saving the same page: one edit just disappears', 'concurrency-async'],
+    ['All-day events created in Sydney show up a day early', 'encoding-locale'],
+    ["Searching for ' OR '1'='1 on the members page lists every member", 'security-validation'],
+    ['The indexer grows 200 MB an hour until the kernel kills it', 'performance-resource'],
+    ['Since 2.7 ListUsers() returns users sorted by name. Our report relied on the old order', 'api-compat'],
+    ['One unreachable webhook URL takes down our whole process', 'error-handling'],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);
   });

@@ -4,6 +4,7 @@
  * repository's words. Patterns read the lower-cased text unless `on: 'raw'` (exception names and
  * error lines keep their case); `on: 'title'` reads the first line only.
  */
+import { MOJIBAKE } from './kinds/encoding-locale.js';
 import { MEMORY_MEASURED } from './kinds/performance-resource.js';
 
 export interface KindCue {
@@ -58,7 +59,7 @@ const REPORT_SHAPES = {
   // be or get + a past participle: what happens to the subject
   passive: String.raw`(is|are|was|were|gets|got|get)( not| never| always| still| now| silently| wrongly| sometimes| only)? (\w+ed|shown|written|given|taken|thrown|broken|sent|read|kept|lost|left|seen|run|drawn|chosen|hidden|stuck|bound|split|set|put|cut)\b`,
   // a verb of behaviour, third person
-  thirdPerson: String.raw`(returns|shows|prints|gives|takes|loses|drops|skips|ignores|rejects|accepts|sends|keeps|leaves|produces|(?<!(line|page|word|column|soft|hard) )breaks|fails|crashes|hangs|stalls|doubles|grows|emits|runs|starts|waits|treats|turns|becomes|comes back|picks|decodes|encodes|parses|renders|merges|overrides|wipes|empties|recurses|survives|escapes|serves|redirects|misses|duplicates|repeats|swallows|truncates|strips|dies|exits|throws|raises|differs|appears|disappears|sees|finds|applies|converts|coerces|rounds|spins|pegs|freezes|shifts|echoes|advertises|stays|remains|retries|overwrites|deletes|replaces|mangles|corrupts|garbles|misreads|omits|allocates|consumes|spawns|recompiles|rebuilds|reruns|rerenders|slows|aborts|leaks|hides|lacks|contains|includes|requires|expects|assumes|opens|closes|clears|resets|panics|triggers|causes|stops|refuses|writes|puts|jumps|lets|hammers|floods|flickers|sorts)`,
+  thirdPerson: String.raw`(returns|shows|prints|gives|takes|loses|drops|skips|ignores|rejects|accepts|sends|keeps|leaves|produces|(?<!(line|page|word|column|soft|hard) )breaks|fails|crashes|hangs|stalls|doubles|grows|emits|runs|starts|waits|treats|turns|becomes|comes back|picks|decodes|encodes|parses|renders|merges|overrides|wipes|empties|recurses|survives|escapes|serves|redirects|misses|duplicates|repeats|swallows|truncates|strips|dies|exits|throws|raises|differs|appears|disappears|sees|finds|applies|converts|coerces|rounds|spins|pegs|freezes|shifts|echoes|advertises|stays|remains|retries|overwrites|deletes|replaces|mangles|corrupts|garbles|misreads|omits|allocates|consumes|spawns|recompiles|rebuilds|reruns|rerenders|slows|aborts|leaks|hides|lacks|contains|includes|requires|expects|assumes|opens|closes|clears|resets|panics|triggers|causes|stops|refuses|writes|puts|jumps|lets|hammers|floods|flickers|sorts|saves|stores|says|claims|falls back)`,
   // a plural subject and a verb of behaviour ("UTF-16 documents decode to garbage", "workers die")
   pluralSubject: String.raw`\w+s (go|grow|stay|decode|encode|ignore|give|take|print|show|die|rerun|act|return|lose|drop|skip|break|fail|crash|hang|appear|disappear|leak|differ|end up|come back|keep|run|arrive|land|point|produce)`,
   // a negated verb after the subject ("Tests don't compile", "Strings … don't round-trip")
@@ -140,11 +141,17 @@ export const FAILURE_CUES: readonly KindCue[] = [
     /\b(throws?|raises?) (this|that|an?|the|it)\b(?! (minimum|min|max|maximum|version|limit|bar|default|floor|ceiling|timeout|priority)\b)|\b(can['’]t|cannot) be (used|passed|called|imported|set|combined|read|parsed)\b/,
     1,
   ),
-  cue(/\b(ERR|E)_[A-Z][A-Z_]{3,}\b|\bTS\d{4}\b|\berror\[E\d{4}\]/, 1.2, 'raw'),
+  cue(
+    /\b(ERR|E)_[A-Z][A-Z_]{3,}\b|\bTS\d{4}\b|\berror\[E\d{4}\]|\bCS\d{4}:|^undefined: [\w.]+|\*\*\* .{1,80}\.\s+Stop\./m,
+    1.2,
+    'raw',
+  ),
   cue(/^\s*at \S.*:\d+(:\d+)?\)?\s*$|^\s*File ".+", line \d+/m, 1.6, 'raw'),
   cue(/\b\w+(Exceeded|Deprecation|Runtime|User)Warning\b|\bUnhandledPromiseRejection\w*\b/, 2, 'raw'),
   // a wrong value
   cue(/\binstead of\b/, 0.8),
+  cue(MOJIBAKE, 1),
+  cue(/\b(comes?|came) out (as|like)\b|\b(shows?|showed|turns?|turned) up (as|on the (next|other|wrong))\b/, 1),
   cue(
     /\bi expected\b|\bexpected (it|the|a|an|that|to|them|this|something|output|result)\b|\bexpected:|\b(i|we)(['’]d| would) (have )?expect(ed)?\b|\bthe actual (output|result|value|behaviou?r|response)\b|\b(i|we) (would|did) not expect\b|\b(i|we) (wouldn['’]t|didn['’]t) expect\b/,
     1,
@@ -171,7 +178,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1,
   ),
   cue(
-    /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not) (\w+ )?(reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|equal|equals|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es|shut down|shuts down|quit|quits|die|dies|settle|settles|reject|rejects|report|reports|arrive|arrives)\b/,
+    /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not|hasn['’]t|has not|haven['’]t|have not) (\w+ )?(run|ran|triggered|reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|equal|equals|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es|shut down|shuts down|quit|quits|die|dies|settle|settles|reject|rejects|report|reports|arrive|arrives)\b/,
     1.2,
   ),
   // refusal, nondeterminism, a step done twice, input that stops arriving
@@ -214,7 +221,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   // a concession: what happens although it should not ("returns true, although the strings differ")
   cue(
-    /\b(although|even though)\b|\bbut (no|none|nothing)\b|\b(succeeds?|passes|returns normally) silently\b|\bsilently\b/,
+    /\b(although|even though)\b|\bbut (no|none|nothing)\b|\b(succeeds?|passes|returns normally) silently\b|\bsilently\b|\bquietly\b/,
     0.7,
   ),
   cue(
@@ -235,7 +242,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   // a hang
   cue(
-    /\bhang(s|ing)?\b|\bhung\b|\bfreez(e|es|ing)\b|\bfroze\b|\bstuck\b|\bdeadlock\w*|\bspins?\b|\b100 ?% cpu\b|\bnever (returns|ends|finishes|completes|resolves|exits|terminates)\b|\btimes out\b|\btimed out\b|\bblocks forever\b|\b(just |simply )?sits there\b/,
+    /\bhang(s|ing)?\b|\bhung\b|\bfreez(e|es|ing)\b|\bfroze\b|\bstuck\b|\bdeadlock\w*|\bspins?\b|\b100 ?% cpu\b|\bnever (returns|ends|finishes|completes|resolves|exits|terminates)\b|\btimes out\b|\btimed out\b|\bblocks forever\b|\b(just |simply )?sits there\b|\b(idle|stuck|frozen|blocked|waiting) forever\b/,
     1.6,
   ),
   // slowness with numbers, growth
@@ -250,7 +257,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.4,
   ),
   cue(
-    /\boom\b|\boom-killed\b|\bout of memory\b|\bmemory (grows|keeps|climbs|usage (grows|climbs|keeps))|\bleak\w*|\bkeeps? (growing|increasing|climbing)\b|\bgrows? (with|on|after|for) (every|each)\b|\bpiles? up\b|\baccumulat\w+ (memory|objects|listeners|handles|connections|timers|entries|buffers)\b|\b(memory|objects|listeners|handles|connections|timers|entries|buffers) (keep )?accumulat\w+\b|\bheap\b|\btoo many open files\b|\bemfile\b|\btakes forever\b|\bexhaust\w* (all )?(the )?(memory|heap|file descriptors|sockets|connections)\b/,
+    /\boom\b|\boom-killed\b|\bout of memory\b|\bmemory (grows|keeps|climbs|usage (grows|climbs|keeps))|\bleak\w*|\bkeeps? (growing|increasing|climbing)\b|\bgrows? (with|on|after|for) (every|each)\b|\bpiles? up\b|\baccumulat\w+ (memory|objects|listeners|handles|connections|timers|entries|buffers)\b|\b(memory|objects|listeners|handles|connections|timers|entries|buffers) (keep )?accumulat\w+\b|\bheap\b|\btoo many open files\b|\bemfile\b|\btakes forever\b|\bexhaust\w* (all )?(the )?(memory|heap|file descriptors|sockets|connections)\b|\bdefunct\b|\bzombies?\b|\b(is|are|gets?) full of\b|\b(queue|backlog|lag)\b.{0,20}\b(just )?(grows?|keeps growing)\b/,
     1.6,
   ),
   // a test runner's or a build tool's failure lines in a pasted log or a failing check's excerpt
@@ -297,7 +304,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     0.8,
   ),
   cue(
-    /\bspoof\w*|\binjection\b|\binject(s|ed)?\b|\barbitrary (code|commands?|files?)\b|\btraversal\b|\bpwned\b|\bcan (read|write|access|overwrite) (any|other|arbitrary)\b|\bleaks? (the |a )?(token|secret|password|key)s?\b|\bprototype pollution\b|\bpollut(es?|ed|ing|ion)\b|__proto__|\b(credentials?|tokens?|cookies?|authorization|passwords?|secrets?|api keys?)( headers?)?\b.{0,40}\b(sent|leaked|forwarded|exposed|passed) to (another|other|a different|the wrong|an? (untrusted|third[- ]party)|third[- ]party)\b|\b(an attacker|a malicious \w+) can\b/,
+    /\bspoof\w*|\binjection\b|\binject(s|ed)?\b|\barbitrary (code|commands?|files?)\b|\btraversal\b|\bpwned\b|\bcan (read|write|access|overwrite) (any|other|arbitrary)\b|\bleaks? (the |a )?(token|secret|password|key)s?\b|\bprototype pollution\b|\bpollut(es?|ed|ing|ion)\b|__proto__|\b(credentials?|tokens?|cookies?|authorization|passwords?|secrets?|api keys?)( headers?)?\b.{0,40}\b(sent|leaked|forwarded|exposed|passed) to (another|other|a different|the wrong|an? (untrusted|third[- ]party)|third[- ]party)\b|\b(an attacker|a malicious \w+) can\b|(\.\.\/){2,}|\/etc\/passwd\b/,
     1.6,
   ),
   cue(

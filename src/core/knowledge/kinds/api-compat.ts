@@ -25,6 +25,11 @@ export const apiCompat = defineKind({
     [/\bbreaking( changes?)?\b|\bbackwards?[- ]compat|\bbackwards?[- ]incompatib/i, 1.2],
     [/\bregress(ion|ions|ed)\b/i, 0.8],
     [/\bcontract\b|\bpublic api\b|\bsemver\b/i, 1],
+    // callers relied on what a release changed, and nobody told them
+    [
+      /\b(depended|relied|rely|relies|depend) on (that|this|it|the (old|previous))\b|\bnothing (about it )?in the (changelog|release notes)\b|\bnot (mentioned )?in the (changelog|release notes)\b|\bwithout (a|any) (deprecation|warning|notice)\b|\bno deprecation\b|\bbefore it (was|did|returned|gave)\b/i,
+      1.2,
+    ],
     [/\bintroduced (in|by)\b|\bprevious(ly)? (behaviou?r|versions?)|\brestor(e|es|ed)\b|\brevert/i, 0.6],
     [/\bbehaviou?r\b|\bapi\b/i, 0.4],
     // the reporter upgraded the code itself: to a version named alone, not to another package's

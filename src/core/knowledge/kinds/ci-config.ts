@@ -26,6 +26,10 @@ export const ciConfig = defineKind({
     // an issue says where it failed ("fails on CI") or that CI is green: neither makes the fix a CI one
     [/\bci\b/i, 0.5],
     [/\bworkflows?\b|\bpipelines?\b|\bcoverage\b|\bmatrix\b/i, 0.6],
+    [
+      /\bactions tab\b|\b(jobs?|steps?)\b.{0,30}\b(skipped|green|zero tests|no tests)\b|\b(skipped|green)\b.{0,20}\bon every (pr|pull request|push)\b|\bupload(ing)? coverage\b|\bcodecov\b|\bprs? from forks\b|\bforked (prs?|pull requests?)\b|\bpull_request(_target)?\b/i,
+      1.2,
+    ],
     // a job that never runs or reports, a release job, the runner it ran on
     [
       /\brunner (image|os)\b|\bwaiting for status\b|\bnever reports?\b|\brequired (check|status)\w*\b|\b(release|publish|deploy|nightly|scheduled) (job|workflow)s?\b|\.github\/workflows?\b/i,

@@ -48,8 +48,16 @@ export const configEnv = defineKind({
     [/\b(respect|honou?r)(s|ed|ing)?\b/i, 0.5],
     [/(^|\s)--?[a-z][\w-]*/i, 0.6],
     [/\bargument parsing\b|\bparameters?\b|\bcli\b/i, 0.4],
+    [
+      /(^|\s)~\/\.[\w.-]+|\b(home|global|user|project|repo|local)[- ](level )?(config|settings|file)\b|\brc file\b/i,
+      0.8,
+    ],
   ],
-  casedCues: [[/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/, 0.8]],
+  casedCues: [
+    [/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/, 0.8],
+    // a variable set for one command: `PORT=8080 npm start`
+    [/(^|[\s`])[A-Z][A-Z0-9_]{2,}=\S*/, 0.8],
+  ],
   files: {
     evidence: 'configuration or option parsing',
     cues: [[/(config|settings|options|flags?|env|args?)[\w-]*\.\w+$|(^|\/)cli\.\w+$/i, 0.3]],

@@ -35,6 +35,11 @@ export const dependencyCompat = defineKind({
     ],
     [/\bv\d+(\.\d+)*\+?\b|\b[a-z][\w.-]* \d+\.\d+\b/i, 0.5],
     [/\btoolchain\b|\bnew (version|release)s?\b|\bcompatib(le|ility)\b|\bnightly\b|\bmsrv\b/i, 0.5],
+    // the dependency tree moved under the code: an update, a lock file, a pin that helps
+    [
+      /\b(cargo|bundle|bundler|npm|yarn|pnpm|pip|poetry|composer|brew) (update|upgrade)\b|\bgo get -u\b|\b(cargo|gemfile|poetry|composer|yarn|pnpm-lock)\.lock\b|\bpackage-lock\b|\bgo\.sum\b|\b(pulled|pulls|brought|dragged) in\b|\bpinning\b|\bpinned (it|back|to)\b/i,
+      1.2,
+    ],
     // a package manager refusing the dependency tree
     [/\beresolve\b|\bunable to resolve dependency tree\b|\bconflicting peer\b|\bcould not resolve dependenc/i, 1.5],
   ],

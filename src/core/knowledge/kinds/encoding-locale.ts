@@ -9,7 +9,7 @@ const LOWER_CASE_DST =
   /\bdst (time ?zones?|times?|transitions?|changes?|switch\w*|bugs?|issues?|offsets?|boundar\w*|gaps?|handling|rules?|shifts?)\b|\b(around|across|during|over|after|before|on) (the )?dst\b/;
 
 /** Text decoded with the wrong charset: UTF-8 read as Latin-1 or Windows-1252, or U+FFFD. */
-const MOJIBAKE = /Ã[\u00a0-\u00bf]|â€[\u2122\u0153\u201c\u201d\u2018\u2019\u2013\u2014"]|\uFFFD/;
+export const MOJIBAKE = /Ã[\u00a0-\u00bf]|â€[\u2122\u0153\u201c\u201d\u2018\u2019\u2013\u2014"]|\uFFFD/;
 
 /** Text in a script other than Latin, told by its language ("a Chinese name") */
 const OTHER_SCRIPT =
@@ -75,6 +75,10 @@ export const encodingLocale = defineKind({
     [OTHER_SCRIPT, 1],
     [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 0.5],
     [/\bline[- ]endings?\b|\bcrlf\b|\bbom\b/i, 1],
+    [
+      /\b(a|one) (day|hour) (early|late|behind|ahead|off)\b|\bcr-at-eol\b|\b(every|each) line\b.{0,40}\b(changed|modified)\b|\bwhole file\b.{0,30}\b(changed|modified)\b|\bdecimal (comma|separator|point)\b|\bcomma for decimals\b|\bthousands? separator\b/i,
+      1.2,
+    ],
     [/\btime ?zones?\b|\btz\b|\bdaylight[- ]saving/i, 1.2],
     [/\bDST\b/, 1.2],
     [LOWER_CASE_DST, 1.2],

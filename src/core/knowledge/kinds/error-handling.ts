@@ -41,6 +41,11 @@ export const errorHandling = defineKind({
     [/\bexceptions?\b/i, 0.8],
     [/\bthrows?\b|\bthrown\b|\bthrowing\b/i, 0.6],
     [/\bswallow|\buncaught\b|\bunhandled\b|\bpropagat/i, 1.2],
+    // one failure that brings the whole process down, or a failure that says nothing
+    [
+      /\btakes? down (the|our|my) (whole |entire )?(process|server|app|service|worker)\b|\bno (error )?message at all\b|\bprints? nothing and exits?\b|\bexits? (silently|without (a|any) (message|error))\b/i,
+      1.2,
+    ],
     // a network error the code should classify, retry or report
     [/\beconn(reset|refused|aborted)\b|\betimedout\b|\beai_again\b|\bsocket hang up\b/i, 1.2],
     [/\b(re)?rais(e|es|ed|ing)\b|\btry\/catch\b|\bcatch\b/i, 0.5],

@@ -23,6 +23,10 @@ export const lintFormat = defineKind({
     ],
     [/\bprettier\b|\bgofmt\w*|\brustfmt\b|\bcode (formatter|formatting|style)\b|\bfmt\b/i, 1],
     [
+      /\bmissing separator\b|\btabs? (vs\.?|versus|instead of|and|or) spaces\b|\bmixed (tabs|indentation)\b|\binconsistent indentation\b/i,
+      1.2,
+    ],
+    [
       /\bwarnings?\b|\bunused\b|\bdeclared (and|but) not used\b|\bstyle (checks?|guide|issues?|errors?|violations?)\b/i,
       0.6,
     ],

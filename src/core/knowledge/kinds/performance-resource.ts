@@ -47,6 +47,10 @@ export const performanceResource = defineKind({
   vocabulary: 'leak cleanup listeners resources performance memory',
   textCues: [
     [/\bleak(s|ed|ing)?\b/i, 1.2],
+    [
+      /\bheap (dump|snapshot)\b|\bgrows? (by )?(~|about |around )?\d+ ?(kb|mb|gb)\b|\bkernel kills?\b|\boom[- ]killer\b|\bdefunct\b|\bzombie( process(es)?| children)?\b/i,
+      1.3,
+    ],
     // a port or a file still held by a process that should have let it go
     [/\beaddrinuse\b|\baddress already in use\b|\bebusy\b|\bresource busy\b/i, 1.2],
     // Python's report of a file, socket or session left open

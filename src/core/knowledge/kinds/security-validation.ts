@@ -28,6 +28,11 @@ export const securityValidation = defineKind({
     // "inject a script" is often plain wiring (dependency injection, a bundler injecting code)
     [/\binject(ed|s)?\b/i, 0.4],
     [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
+    // the payload itself: a quote that ends a query, a walk up the tree, an unsigned token accepted
+    [
+      /' or '?1'?='?1|\bor 1=1\b|\bunion select\b|(\.\.\/){2,}|\/etc\/passwd\b|\balg(orithm)?["': ]{1,4}none\b|\b(signature|token)s? (is|are)n?['’]?t? (never |not )?(checked|verified)\b|\baccepts? (forged|unsigned|tampered|expired) (tokens?|cookies?|signatures?)\b/i,
+      1.4,
+    ],
     [/\btrust(ed)?[- ]?prox|\buntrusted\b|\btrust\b/i, 0.8],
     // how a reporter says the input is an attacker's
     [/\b(crafted|forged|malicious|attackers?|exploit(s|ed|able)?|pwned)\b|\b__proto__\b|\bobject\.prototype\b/i, 1.2],
