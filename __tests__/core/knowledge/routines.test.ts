@@ -92,6 +92,13 @@ describe('detectRoutinesInText', () => {
     ['The indexer grows 200 MB an hour until the kernel kills it', 'performance-resource'],
     ['Since 2.7 ListUsers() returns users sorted by name. Our report relied on the old order', 'api-compat'],
     ['One unreachable webhook URL takes down our whole process', 'error-handling'],
+    ["Export says 'Done!' but the file is empty", 'error-handling'],
+    ['Total shows 10050 instead of 150: the summary adds numbers like strings', 'type-check'],
+    ['Our pipeline started failing overnight without any changes on our side', 'dependency-compat'],
+    ['Icons all gone in the packaged app; the .dmg from the release page shows blanks', 'build-packaging'],
+    ['Two invoices got the same number: the customers paid within a second of each other', 'concurrency-async'],
+    ["Scripts fail with $'\\r': command not found on the build box", 'encoding-locale'],
+    ['Uploading a file named `holiday; ls -la.jpg` runs the listing', 'security-validation'],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);
   });

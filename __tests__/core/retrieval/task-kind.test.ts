@@ -27,6 +27,18 @@ describe('readTaskKind: a failure is read from its symptoms, not from the word "
     ['Download link', '`GET /files?name=../../../../etc/passwd` returns the passwd file.'],
     ['Hundreds of `[ffmpeg] <defunct>` entries under vidq', '`ps` is full of dead ffmpeg children.'],
     ["Nightly docs deploy hasn't run since the repo moved", 'The scheduled workflow shows no runs for three weeks.'],
+    // a user's words: the app closes itself, a lost thing "anymore", slower and slower, processes left behind
+    ['app close itself when i put 0 people in recipe', 'the app close immediately, every time.'],
+    ['no notification anymore after update to android 14', "the app don't show any reminder notification."],
+    ['Dashboard gets slower every time I switch tabs', 'After twenty switches it is sluggish.'],
+    [
+      'Dozens of chrome processes left after PDF exports',
+      'Our server has 300+ of them, processes left behind by every export.',
+    ],
+    [
+      "Display name with <script> runs in other people's chat",
+      'My nickname `<img src=x onerror=alert(1)>` pops up for everyone.',
+    ],
     ['TypeError: Cannot read properties of undefined (reading "length")', 'Calling `render()` with no props.'],
     ['Export hangs on large projects', 'The progress bar stops at 99% and the command never returns.'],
     ['Search takes 80 seconds on a 2k-row table', 'It used to be instant.'],

@@ -178,7 +178,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1,
   ),
   cue(
-    /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not|hasn['’]t|has not|haven['’]t|have not) (\w+ )?(run|ran|triggered|reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|equal|equals|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es|shut down|shuts down|quit|quits|die|dies|settle|settles|reject|rejects|report|reports|arrive|arrives)\b/,
+    /\b(never|doesn['’]t|does not|didn['’]t|did not|won['’]t|will not|can['’]t|cannot|could not|couldn['’]t|isn['’]t|is not|aren['’]t|are not|hasn['’]t|has not|haven['’]t|have not) (\w+ )?(run|ran|triggered|show|shows|display|displays|appear|appears|save|saves|sync|syncs|play|plays|reach|reaches|emit|emits|end|ends|fire|fires|return|returns|resolve|resolves|finish|finishes|complete|completes|work|works|compile|compiles|build|builds|start|starts|exit|exits|close|closes|stop|stops|load|loads|match|matches|equal|equals|find|finds|called|terminate|terminates|parse|parses|connect|connects|respond|responds|recogni[sz]e|recogni[sz]es|shut down|shuts down|quit|quits|die|dies|settle|settles|reject|rejects|report|reports|arrive|arrives)\b/,
     1.2,
   ),
   // refusal, nondeterminism, a step done twice, input that stops arriving
@@ -221,7 +221,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   // a concession: what happens although it should not ("returns true, although the strings differ")
   cue(
-    /\b(although|even though)\b|\bbut (no|none|nothing)\b|\b(succeeds?|passes|returns normally) silently\b|\bsilently\b|\bquietly\b/,
+    /\b(although|even though)\b|\bbut (no|none|nothing)\b|\b(succeeds?|passes|returns normally) silently\b|\bsilently\b|\bquietly\b|\b(even )?without (touching|changing|editing) anything\b|\bsuddenly\b/,
     0.7,
   ),
   cue(
@@ -229,7 +229,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     0.6,
   ),
   cue(
-    /\bno longer\b(?! (tested|maintained|supported|needed|necessary|required|used|recommended|relevant|available upstream))|\bstopped working\b|\bused to (work|return|print|accept)\b|\bworked (in|with|before|on)\b|\bsince (upgrading|updating|bumping|the (latest|last|new|recent))\b|\bafter (upgrading|updating|bumping)\b|\bregress\w*|\bslips? through\b|\b(don['’]t|doesn['’]t|do not|does not|won['’]t|isn['’]t|aren['’]t) (\S+ ){1,4}any ?more\b|\bbroke(n)?\b|(?<!\b(line|page|word|column|soft|hard) )\bbreaks?\b/,
+    /\bno longer\b(?! (tested|maintained|supported|needed|necessary|required|used|recommended|relevant|available upstream))|\bstopped working\b|\bused to (work|return|print|accept)\b|\bworked (in|with|before|on)\b|\bsince (upgrading|updating|bumping|the (latest|last|new|recent))\b|\bsince (the )?last (deploy|release|update|upgrade)\b|\bafter (upgrading|updating|bumping)\b|\bno \w+( \w+)? any ?more\b|\bregress\w*|\bslips? through\b|\b(don['’]t|doesn['’]t|do not|does not|won['’]t|isn['’]t|aren['’]t) (\S+ ){1,4}any ?more\b|\bbroke(n)?\b|(?<!\b(line|page|word|column|soft|hard) )\bbreaks?\b/,
     1.2,
   ),
   cue(
@@ -253,11 +253,11 @@ export const FAILURE_CUES: readonly KindCue[] = [
   cue(/\bslow(er|ly|s|down)?\b/, 0.5),
   // time that grows faster than the input, a worker kept busy
   cue(
-    /\bgrows (quadratically|exponentially)\b|\b(doubles|triples|quadruples) the (time|runtime)\b|\bkeeps? (a |the )?(worker|cpu|core|process|server|thread) busy\b|\b(takes|runs for) a (very )?long time\b/,
+    /\bgrows (quadratically|exponentially)\b|\b(gets?|getting|becomes?|grows?) (slower|sluggish|laggy)\b|\bsluggish\b|\b(doubles|triples|quadruples) the (time|runtime)\b|\bkeeps? (a |the )?(worker|cpu|core|process|server|thread) busy\b|\b(takes|runs for) a (very )?long time\b/,
     1.4,
   ),
   cue(
-    /\boom\b|\boom-killed\b|\bout of memory\b|\bmemory (grows|keeps|climbs|usage (grows|climbs|keeps))|\bleak\w*|\bkeeps? (growing|increasing|climbing)\b|\bgrows? (with|on|after|for) (every|each)\b|\bpiles? up\b|\baccumulat\w+ (memory|objects|listeners|handles|connections|timers|entries|buffers)\b|\b(memory|objects|listeners|handles|connections|timers|entries|buffers) (keep )?accumulat\w+\b|\bheap\b|\btoo many open files\b|\bemfile\b|\btakes forever\b|\bexhaust\w* (all )?(the )?(memory|heap|file descriptors|sockets|connections)\b|\bdefunct\b|\bzombies?\b|\b(is|are|gets?) full of\b|\b(queue|backlog|lag)\b.{0,20}\b(just )?(grows?|keeps growing)\b/,
+    /\boom\b|\boom-killed\b|\bout of memory\b|\bmemory (grows|keeps|climbs|usage (grows|climbs|keeps))|\bleak\w*|\bkeeps? (growing|increasing|climbing)\b|\bgrows? (with|on|after|for) (every|each)\b|\bpiles? up\b|\baccumulat\w+ (memory|objects|listeners|handles|connections|timers|entries|buffers)\b|\b(memory|objects|listeners|handles|connections|timers|entries|buffers) (keep )?accumulat\w+\b|\bheap\b|\btoo many open files\b|\bemfile\b|\btakes forever\b|\bexhaust\w* (all )?(the )?(memory|heap|file descriptors|sockets|connections)\b|\bdefunct\b|\bzombies?\b|\b(processes|handles|files|connections|sockets|tabs|windows) (are )?left (behind|over|open|running)\b|\b(is|are|gets?) full of\b|\b(queue|backlog|lag)\b.{0,20}\b(just )?(grows?|keeps growing)\b/,
     1.6,
   ),
   // a test runner's or a build tool's failure lines in a pasted log or a failing check's excerpt
@@ -270,7 +270,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
   cue(MEMORY_MEASURED, 1.2),
   // a crash, a warning printed, an error reported
   cue(
-    /\bcrash(es|ed|ing)?\b|\bsegfault\w*|\bkills? the process\b|\bblows? up\b|\bpanics?\b|\baborted\b|\bexits? with (code|status) [1-9]|(, |; |\(|with )exit (code|status) [1-9]\d*\b|\b(gets?|got|is|was) killed\b/,
+    /\bcrash(es|ed|ing)?\b|\bsegfault\w*|\bkills? the process\b|\b(app|it|window|game|program) (closes?|quits?|shuts? down) (itself|immediately|by itself|on its own|suddenly)\b|\bblows? up\b|\bpanics?\b|\baborted\b|\bexits? with (code|status) [1-9]|(, |; |\(|with )exit (code|status) [1-9]\d*\b|\b(gets?|got|is|was) killed\b/,
     1.4,
   ),
   cue(
@@ -304,7 +304,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     0.8,
   ),
   cue(
-    /\bspoof\w*|\binjection\b|\binject(s|ed)?\b|\barbitrary (code|commands?|files?)\b|\btraversal\b|\bpwned\b|\bcan (read|write|access|overwrite) (any|other|arbitrary)\b|\bleaks? (the |a )?(token|secret|password|key)s?\b|\bprototype pollution\b|\bpollut(es?|ed|ing|ion)\b|__proto__|\b(credentials?|tokens?|cookies?|authorization|passwords?|secrets?|api keys?)( headers?)?\b.{0,40}\b(sent|leaked|forwarded|exposed|passed) to (another|other|a different|the wrong|an? (untrusted|third[- ]party)|third[- ]party)\b|\b(an attacker|a malicious \w+) can\b|(\.\.\/){2,}|\/etc\/passwd\b/,
+    /\bspoof\w*|\binjection\b|\binject(s|ed)?\b|\barbitrary (code|commands?|files?)\b|\btraversal\b|\bpwned\b|\bcan (read|write|access|overwrite) (any|other|arbitrary)\b|\bleaks? (the |a )?(token|secret|password|key)s?\b|\bprototype pollution\b|\bpollut(es?|ed|ing|ion)\b|__proto__|\b(credentials?|tokens?|cookies?|authorization|passwords?|secrets?|api keys?)( headers?)?\b.{0,40}\b(sent|leaked|forwarded|exposed|passed) to (another|other|a different|the wrong|an? (untrusted|third[- ]party)|third[- ]party)\b|\b(an attacker|a malicious \w+) can\b|(\.\.\/){2,}|\/etc\/passwd\b|<script\b|\bonerror=|\b(accepts?|process(es)?|allows?) (\w+ ){0,3}(garbage|bogus|forged|fake|invalid|wrong) (signatures?|tokens?)\b/,
     1.6,
   ),
   cue(

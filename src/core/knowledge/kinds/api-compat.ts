@@ -27,7 +27,7 @@ export const apiCompat = defineKind({
     [/\bcontract\b|\bpublic api\b|\bsemver\b/i, 1],
     // callers relied on what a release changed, and nobody told them
     [
-      /\b(depended|relied|rely|relies|depend) on (that|this|it|the (old|previous))\b|\bnothing (about it )?in the (changelog|release notes)\b|\bnot (mentioned )?in the (changelog|release notes)\b|\bwithout (a|any) (deprecation|warning|notice)\b|\bno deprecation\b|\bbefore it (was|did|returned|gave)\b/i,
+      /\b(depended|relied|rely|relies|depend) on (that|this|it|the (old|previous))\b|\b(we|i|callers?|users?) (rely|relied|depend|depended) on\b|\b(gone|removed|dropped) in v?\d+\.\d+|\bnothing (about it )?in the (changelog|release notes)\b|\bnot (mentioned )?in the (changelog|release notes)\b|\bwithout (a|any) (deprecation|warning|notice)\b|\bno deprecation\b|\bbefore it (was|did|returned|gave)\b/i,
       1.2,
     ],
     [/\bintroduced (in|by)\b|\bprevious(ly)? (behaviou?r|versions?)|\brestor(e|es|ed)\b|\brevert/i, 0.6],

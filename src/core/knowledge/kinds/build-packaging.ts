@@ -37,7 +37,7 @@ export const buildPackaging = defineKind({
     // the installed package misses a module of its own
     [/\bmodulenotfounderror\b|\bno module named\b|\bcannot find module\b|\berr_module_not_found\b/i, 1.2],
     [
-      /\bnoclassdeffounderror\b|\bclassnotfoundexception\b|\bno matching files\b|\b(doesn['’]t|does not|didn['’]t) (include|ship|contain)\b|\b(missing|left out) (from|of) the (published |released )?(package|crate|jar|wheel|tarball|gem|nupkg|archive|release)\b|\b(crates\.io|pypi|nuget|rubygems|maven central)\b|\.nupkg\b|\bsdist\b|\bshaded\b/i,
+      /\bnoclassdeffounderror\b|\bclassnotfoundexception\b|\bno matching files\b|\b(doesn['’]t|does not|didn['’]t) (include|ship|contain)\b|\b(missing|left out) (from|of) the (published |released )?(package|crate|jar|wheel|tarball|gem|nupkg|archive|release)\b|\b(crates\.io|pypi|nuget|rubygems|maven central)\b|\.nupkg\b|\bsdist\b|\bshaded\b|\bpackaged (app|build|version|binary)\b|\.(dmg|msi|apk|appimage|deb|rpm)\b/i,
       1.2,
     ],
     // ES modules and CommonJS loaded the wrong way round

@@ -76,7 +76,7 @@ export const encodingLocale = defineKind({
     [/\b(en|de)cod(e|es|ed|ing|er)\b/i, 0.5],
     [/\bline[- ]endings?\b|\bcrlf\b|\bbom\b/i, 1],
     [
-      /\b(a|one) (day|hour) (early|late|behind|ahead|off)\b|\bcr-at-eol\b|\b(every|each) line\b.{0,40}\b(changed|modified)\b|\bwhole file\b.{0,30}\b(changed|modified)\b|\bdecimal (comma|separator|point)\b|\bcomma for decimals\b|\bthousands? separator\b/i,
+      /\b(a|one) (day|hour) (early|late|behind|ahead|off)\b|\bcr-at-eol\b|\b(every|each) line\b.{0,40}\b(changed|modified)\b|\bwhole file\b.{0,30}\b(changed|modified)\b|\bdecimal (comma|separator|point)\b|\bcomma for decimals\b|\bthousands? separator\b|\b(phone|device|system|browser|os) language\b|\$'\\r'|\\r: command not found/i,
       1.2,
     ],
     [/\btime ?zones?\b|\btz\b|\bdaylight[- ]saving/i, 1.2],

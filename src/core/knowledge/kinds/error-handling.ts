@@ -43,7 +43,7 @@ export const errorHandling = defineKind({
     [/\bswallow|\buncaught\b|\bunhandled\b|\bpropagat/i, 1.2],
     // one failure that brings the whole process down, or a failure that says nothing
     [
-      /\btakes? down (the|our|my) (whole |entire )?(process|server|app|service|worker)\b|\bno (error )?message at all\b|\bprints? nothing and exits?\b|\bexits? (silently|without (a|any) (message|error))\b/i,
+      /\btakes? down (the|our|my) (whole |entire )?(process|server|app|service|worker)\b|\bno (error )?message at all\b|\bprints? nothing and exits?\b|\bexits? (silently|without (a|any) (message|error))\b|\b(says|shows|prints|reports) ['"`]?(done|ok|success\w*|saved|uploaded|complete\w*)\b.{0,40}\bbut\b|\bsomething went wrong\b|\b(real|original|actual|underlying) (error|exception|cause)\b.{0,20}\b(hidden|masked|lost|swallowed)\b|\bwhen (the )?[\w-]+( server)? is (down|unreachable|offline)\b|\b(when|while) offline\b|\bairplane mode\b/i,
       1.2,
     ],
     // a network error the code should classify, retry or report

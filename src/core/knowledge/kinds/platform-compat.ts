@@ -66,6 +66,7 @@ export const platformCompat = defineKind({
       cues: [
         [/\bwindows\b|\bwin32\b|\bwin64\b/i, 1],
         [/\bpath separators?\b|\bbackslash(es)?\b|\bdrive letters?\b|\bunc paths?\b|\bseparators?\b/i, 0.8],
+        [/(^|[\s`'"(])[a-z]:\\|\b(another|other|different|second|network) drive\b/i, 1.2],
         [/\bpaths?\b/i, 0.3],
       ],
     },

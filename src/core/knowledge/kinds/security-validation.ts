@@ -30,7 +30,7 @@ export const securityValidation = defineKind({
     [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
     // the payload itself: a quote that ends a query, a walk up the tree, an unsigned token accepted
     [
-      /' or '?1'?='?1|\bor 1=1\b|\bunion select\b|(\.\.\/){2,}|\/etc\/passwd\b|\balg(orithm)?["': ]{1,4}none\b|\b(signature|token)s? (is|are)n?['’]?t? (never |not )?(checked|verified)\b|\baccepts? (forged|unsigned|tampered|expired) (tokens?|cookies?|signatures?)\b/i,
+      /' or '?1'?='?1|;\s*(ls|rm|cat|curl|wget|whoami)\b|\berror in your sql syntax\b|\b(garbage|bogus|forged|fake|invalid) signatures?\b|\bor 1=1\b|\bunion select\b|(\.\.\/){2,}|\/etc\/passwd\b|\balg(orithm)?["': ]{1,4}none\b|\b(signature|token)s? (is|are)n?['’]?t? (never |not )?(checked|verified)\b|\baccepts? (forged|unsigned|tampered|expired) (tokens?|cookies?|signatures?)\b/i,
       1.4,
     ],
     [/\btrust(ed)?[- ]?prox|\buntrusted\b|\btrust\b/i, 0.8],

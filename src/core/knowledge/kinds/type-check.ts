@@ -31,6 +31,10 @@ export const typeCheck = defineKind({
       1.2,
     ],
     [/\bgenerics?\b|\bnullable\b|\breturn (value|type)s?\b|\bcasts?\b/i, 0.4],
+    [
+      /\b(adds|added|sums?|concatenat\w*) (the )?(numbers|values|amounts|prices) (like|as) strings\b|\bstring concatenation\b/i,
+      1.2,
+    ],
   ],
   files: {
     evidence: 'type declarations',
