@@ -93,6 +93,20 @@ describe('detectRoutinesInText', () => {
     ['Since 2.7 ListUsers() returns users sorted by name. Our report relied on the old order', 'api-compat'],
     ['One unreachable webhook URL takes down our whole process', 'error-handling'],
     ["Export says 'Done!' but the file is empty", 'error-handling'],
+    // words of those symptoms that say something else here
+    ['`cargo build --target wasm32-unknown-unknown` fails with E0446 in stub.rs', 'build-packaging'],
+    [
+      'nose2 -c my.ini is silently ignored in 0.15.0: with 0.14 the plugins listed in the config were loaded; with 0.15.0 none of them are',
+      'config-env',
+    ],
+    [
+      'Exit status is always 0 when a subcommand fails, so our CI job goes green even when the deploy failed',
+      'error-handling',
+    ],
+    [
+      'Since the runners picked up Node 18.19.0, the close tests fail on every OS; pinning `18.18.2` in the matrix is only a stopgap',
+      'platform-compat',
+    ],
     ['Total shows 10050 instead of 150: the summary adds numbers like strings', 'type-check'],
     ['Our pipeline started failing overnight without any changes on our side', 'dependency-compat'],
     ['Icons all gone in the packaged app; the .dmg from the release page shows blanks', 'build-packaging'],

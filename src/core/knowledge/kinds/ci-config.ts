@@ -27,7 +27,7 @@ export const ciConfig = defineKind({
     [/\bci\b/i, 0.5],
     [/\bworkflows?\b|\bpipelines?\b|\bcoverage\b|\bmatrix\b/i, 0.6],
     [
-      /\bactions tab\b|\b(jobs?|steps?)\b.{0,30}\b(skipped|green|zero tests|no tests)\b|\b(skipped|green)\b.{0,20}\bon every (pr|pull request|push)\b|\bupload(ing)? coverage\b|\bcodecov\b|\bprs? from forks\b|\bforked (prs?|pull requests?)\b|\bpull_request(_target)?\b|\bscheduled runs?\b|\bcron (job|trigger|schedule)s?\b/i,
+      /\bactions tab\b|\b(jobs?|steps?)\b.{0,30}\b(skipped|zero tests|no tests)\b|\bskipped\b.{0,20}\bon every (pr|pull request|push)\b|\bupload(ing)? coverage\b|\bcodecov\b|\bprs? from forks\b|\bforked (prs?|pull requests?)\b|\bpull_request(_target)?\b|\bscheduled runs?\b|\bcron (job|trigger|schedule)s?\b/i,
       1.2,
     ],
     // a job that never runs or reports, a release job, the runner it ran on

@@ -37,9 +37,11 @@ export const dependencyCompat = defineKind({
     [/\btoolchain\b|\bnew (version|release)s?\b|\bcompatib(le|ility)\b|\bnightly\b|\bmsrv\b/i, 0.5],
     // the dependency tree moved under the code: an update, a lock file, a pin that helps
     [
-      /\b(cargo|bundle|bundler|npm|yarn|pnpm|pip|poetry|composer|brew) (update|upgrade)\b|\bgo get -u\b|\brustup update\b|\blatest stable\b|\b(without any|no) changes? on our (side|end)\b|\bnothing changed on our (side|end)\b|\b(cargo|gemfile|poetry|composer|yarn|pnpm-lock)\.lock\b|\bpackage-lock\b|\bgo\.sum\b|\b(pulled|pulls|brought|dragged) in\b|\bpinning\b|\bpinned (it|back|to)\b/i,
+      /\b(cargo|bundle|bundler|npm|yarn|pnpm|pip|poetry|composer|brew) (update|upgrade)\b|\bgo get -u\b|\brustup update\b|\blatest stable\b|\b(without any|no) changes? on our (side|end)\b|\bnothing changed on our (side|end)\b|\b(cargo|gemfile|poetry|composer|yarn|pnpm-lock)\.lock\b|\bpackage-lock\b|\bgo\.sum\b/i,
       1.2,
     ],
+    // a version that came in (a pin that helps is as often a runtime's, in a matrix)
+    [/\b(pulled|pulls|brought|dragged) in\b/i, 0.6],
     // a package manager refusing the dependency tree
     [/\beresolve\b|\bunable to resolve dependency tree\b|\bconflicting peer\b|\bcould not resolve dependenc/i, 1.5],
   ],

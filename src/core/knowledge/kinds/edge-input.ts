@@ -55,7 +55,7 @@ export const edgeInput = defineKind({
     [/\b(empty|blank)\b/i, 1],
     [/\b(null|nil|none|undefined|nan|nullish)\b/i, 1],
     [/\bzero\b|\b0-(length|size)|\bzero-(length|size)/i, 1],
-    [/\b(to|=|as|put|puts|with|of) 0\b(?![.,]\d)|\w\(0\)/i, 1],
+    [/\b(to|=|as|put|puts|with|of) 0\b(?![.,\s]*\d)|\w\(0\)/i, 1],
     [/\bboundar(y|ies)\b|\boff[- ]by[- ]one\b|\bout[- ]of[- ](range|bounds)\b/i, 1],
     [/\b(over|under)flow/i, 0.8],
     [/\b(edge|corner)[- ]cases?\b|\bmalformed\b/i, 1],

@@ -27,7 +27,7 @@ export const typeCheck = defineKind({
     // a type checker's own error line (tsc's TS2322, mypy's "[arg-type]", "not assignable to type")
     [/\berror TS\d{4}\b|\bis not assignable to (type|parameter)\b|: error: .*\[[a-z-]+\]$/im, 1.5],
     [
-      /\bproperty '[^']+' does not exist on\b|\b(type )?stubs?\b|\btypeshed\b|\bthe compiler never (complains|warns|catches)\b/i,
+      /\bproperty '[^']+' does not exist on\b|\btype stubs?\b|\bstubs\b|\.pyi\b|\btypeshed\b|\bthe compiler never (complains|warns|catches)\b/i,
       1.2,
     ],
     [/\bgenerics?\b|\bnullable\b|\breturn (value|type)s?\b|\bcasts?\b/i, 0.4],
