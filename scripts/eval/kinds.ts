@@ -1,17 +1,32 @@
 /**
  * npm run eval:kinds [-- DIR ...]: how the task-kind reader reads each set's issue-phrased tasks
+ * (without a DIR: the reading sets of eval/sets, m, p, q, r and s)
  * (symptoms.jsonl: failures; offtopic-issues.jsonl: by kind) and commit subjects, per set; and,
  * for bug reports labelled with the routine they need (routines.jsonl), which routine kind recall
  * reads first. Answer keys are read here only.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readTaskKindOf } from '../../src/core/retrieval/task-kind.js';
 import { taskRoutines } from '../../src/services/recall.js';
 import { issueTask, readJsonl } from './data.js';
 
 const verbose = process.argv.includes('--verbose');
-const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const SETS = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'eval', 'sets');
+const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const dirs = named.length > 0 ? named : ['m', 'p', 'q', 'r', 's'].map((set) => join(SETS, set));
+if (named.length === 0)
+  console.error(`eval:kinds: the reading sets of ${SETS} (m, p, q, r, s); name others to read them`);
+for (const dir of dirs)
+  if (
+    !['symptoms.jsonl', 'offtopic-issues.jsonl', 'fixes.jsonl', 'routines.jsonl'].some((f) => existsSync(join(dir, f)))
+  ) {
+    console.error(
+      `eval:kinds: no issues at ${dir} (symptoms.jsonl, offtopic-issues.jsonl, fixes.jsonl or routines.jsonl)`,
+    );
+    process.exit(2);
+  }
 for (const dir of dirs) {
   const rows: { task: string; kind: string; repo: string }[] = [];
   const symptoms = join(dir, 'symptoms.jsonl');
