@@ -113,6 +113,11 @@ describe('detectRoutinesInText', () => {
     ['Two invoices got the same number: the customers paid within a second of each other', 'concurrency-async'],
     ["Scripts fail with $'\\r': command not found on the build box", 'encoding-locale'],
     ['Uploading a file named `holiday; ls -la.jpg` runs the listing', 'security-validation'],
+    ["validate({'email': '<script>alert(1)</script>'}) echoes the value into the page", 'security-validation'],
+    [
+      'Including the plugin from a CDN `<script>` tag throws `ReferenceError: process is not defined`; the others load fine without a bundler',
+      'build-packaging',
+    ],
   ])('%s → %s', (text, kind) => {
     expect(top(text)).toBe(kind);
   });

@@ -5,6 +5,7 @@
  * error lines keep their case); `on: 'title'` reads the first line only.
  */
 import { MOJIBAKE } from './kinds/encoding-locale.js';
+import { ATTACK_PAYLOAD } from './kinds/security-validation.js';
 import { MEMORY_MEASURED } from './kinds/performance-resource.js';
 
 export interface KindCue {
@@ -304,9 +305,10 @@ export const FAILURE_CUES: readonly KindCue[] = [
     0.8,
   ),
   cue(
-    /\bspoof\w*|\binjection\b|\binject(s|ed)?\b|\barbitrary (code|commands?|files?)\b|\btraversal\b|\bpwned\b|\bcan (read|write|access|overwrite) (any|other|arbitrary)\b|\bleaks? (the |a )?(token|secret|password|key)s?\b|\bprototype pollution\b|\bpollut(es?|ed|ing|ion)\b|__proto__|\b(credentials?|tokens?|cookies?|authorization|passwords?|secrets?|api keys?)( headers?)?\b.{0,40}\b(sent|leaked|forwarded|exposed|passed) to (another|other|a different|the wrong|an? (untrusted|third[- ]party)|third[- ]party)\b|\b(an attacker|a malicious \w+) can\b|(\.\.\/){2,}|\/etc\/passwd\b|<script\b|\bonerror=|\b(accepts?|process(es)?|allows?) (\w+ ){0,3}(garbage|bogus|forged|fake|invalid|wrong) (signatures?|tokens?)\b/,
+    /\bspoof\w*|\binjection\b|\binject(s|ed)?\b|\barbitrary (code|commands?|files?)\b|\btraversal\b|\bpwned\b|\bcan (read|write|access|overwrite) (any|other|arbitrary)\b|\bleaks? (the |a )?(token|secret|password|key)s?\b|\bprototype pollution\b|\bpollut(es?|ed|ing|ion)\b|__proto__|\b(credentials?|tokens?|cookies?|authorization|passwords?|secrets?|api keys?)( headers?)?\b.{0,40}\b(sent|leaked|forwarded|exposed|passed) to (another|other|a different|the wrong|an? (untrusted|third[- ]party)|third[- ]party)\b|\b(an attacker|a malicious \w+) can\b/,
     1.6,
   ),
+  cue(ATTACK_PAYLOAD, 1.6),
   cue(
     /\b(any|every|an untrusted) (user|client|caller|request|input|website|page|script) can (read|write|add|change|modify|overwrite|delete|run|execute|access)\b/,
     1,

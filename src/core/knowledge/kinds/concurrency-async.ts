@@ -40,10 +40,10 @@ export const concurrencyAsync = defineKind({
   textCues: [
     [/\b(asyncio\.)?timeouterror\b|\bdeadline ?exceeded\b|\bcontext deadline exceeded\b/i, 1],
     [/\brace( conditions?)?\b|\bracy\b|\bconcurren|\bparallel|\bdeadlock|\bthread-?safe/i, 1.2],
-    [/\bat the same time\b|\bsimultaneous\w*\b/i, 1],
-    // two people's writes, an older answer shown over a newer one, a connection that came back
+    // operations told to overlap, two people's writes, an older answer shown over a newer one, a
+    // connection that came back
     [
-      /\b(two|both|several|multiple) (people|users|of us|tabs|clients|editors|admins)\b.{0,40}\b(sav\w*|edit\w*|writ\w*|press\w*|click\w*|submit\w*|updat\w*)\b|\b(one|an) (edit|update|change|write) (just )?(disappears|is lost|vanishes|gets lost)\b|\bout of order\b|\b(type|typing|click|clicking|scroll|scrolling) (quickly|fast|rapidly)\b|\bwithin (a|one) (second|few seconds|millisecond)\b|\bgot the same (number|id)\b|\b(several|multiple|many) (uploads|attachments|files|items|requests|jobs)\b.{0,20}\bat once\b|\bstale (results?|responses?|data|values?)\b|\bfail(s|ed)?[- ]?over\b|\bfailover\b/i,
+      /\bat the same time\b|\bsimultaneous\w*\b|\b(two|both|several|multiple) (people|users|of us|tabs|clients|editors|admins)\b.{0,40}\b(sav\w*|edit\w*|writ\w*|press\w*|click\w*|submit\w*|updat\w*)\b|\b(one|an) (edit|update|change|write) (just )?(disappears|is lost|vanishes|gets lost)\b|\bout of order\b|\b(type|typing|click|clicking|scroll|scrolling) (quickly|fast|rapidly)\b|\bwithin (a|one) (second|few seconds|millisecond)\b|\bgot the same (number|id)\b|\b(several|multiple|many) (uploads|attachments|files|items|requests|jobs)\b.{0,20}\bat once\b|\bstale (results?|responses?|data|values?)\b|\bfail(s|ed)?[- ]?over\b|\bfailover\b/i,
       1.2,
     ],
     // not Rust's panic line ("thread 'main' panicked at …"), nor a panic that aborts the thread

@@ -1,6 +1,14 @@
 /** The routine kind security-validation (untrusted inputs): its cues, routines and lessons. */
 import { defineKind } from '../entry.js';
 
+/**
+ * An attack told by its payload: a quote that ends a query, a command after a semicolon, a walk up
+ * the tree, markup that runs (a script tag alone is how a page loads code), a forged signature.
+ * Evidence of what the input is (this kind) and that something failed (knowledge/task-kinds.ts).
+ */
+export const ATTACK_PAYLOAD =
+  /' or '?1'?='?1|\bor 1=1\b|\bunion select\b|;\s*(ls|rm|cat|curl|wget|whoami)\b|(\.\.\/){2,}|\/etc\/passwd\b|<script>[^<]{0,60}<\/script>|\bonerror=|\balert\(|\b(garbage|bogus|forged|fake|invalid) signatures?\b/i;
+
 export const securityValidation = defineKind({
   kind: 'security-validation',
   template: {
@@ -28,9 +36,10 @@ export const securityValidation = defineKind({
     // "inject a script" is often plain wiring (dependency injection, a bundler injecting code)
     [/\binject(ed|s)?\b/i, 0.4],
     [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
-    // the payload itself: a quote that ends a query, a walk up the tree, an unsigned token accepted
+    [ATTACK_PAYLOAD, 1.4],
+    // what a query's syntax error or an unverified token says of the input
     [
-      /' or '?1'?='?1|;\s*(ls|rm|cat|curl|wget|whoami)\b|\berror in your sql syntax\b|\b(garbage|bogus|forged|fake|invalid) signatures?\b|\bor 1=1\b|\bunion select\b|(\.\.\/){2,}|\/etc\/passwd\b|\balg(orithm)?["': ]{1,4}none\b|\b(signature|token)s? (is|are)n?['’]?t? (never |not )?(checked|verified)\b|\baccepts? (forged|unsigned|tampered|expired) (tokens?|cookies?|signatures?)\b/i,
+      /\berror in your sql syntax\b|\balg(orithm)?["': ]{1,4}none\b|\b(signature|token)s? (is|are)n?['’]?t? (never |not )?(checked|verified)\b|\baccepts? (forged|unsigned|tampered|expired) (tokens?|cookies?|signatures?)\b/i,
       1.4,
     ],
     [/\btrust(ed)?[- ]?prox|\buntrusted\b|\btrust\b/i, 0.8],
