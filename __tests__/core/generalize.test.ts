@@ -25,6 +25,11 @@ describe('generalizeSubject: a fix subject in repository-agnostic words', () => 
       'fix: display color when NO_COLOR is an empty string',
       'display color when an environment variable is an empty string',
     ],
+    [
+      ':art: Fix padding around app name in startup message when containing non-ascii characters (#1987)',
+      'padding around app name in startup message when containing non-ascii characters',
+    ],
+    ['🐛 fix: crash on empty config', 'crash on empty config'],
   ])('%j → %j', (subject, expected) => {
     expect(general(subject)).toBe(expected);
   });

@@ -43,6 +43,8 @@ const ISSUE_REFS =
 const SHA = /\b[0-9a-f]{7,40}\b/g;
 /** A "scope: " or "type(scope): " prefix of a commit subject. */
 const PREFIX = /^\s*([\w./-]+)(\([^)]*\))?!?:\s+/;
+/** Leading gitmoji, as a shortcode (":bug:") or the emoji itself: a commit's tag, not its words. */
+const GITMOJI = /^(\s*(:[a-z0-9_+-]+:|\p{Extended_Pictographic}\uFE0F?))+\s*/u;
 
 /** True when a token has the shape of a code name rather than a word. */
 function isCodeShaped(token: string): boolean {
@@ -85,6 +87,7 @@ export function generalizeSubject(
   // § and ¤ mark the generic nouns below; a subject's own are dropped first
   let text = (subject.split('\n')[0] ?? '').replace(/[§¤]/g, ' ');
   text = text.replace(ISSUE_REFS, ' ').replace(SHA, (sha) => (/\d/.test(sha) && /[a-f]/.test(sha) ? ' ' : sha));
+  text = text.replace(GITMOJI, '');
   const prefix = PREFIX.exec(text);
   if (prefix) {
     removed.push(prefix[0].trim());
