@@ -14,7 +14,17 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 const MAX_BYTES = 1.5 * 1024 * 1024;
-const FORBIDDEN = ['probot', 'sqlite3', 'pg', '@probot/', 'pino', 'better-sqlite3', '@secretlint/'];
+const FORBIDDEN = [
+  'probot',
+  'sqlite3',
+  'pg',
+  '@probot/',
+  'pino',
+  'better-sqlite3',
+  '@secretlint/',
+  'ajv',
+  'ajv-formats',
+];
 
 /**
  * Modules the Action imports through shared code but never runs, replaced by small stand-ins
@@ -24,11 +34,19 @@ const FORBIDDEN = ['probot', 'sqlite3', 'pg', '@probot/', 'pino', 'better-sqlite
  *   patterns, not secretlint. A call into the stand-in throws, so a future use cannot pass silently.
  * - zod's translated error messages (`z.locales`): the Action speaks English (zod's default,
  *   which zod imports on its own, not through this index).
+ * - ajv and ajv-formats: the MCP SDK's default JSON Schema validator, for the answers to an
+ *   elicitation; the MCP server elicits nothing and gives the SDK its own validator
+ *   (src/mcp/server.ts, NO_ELICITATION), so the default is never made. Constructing it throws.
  */
 const STAND_INS = {
   name: 'memory-transfer-stand-ins',
   setup(b) {
     b.onResolve({ filter: /^@secretlint\// }, (args) => ({ path: args.path, namespace: 'stand-in' }));
+    b.onResolve({ filter: /^ajv(-formats)?$/ }, (args) =>
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: 'stand-in' }
+        : undefined,
+    );
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'stand-in' } : undefined,
     );
@@ -36,7 +54,9 @@ const STAND_INS = {
       contents:
         args.path === 'zod-locales'
           ? 'export {};'
-          : `const absent = () => { throw new Error('${args.path} is not part of the Action bundle'); };
+          : /^ajv/.test(args.path)
+            ? `export default function absent() { throw new Error('${args.path} is not part of the Action bundle'); }`
+            : `const absent = () => { throw new Error('${args.path} is not part of the Action bundle'); };
 export const lintSource = absent;
 export const secretLintProfiler = {};
 export const rules = [];`,

@@ -8,6 +8,7 @@
 import { AGENT_TASK_KINDS, readTaskKind, silenceOf, type TaskKind } from '../core/retrieval/task-kind.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/index.js';
 import { MemoryTransferError, describeError } from '../core/errors.js';
 import { INJECTION_PREAMBLE, inlineText, renderInjection } from '../core/rendering/render-injection.js';
 import { withheldLine } from '../core/rendering/withheld.js';
@@ -93,10 +94,24 @@ function reportText(report: OutcomeReport): string {
   return parts.join('; ');
 }
 
+/**
+ * The server asks the user nothing (no elicitation), so it validates no answer against a schema:
+ * in place of the SDK's default validator (ajv, some 130 KB of the Action's MCP server), one that
+ * says so, should an elicitation ever be added without a validator of its own.
+ */
+export const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({
+    valid: false,
+    data: undefined,
+    errorMessage: 'the memory-transfer MCP server asks the user nothing, so it validates no answer',
+  }),
+};
+
 export function createMcpServer(source: InsightSource, options: McpServerOptions): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: options.version },
     {
+      jsonSchemaValidator: NO_ELICITATION,
       instructions:
         'Memory Transfer serves validation routines learned from fixes across this organization. Call recall ' +
         'when you know what you are working on (and again when you learn more), verify an insight before relying ' +
