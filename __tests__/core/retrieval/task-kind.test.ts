@@ -382,6 +382,24 @@ describe('readTaskKind: an issue filed with its title alone', () => {
     expect(readTaskKind(title)).not.toBe('failure');
   });
 
+  // no commit subject asks a question: the failure a one-line question names is what it asks about
+  it.each([
+    ['Which exit code does a ConfigError produce?', 'question'],
+    ['How do I run again just the tests that failed in CI?', 'question'],
+    ['Which exception should I catch for an invalid YAML file?', 'question'],
+    ['Should a ParseError in one file stop the whole run?', 'question'],
+  ])('%s → %s', (title, kind) => {
+    expect(readTaskKind(title)).toBe(kind);
+  });
+
+  it.each([
+    ['Why does the worker hang after the queue closes?'],
+    ['Crash when the list is empty?'],
+    ['Is this a leak? RSS grows by 40 MB an hour'],
+  ])('%s → failure: a "why" question, and a question with its symptom, still report one', (title) => {
+    expect(readTaskKind(title)).toBe('failure');
+  });
+
   it('reads the same statement with a body as before: the body says what was seen', () => {
     expect(
       readTaskKind(issue('Cache files survive a clear', 'Is that intended? I could not find it in the docs.')),

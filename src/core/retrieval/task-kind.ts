@@ -61,6 +61,8 @@ const SHAPELESS_ISSUE_FAILURE = 0.6;
  * has no shape of another kind (SHAPELESS_ISSUE_FAILURE), not against a request's or a question's.
  */
 const TITLE_STATEMENT_WITH_BODY = SHAPELESS_ISSUE_FAILURE;
+/** A one-line task that asks, other than why something happens: no commit subject or PR title does. */
+const ONE_LINE_QUESTION = /^(?!why\b).*\?\s*$/;
 /** What a reporter's "nothing fails" takes off the evidence of a failure. */
 const DISCLAIMED = 1.5;
 
@@ -121,7 +123,9 @@ export function readTaskKindOf(task: string): TaskKindReading {
   if (NO_FAILURE.test(seen.toLowerCase())) failure = Math.max(0, failure - DISCLAIMED);
   // a one-line task is a commit subject or a PR title, which says what it repairs ("fix", "handle",
   // "do not swallow"): read by the subject rules, unless it repairs prose (a typo, the docs)
-  if (body === '' && taskFocus(title).describesFailure) failure += REPAIR_SUBJECT.test(title) ? STRONG : 1;
+  // (no commit subject asks a question: "How do I rerun the tests that failed?" asks; a "why" question tells a symptom)
+  if (body === '' && taskFocus(title).describesFailure && !ONE_LINE_QUESTION.test(title))
+    failure += REPAIR_SUBJECT.test(title) ? STRONG : 1;
   // a title alone that states what the code does now reports it
   else if (!REQUEST_TITLE.test(title) && statesBehaviour(title, body === '' ? REPORT_TITLE : REPORT_TITLE_WITH_BODY))
     failure += body === '' ? 1 : TITLE_STATEMENT_WITH_BODY;
