@@ -12,6 +12,11 @@ const top = (text: string) => detectRoutinesInText(text)[0]?.kind;
 describe('detectRoutinesInText', () => {
   it.each([
     ['date parsing breaks for users in UTC+13', 'encoding-locale'],
+    // a secret that leaks is exposed, not memory; a run of question marks is text garbled in transit
+    ['the API token leaks into the debug log', 'security-validation'],
+    ['the service prints the full password when the login fails', 'security-validation'],
+    ['a memory leak when the API key is rotated', 'performance-resource'],
+    ['Emails with emoji in the subject arrive as ?????', 'encoding-locale'],
     ['wrong day shown after the daylight saving change', 'encoding-locale'],
     ['garbled output for non-ASCII file names', 'encoding-locale'],
     ['the parser crashes on an empty string', 'edge-input'],
@@ -156,6 +161,14 @@ describe('detectRoutinesInText', () => {
         .filter((c) => c.weight >= 0.6)
         .map((c) => c.kind),
     ).not.toContain(kind);
+  });
+
+  it('reads a count, a duration or a timeout as no time of day, and a secret that leaks as no leak of memory', () => {
+    for (const text of ['Happens every time I export', 'the websocket test times out', 'startup time doubled'])
+      expect(detectRoutinesInText(text).map((c) => c.kind)).not.toContain('encoding-locale');
+    expect(detectRoutinesInText('API token leaks into the debug log').map((c) => c.kind)).not.toContain(
+      'performance-resource',
+    );
   });
 
   it('finds nothing in text without cues, and never regression-test', () => {

@@ -393,12 +393,16 @@ describe('readTaskKind: an issue filed with its title alone', () => {
   });
 
   it.each([
+    ['Emails with emoji in the subject arrive as ?????'],
     ['Why does the worker hang after the queue closes?'],
     ['Crash when the list is empty?'],
     ['Is this a leak? RSS grows by 40 MB an hour'],
-  ])('%s → failure: a "why" question, and a question with its symptom, still report one', (title) => {
-    expect(readTaskKind(title)).toBe('failure');
-  });
+  ])(
+    '%s → failure: a "why" question, a question with its symptom and garbled question marks still report one',
+    (title) => {
+      expect(readTaskKind(title)).toBe('failure');
+    },
+  );
 
   it('reads the same statement with a body as before: the body says what was seen', () => {
     expect(

@@ -47,7 +47,7 @@ const IMPROVEMENT = String.raw`speed up|improve|reduce|optimi[sz]e|better|nicer|
  * the request or the question is about, not a symptom; its body says what was seen.
  */
 export const REQUEST_TITLE = new RegExp(
-  String.raw`^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate|${IMPROVEMENT})\b(?![_(.])|\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)`,
+  String.raw`^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate|${IMPROVEMENT})\b(?![_(.])|(?<!\?)\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)`,
 );
 /**
  * A title that states what the code does now, in its main clause: a subject, then a verb of behaviour
@@ -384,7 +384,8 @@ export const KIND_CUES = {
       0.8,
       'title',
     ),
-    cue(/\?\s*$/, 0.8, 'title'),
+    // one question mark: a run of them is text garbled in transit ("arrives as ?????", MOJIBAKE)
+    cue(/(?<!\?)\?\s*$/, 0.8, 'title'),
     cue(
       /\bwhat['’]?s the difference\b|\bdifference between\b.{0,80}\?|\bhow (do|can|should|would|could) (i|we|you|one)\b|\bhow to\b|\bis there (a|an) (way|recommended|built-in|option|setting)\b|\bis it possible\b|\bwhat['’]?s? (is )?the (recommended|best|right|preferred|correct|intended|idiomatic) (way|approach|pattern)\b|\brecommended (way|approach|pattern)\b|\bbest practices?\b|\bany (advice|tips|pointers)\b|\bwhat is the recommended\b/,
       1,

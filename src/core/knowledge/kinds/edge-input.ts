@@ -181,7 +181,7 @@ export const edgeInput = defineKind({
       cues: [
         [/\boff[- ]by[- ]one\b|\bout of (range|bounds)\b|\bindex (out|error)\b|\bindexerror\b/i, 1.5],
         [
-          /\blast (element|item|line|char\w*|page)\b|\bfirst (element|item|line|char\w*)\b|\bend of (the )?(range|string|input|file|line)\b/i,
+          /\blast (element|item|line|char\w*|page|row|record|entry|column|byte|chunk|segment)s?\b|\bfirst (element|item|line|char\w*|row|record|entry|column|byte|chunk|segment)s?\b|\bend of (the )?(range|string|input|file|line)\b/i,
           1,
         ],
         // a multipart or a character boundary is not an edge position

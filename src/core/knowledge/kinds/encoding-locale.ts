@@ -8,8 +8,12 @@ import { defineKind } from '../entry.js';
 const LOWER_CASE_DST =
   /\bdst (time ?zones?|times?|transitions?|changes?|switch\w*|bugs?|issues?|offsets?|boundar\w*|gaps?|handling|rules?|shifts?)\b|\b(around|across|during|over|after|before|on) (the )?dst\b/;
 
-/** Text decoded with the wrong charset: UTF-8 read as Latin-1 or Windows-1252, or U+FFFD. */
-export const MOJIBAKE = /Ã[\u00a0-\u00bf]|â€[\u2122\u0153\u201c\u201d\u2018\u2019\u2013\u2014"]|\uFFFD/;
+/**
+ * Text decoded with the wrong charset: UTF-8 read as Latin-1 or Windows-1252, U+FFFD, or a run of
+ * question marks in the characters' place ("arrives as ?????", "Party ??").
+ */
+export const MOJIBAKE =
+  /Ã[\u00a0-\u00bf]|â€[\u2122\u0153\u201c\u201d\u2018\u2019\u2013\u2014"]|\uFFFD|\b(as|shows?|becomes?|displays?|prints?|into|with) ["'“]?\w*\?{2,}|["'“][^"'”\n?]{1,30}\?{2,}["'”]/;
 
 /** Text in a script other than Latin, told by its language ("a Chinese name") */
 const OTHER_SCRIPT =
@@ -85,7 +89,11 @@ export const encodingLocale = defineKind({
     [/\butc\b|\bgmt\b|(^|\s)[+-]\d{2}:\d{2}\b|\b(utc|gmt)[+-]\d{1,2}/i, 1],
     [/\blocales?\b|\bi18n\b|\bl10n\b|\btranslations?\b|\bintl\b/i, 1],
     [/\bbytes?\b/i, 0.4],
-    [/\bdates?\b|\btimes?\b/i, 0.3],
+    // a time of day, not a count ("every time", "3 times"), a duration ("a long time", "load time") or a timeout
+    [
+      /\bdates?\b|(?<!\b(?:every|each|any|some|same|first|last|next|one|two|three|four|five|many|several|multiple|\d+|a|at|long|short|run|build|load|compile|response|wait|execution|start-?up|boot|round-trip) )\btimes?\b(?! ?outs?\b)/i,
+      0.3,
+    ],
     // a byte order mark, UTF-16 read as bytes, a multi-byte character cut, a locale setting
     [
       /\\ufeff|\bbyte order mark\b|\bchar(acter)? boundary\b|\\x00|\bnull bytes\b|\bturkish\b|\blc_(all|numeric|time|ctype|collate)\b/i,

@@ -9,6 +9,13 @@ const SLOWNESS_MEASURED =
 export const MEMORY_MEASURED =
   /\b\d+(\.\d+)? ?(gb|mb|gib|mib)\b.{0,40}\b(after|within) (a|an|one|\d+|a few|several) (days?|hours?|weeks?|minutes?|requests?|runs?)\b|\bstarts? (at|with|around) \d+(\.\d+)? ?(gb|mb|gib|mib)\b/i;
 
+/**
+ * A leak of memory or handles: not a secret that leaks ("the token leaks", "leaks the password",
+ * "leaks into the log"), which is the security kind's (SECRET_EXPOSED).
+ */
+const RESOURCE_LEAK =
+  /(?<!\b(?:tokens?|passwords?|secrets?|keys?|credentials?|cookies?|headers?) )\bleak\w*\b(?! (?:the |our |my |your |a |an |any )?(?:api |auth |access |session |secret )?(?:tokens?|passwords?|secrets?|keys?|credentials?|cookies?|headers?)\b)(?! (?:in)?to (?:the )?(?:debug |error |access )?(?:logs?|output|console|urls?)\b)/i;
+
 export const performanceResource = defineKind({
   kind: 'performance-resource',
   template: {
@@ -46,7 +53,7 @@ export const performanceResource = defineKind({
   learnedRule: 'Check that the {p} releases what it holds under repeated use',
   vocabulary: 'leak cleanup listeners resources performance memory',
   textCues: [
-    [/\bleak(s|ed|ing)?\b/i, 1.2],
+    [RESOURCE_LEAK, 1.2],
     [
       /\bheap (dump|snapshot)\b|\bgrows? (by )?(~|about |around )?\d+ ?(kb|mb|gb)\b|\bkernel kills?\b|\boom[- ]killer\b|\bdefunct\b|\bzombie( process(es)?| children)?\b/i,
       1.3,
@@ -97,7 +104,7 @@ export const performanceResource = defineKind({
           /\blisteners?\b|\bevent handlers?\b|\bsubscri(be|bes|bed|bing|bers?|ptions?)\b|\bmaxlisteners\w*\b|\bon\(\w*\)/i,
           1,
         ],
-        [/\bleak\w*\b|\bclean(ed)? ?up\b|\bremov\w*\b|\baccumulat\w*\b/i, 0.7],
+        [new RegExp(String.raw`${RESOURCE_LEAK.source}|\bclean(ed)? ?up\b|\bremov\w*\b|\baccumulat\w*\b`, 'i'), 0.7],
       ],
     },
     {
@@ -108,7 +115,7 @@ export const performanceResource = defineKind({
       check:
         'Count open handles, sockets or child processes before and after the operation, including when it fails, and assert they return to the starting value.',
       cues: [
-        [/\bleak\w*\b/i, 1],
+        [RESOURCE_LEAK, 1],
         [/\b(file descriptors?|fds?|handles?|sockets?|connections?|child process\w*|processes|zombies?)\b/i, 0.6],
         [
           /\bclos(e|es|ed|ing)\b|\brelease[sd]?\b|\bdispos\w*\b|\bclean ?up\b|\bfinaliz\w*\b|\bon exit\b|\bteardown\b/i,

@@ -9,6 +9,19 @@ import { defineKind } from '../entry.js';
 export const ATTACK_PAYLOAD =
   /' or '?1'?='?1|\bor 1=1\b|\bunion select\b|;\s*(ls|rm|cat|curl|wget|whoami)\b|(\.\.\/){2,}|\/etc\/passwd\b|<script>[^<]{0,60}<\/script>|\bonerror=|\balert\(|\b(garbage|bogus|forged|fake|invalid) signatures?\b/i;
 
+/** A credential by its names (a lexer's "token" alone is none). */
+const SECRET = String.raw`(?:(?:api|auth|access|bearer|refresh|session|oauth|github|npm|secret|csrf|jwt) ?tokens?|passwords?|passwd|secrets?|api[- ]?keys?|credentials?|authori[sz]ation headers?|private keys?|session (?:ids?|cookies?)|client secrets?)`;
+
+/**
+ * A secret written where others read it: a log line, an error message, a URL, the output ("the API
+ * token leaks into the debug log", "prints the full password"). The performance kind's leaks are
+ * of memory and handles, not these (RESOURCE_LEAK).
+ */
+export const SECRET_EXPOSED = new RegExp(
+  String.raw`\b${SECRET}\b.{0,40}\b(?:leak\w*|logged|printed|shown|exposed|visible|dumped|in (?:the )?(?:debug |error |access )?(?:logs?|output|error messages?|stack ?traces?|urls?|query strings?|exceptions?))\b|\b(?:logs?|logging|prints?|printing|dumps?|exposes?|leaks?|leaking|shows?|echo(?:es)?)\b.{0,30}\b(?:the |our |my |a |an |their |users['’] )?(?:full |plain(?:text)? |raw |whole |unmasked )?${SECRET}|\btokens? (?:leak\w*|(?:is|are|was|were|gets?|got) (?:logged|printed|exposed|leaked))\b`,
+  'i',
+);
+
 export const securityValidation = defineKind({
   kind: 'security-validation',
   template: {
@@ -37,6 +50,7 @@ export const securityValidation = defineKind({
     [/\binject(ed|s)?\b/i, 0.4],
     [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
     [ATTACK_PAYLOAD, 1.4],
+    [SECRET_EXPOSED, 1.4],
     // what a query's syntax error or an unverified token says of the input
     [
       /\berror in your sql syntax\b|\balg(orithm)?["': ]{1,4}none\b|\b(signature|token)s? (is|are)n?['’]?t? (never |not )?(checked|verified)\b|\baccepts? (forged|unsigned|tampered|expired) (tokens?|cookies?|signatures?)\b/i,
@@ -215,6 +229,20 @@ export const securityValidation = defineKind({
       cues: [
         [/\bcontent-disposition\b|\bset-cookie\b|\bheader (values?|injection|splitting)\b|\bresponse splitting\b/i, 1],
         [/\bescap\w*\b|\bquot\w*\b|\bcrlf\b|\bnewlines?\b|\binject\w*\b|\bfile ?names?\b/i, 0.5],
+      ],
+    },
+    {
+      id: 'secrets-in-output',
+      title: 'Secrets (tokens, passwords, API keys) must never reach logs, error messages or URLs',
+      description:
+        'A credential copied into a log line, an exception message, a debug dump or a query string is read by everyone who can read those.',
+      check:
+        'Run the changed code with a known fake secret at every log level and through its error paths, and assert the secret appears in no log line, error message, URL or serialized output; redact it where it is printed.',
+      cues: [
+        [SECRET_EXPOSED, 1.5],
+        // a logger's redaction is also a feature of its own, whose bugs are no leak
+        [/\bunredacted\b|\bmask(ed|ing)? (the )?(tokens?|passwords?|secrets?|keys?)\b/i, 1],
+        [/\bredact\w*\b/i, 0.4],
       ],
     },
     {
