@@ -17,6 +17,9 @@ describe('detectRoutinesInText', () => {
     ['the service prints the full password when the login fails', 'security-validation'],
     ['a memory leak when the API key is rotated', 'performance-resource'],
     ['Emails with emoji in the subject arrive as ?????', 'encoding-locale'],
+    // a check that lets anyone through; a search that misses accented words
+    ['The webhook signature check passes for any payload when the secret is unset', 'security-validation'],
+    ['Search finds nothing for words with accents like "crème"', 'encoding-locale'],
     ['wrong day shown after the daylight saving change', 'encoding-locale'],
     ['garbled output for non-ASCII file names', 'encoding-locale'],
     ['the parser crashes on an empty string', 'edge-input'],
@@ -169,6 +172,15 @@ describe('detectRoutinesInText', () => {
     expect(detectRoutinesInText('API token leaks into the debug log').map((c) => c.kind)).not.toContain(
       'performance-resource',
     );
+  });
+
+  it('reads a dependency bumped between two versions, and an input told by its size', () => {
+    const kinds = (text: string) =>
+      detectRoutinesInText(text)
+        .filter((c) => c.weight >= 1)
+        .map((c) => c.kind);
+    expect(kinds('After bumping left-pad from 1.2.0 to 1.3.0 the tests fail')).toContain('dependency-compat');
+    expect(kinds('Opening a 3 GB CSV export freezes the app')).toContain('performance-resource');
   });
 
   it('finds nothing in text without cues, and never regression-test', () => {

@@ -392,6 +392,17 @@ describe('readTaskKind: an issue filed with its title alone', () => {
     expect(readTaskKind(title)).toBe(kind);
   });
 
+  it('reads clients that pile onto a service that restarted as a failure', () => {
+    expect(
+      readTaskKind(
+        issue(
+          'Reconnect storm when the broker restarts',
+          'All 60 consumers retry at once in a tight loop and the broker never recovers.',
+        ),
+      ),
+    ).toBe('failure');
+  });
+
   it.each([
     ['Emails with emoji in the subject arrive as ?????'],
     ['Why does the worker hang after the queue closes?'],

@@ -5,7 +5,7 @@
  * error lines keep their case); `on: 'title'` reads the first line only.
  */
 import { MOJIBAKE } from './kinds/encoding-locale.js';
-import { ATTACK_PAYLOAD } from './kinds/security-validation.js';
+import { ATTACK_PAYLOAD, AUTH_BYPASS } from './kinds/security-validation.js';
 import { MEMORY_MEASURED } from './kinds/performance-resource.js';
 
 export interface KindCue {
@@ -267,6 +267,8 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.6,
     'raw',
   ),
+  // clients that pile onto a service that is down, and keep it down
+  cue(/\bretry storms?\b|\bthundering herd\b|\bnever recovers?\b|\b(in|into) a tight loop\b/, 1.4),
   // memory told by its numbers over time
   cue(MEMORY_MEASURED, 1.2),
   // a crash, a warning printed, an error reported
@@ -309,6 +311,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.6,
   ),
   cue(ATTACK_PAYLOAD, 1.6),
+  cue(AUTH_BYPASS, 1.6),
   cue(
     /\b(any|every|an untrusted) (user|client|caller|request|input|website|page|script) can (read|write|add|change|modify|overwrite|delete|run|execute|access)\b/,
     1,

@@ -92,7 +92,7 @@ export const concurrencyAsync = defineKind({
         [/\bretr(y|ies|ied|ying)\b/i, 0.8],
         // a retry without a pause floods what it retries
         [
-          /\b(no|without( a| any)?) (delay|pause|wait)\b|\bimmediately again\b|\b429\b|\btoo many requests\b|\bhammer\w*\b/i,
+          /\b(no|without( a| any)?) (delay|pause|wait)\b|\bimmediately again\b|\b429\b|\btoo many requests\b|\bhammer\w*\b|\bretry storms?\b|\bthundering herd\b|\b(reconnect|retr(y|ies))\w* (all )?(at once|in a (tight )?loop|immediately)\b|\btight (retry )?loop\b/i,
           0.6,
         ],
         [

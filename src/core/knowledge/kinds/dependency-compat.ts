@@ -40,6 +40,12 @@ export const dependencyCompat = defineKind({
       /\b(cargo|bundle|bundler|npm|yarn|pnpm|pip|poetry|composer|brew) (update|upgrade)\b|\bgo get -u\b|\brustup update\b|\blatest stable\b|\b(without any|no) changes? on our (side|end)\b|\bnothing changed on our (side|end)\b|\b(cargo|gemfile|poetry|composer|yarn|pnpm-lock)\.lock\b|\bpackage-lock\b|\bgo\.sum\b/i,
       1.2,
     ],
+    // a package named between "bump" and its versions ("bumping lodash from 4.17.20 to 4.17.21"); a
+    // user who updates an app by name ("updating Chirpboard from 3.4 to 4.0") names the code's own release
+    [
+      /\bbump(ed|ing|s)? (?!to\b|from\b|the\b|our\b|my\b|this\b|it\b)[a-z@][\w./@-]* (from v?\d[\w.]* )?to v?\d[\w.]*/i,
+      1.2,
+    ],
     // a version that came in (a pin that helps is as often a runtime's, in a matrix)
     [/\b(pulled|pulls|brought|dragged) in\b/i, 0.6],
     // a package manager refusing the dependency tree

@@ -146,11 +146,15 @@ export const edgeInput = defineKind({
       cues: [
         [/\bempty\b/i, 0.8],
         [/\bempty [a-z]\w*/i, 0.4],
+        // what the code is given, not what it gives back ("returns no results" is a symptom of anything)
         [
-          /\b(no|zero|without) (arguments?|args|input|items?|elements?|entries|values?|files?|results?|matches|patterns?|lines?|commands?|options?|children|rows?|data|body|content|payload|message|name|value)\b/i,
+          /(?<!\b(returns?|returned|finds?|found|gives?|gave|shows?|showed|yields?|gets?|got|brings? up) )\b(no|zero|without) (arguments?|args|input|items?|elements?|entries|values?|files?|results?|matches|patterns?|lines?|commands?|options?|children|rows?|data|body|content|payload|message|name|value)\b/i,
           1,
         ],
-        [/\b(no|zero|without) \w+s\b/i, 0.6],
+        [
+          /(?<!\b(returns?|returned|finds?|found|gives?|gave|shows?|showed|yields?|gets?|got|brings? up) )\b(no|zero|without) \w+s\b/i,
+          0.6,
+        ],
         [/\b(null|nil|none|undefined) (body|value|input|argument|payload|content)\b/i, 0.6],
         [/\bzero[- ](length|size|width|items)\b|\b0[- ](length|size|bytes?)\b|\bblank\b/i, 1],
         [/\b(is|are|was|were|when) (given )?(nothing|empty)\b/i, 0.5],
@@ -184,6 +188,8 @@ export const edgeInput = defineKind({
           /\blast (element|item|line|char\w*|page|row|record|entry|column|byte|chunk|segment)s?\b|\bfirst (element|item|line|char\w*|row|record|entry|column|byte|chunk|segment)s?\b|\bend of (the )?(range|string|input|file|line)\b/i,
           1,
         ],
+        // a count that lands exactly on a limit: a last page that is full
+        [/\bexactly (divisible|equal|at|on)\b|\b(an exact|a whole) multiple of\b|\bevenly divisible\b/i, 1],
         // a multipart or a character boundary is not an edge position
         [/\bboundar(y|ies)\b/i, 0.6],
         [/\b(exclusive|inclusive)\b|\bupper bound\b|\blower bound\b|\b24:00\b|\bmidnight\b/i, 0.8],

@@ -71,6 +71,8 @@ export const encodingLocale = defineKind({
   learnedRule: 'Test the {p} under other encodings, locales and time zones',
   vocabulary: 'encoding unicode utf-8 time zone dst locale date',
   textCues: [
+    // a letter with a mark, which search, sorting and comparison must treat as it is written
+    [/\baccent(s|ed)?\b|\bdiacritics?\b|\bumlauts?\b/i, 1],
     // a codec's own error, named as one word
     [/\bunicode(de|en)codeerror\b|\bcodec can'?t (de|en)code\b|\binvalid (start|continuation) byte\b/i, 1.3],
     // UTF-8 read as Latin-1 or Windows-1252 ("Ã©" for "é", "â€™" for "’"), or the replacement character

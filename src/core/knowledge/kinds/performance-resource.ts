@@ -58,6 +58,11 @@ export const performanceResource = defineKind({
       /\bheap (dump|snapshot)\b|\bgrows? (by )?(~|about |around )?\d+ ?(kb|mb|gb)\b|\bkernel kills?\b|\boom[- ]killer\b|\bdefunct\b|\bzombie( process(es)?| children)?\b/i,
       1.3,
     ],
+    // an input told by its size: a file or a body of gigabytes
+    [
+      /\b\d+(\.\d+)? ?(gb|mb|gib|mib)\b (json |csv |xml |log |text |binary |zip )?(files?|uploads?|inputs?|payloads?|bod(y|ies)|documents?|requests?|responses?|exports?|imports?)\b/i,
+      1.2,
+    ],
     // a port or a file still held by a process that should have let it go
     [/\beaddrinuse\b|\baddress already in use\b|\bebusy\b|\bresource busy\b/i, 1.2],
     // Python's report of a file, socket or session left open

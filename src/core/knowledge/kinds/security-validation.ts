@@ -22,6 +22,13 @@ export const SECRET_EXPOSED = new RegExp(
   'i',
 );
 
+/**
+ * A check of who may call that lets anyone through: a signature check that passes for any payload,
+ * a token accepted whatever it is. Evidence of this kind and of a failure (knowledge/task-kinds.ts).
+ */
+export const AUTH_BYPASS =
+  /\b(signature|auth\w*|token|password|permission|csrf|origin) (checks?|verification|validation)s? (always )?(passes|pass|succeeds?|is skipped|gets skipped)\b|\b(accepts?|accepted|passes|succeeds|valid) (for )?any (payload|signature|token|password|key|request|origin)\b/i;
+
 export const securityValidation = defineKind({
   kind: 'security-validation',
   template: {
@@ -51,6 +58,7 @@ export const securityValidation = defineKind({
     [/\bxss\b|\bcsrf\b|\bssrf\b|\bspoof|\bpath traversal\b|\bprototype pollution\b|\bredos\b/i, 1.2],
     [ATTACK_PAYLOAD, 1.4],
     [SECRET_EXPOSED, 1.4],
+    [AUTH_BYPASS, 1.4],
     // what a query's syntax error or an unverified token says of the input
     [
       /\berror in your sql syntax\b|\balg(orithm)?["': ]{1,4}none\b|\b(signature|token)s? (is|are)n?['’]?t? (never |not )?(checked|verified)\b|\baccepts? (forged|unsigned|tampered|expired) (tokens?|cookies?|signatures?)\b/i,
