@@ -108,6 +108,11 @@ describe('the lesson catalog', () => {
       'The page size setting is ignored',
       'boundary-position',
     ],
+    [
+      'Calling encode() from 8 threads crashes now and then',
+      'Set the number of worker threads',
+      'shared-mutable-state',
+    ],
     // what the code is given, not what it gives back
     ['Crash when the query has no results', 'Search returns no results for long queries', 'empty-input'],
   ])('%j names it, %j does not → %s', (named, nearMiss, id) => {

@@ -392,6 +392,10 @@ describe('readTaskKind: an issue filed with its title alone', () => {
     expect(readTaskKind(title)).toBe(kind);
   });
 
+  it("reads a type checker's complaint as a failure", () => {
+    expect(readTaskKind('mypy complains: Argument 2 has incompatible type "bytes"; expected "str"')).toBe('failure');
+  });
+
   it('reads clients that pile onto a service that restarted as a failure', () => {
     expect(
       readTaskKind(

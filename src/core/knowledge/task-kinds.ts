@@ -298,7 +298,7 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.2,
   ),
   cue(
-    /\b(doesn['’]t|does not|won['’]t|fails? to|no longer) (compile|build|type-?check|install|link)\b|\bcompil(e|er|ation) errors?\b|\btype errors?\b|\bnot assignable\b|\bcannot find (module|name|package)\b/,
+    /\b(doesn['’]t|does not|won['’]t|fails? to|no longer) (compile|build|type-?check|install|link)\b|\bcompil(e|er|ation) errors?\b|\btype errors?\b|\bincompatible (return )?types?\b|\b(mypy|pyright|pyre|tsc|the type ?checker) (complains|reports|errors|fails|flags|rejects)\b|\bnot assignable\b|\bcannot find (module|name|package)\b/,
     1.6,
   ),
   // a wrong status, a hole in security

@@ -26,6 +26,11 @@ export const typeCheck = defineKind({
     [/\btype (signatures?|definitions?|declarations?|annotations?|errors?|checks?|checking|hints?)\b/i, 1.2],
     // a type checker's own error line (tsc's TS2322, mypy's "[arg-type]", "not assignable to type")
     [/\berror TS\d{4}\b|\bis not assignable to (type|parameter)\b|: error: .*\[[a-z-]+\]$/im, 1.5],
+    // a type checker named with its complaint ("mypy complains: … has incompatible type")
+    [
+      /\bincompatible (return )?types?\b|\b(mypy|pyright|pyre|tsc|flow|the type ?checker) (complains|reports|errors|fails|flags|rejects|says)\b/i,
+      1.2,
+    ],
     [
       /\bproperty '[^']+' does not exist on\b|\btype stubs?\b|\bstubs\b|\.pyi\b|\btypeshed\b|\bthe compiler never (complains|warns|catches)\b/i,
       1.2,
