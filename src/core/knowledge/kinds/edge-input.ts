@@ -296,7 +296,8 @@ export const edgeInput = defineKind({
       check:
         'Test the changed parsing or URL building with [::1], [::1]:8080, a full IPv6 address and a zone id, and assert host and port come back separately and the brackets where the format needs them.',
       cues: [
-        [/\bipv6\b|\[::1?\]|\[[0-9a-f:]{3,}\]/i, 1.3],
+        // an IPv6 literal has colons: a compiler's error code in brackets ("error[E0658]") is none
+        [/\bipv6\b|\[::1?\]|\[[0-9a-f]{0,4}(:[0-9a-f]{0,4}){2,}\]/i, 1.3],
         [/\b(host|port|address)\b/i, 0.3],
       ],
     },

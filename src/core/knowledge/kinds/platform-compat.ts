@@ -99,6 +99,8 @@ export const platformCompat = defineKind({
           1,
         ],
         [/\bmsrv\b|\bminimum supported\b/i, 1],
+        // a compiler that does not know the feature yet: the code is newer than its oldest toolchain
+        [/\berror\[e0658\]|\buse of unstable (library )?feature\b|\b(is|are) (still )?unstable\b/i, 0.8],
       ],
     },
     {
