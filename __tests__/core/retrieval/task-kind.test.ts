@@ -392,6 +392,18 @@ describe('readTaskKind: an issue filed with its title alone', () => {
     expect(readTaskKind(title)).toBe(kind);
   });
 
+  it('reads a request to make something more helpful as a feature, and a repair that says "make" as a failure', () => {
+    expect(
+      readTaskKind(
+        issue(
+          'Make the validation errors more helpful when a field is missing',
+          'Right now it only prints "invalid input". It should name the field.',
+        ),
+      ),
+    ).toBe('feature');
+    expect(readTaskKind('Make parse() not crash on empty input')).toBe('failure');
+  });
+
   it("reads a type checker's complaint as a failure", () => {
     expect(readTaskKind('mypy complains: Argument 2 has incompatible type "bytes"; expected "str"')).toBe('failure');
   });

@@ -39,6 +39,8 @@ export const NO_FAILURE =
  * issue's title, a request; in a commit subject, what the change did ("Improve parsing speed").
  */
 const IMPROVEMENT = String.raw`speed up|improve|reduce|optimi[sz]e|better|nicer|clearer|more (helpful|useful|informative|detailed|readable)`;
+/** "Make error messages more helpful", "Make the delay configurable": a request, not a repair. */
+const MAKE_IT_BETTER = String.raw`^make\b.{0,60}\b((more|less) (helpful|useful|informative|detailed|readable|clear|consistent|robust|forgiving|strict)|configurable|optional|pluggable|customi[sz]able)\b`;
 
 /**
  * A title that asks for something (a feature, docs, a chore) or asks a question, how-to questions
@@ -47,7 +49,7 @@ const IMPROVEMENT = String.raw`speed up|improve|reduce|optimi[sz]e|better|nicer|
  * the request or the question is about, not a symptom; its body says what was seen.
  */
 export const REQUEST_TITLE = new RegExp(
-  String.raw`^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate|${IMPROVEMENT})\b(?![_(.])|(?<!\?)\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)`,
+  String.raw`^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate|${IMPROVEMENT})\b(?![_(.])|${MAKE_IT_BETTER}|(?<!\?)\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)`,
 );
 /**
  * A title that states what the code does now, in its main clause: a subject, then a verb of behaviour
@@ -339,6 +341,7 @@ export const KIND_CUES = {
   feature: [
     // an issue (not a commit subject) whose title asks for an improvement
     cue(new RegExp(String.raw`^(please )?(${IMPROVEMENT})\b(?![_(.])`), 1.2, 'issueTitle'),
+    cue(new RegExp(MAKE_IT_BETTER), 1.2, 'issueTitle'),
     cue(
       /^(please )?(add|allow|support|expose|provide|enable|introduce|implement|accept|let|offer|make it possible|option to|ability to|new option|feature request|feat|feature:|request:)\b(?![_(.])/,
       1.2,
