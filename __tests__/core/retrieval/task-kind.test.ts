@@ -396,8 +396,8 @@ describe('readTaskKind: an issue filed with its title alone', () => {
     expect(
       readTaskKind(
         issue(
-          'Make the validation errors more helpful when a field is missing',
-          'Right now it only prints "invalid input". It should name the field.',
+          'Make error messages more helpful when the config file is invalid',
+          'Currently it just says "invalid config". It should say which key is wrong.',
         ),
       ),
     ).toBe('feature');
