@@ -20,6 +20,7 @@ describe('detectRoutinesInText', () => {
     // a check that lets anyone through; a search that misses accented words
     ['The webhook signature check passes for any payload when the secret is unset', 'security-validation'],
     ['Search finds nothing for words with accents like "crème"', 'encoding-locale'],
+    ['Header names come back lowercase in Node but in camel case in the browser', 'platform-compat'],
     ['pyright complains: Argument of type "int | None" is incompatible with "int"', 'type-check'],
     ['Calling render() from 4 threads crashes with SIGSEGV now and then', 'concurrency-async'],
     ['wrong day shown after the daylight saving change', 'encoding-locale'],

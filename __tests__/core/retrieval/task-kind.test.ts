@@ -404,6 +404,10 @@ describe('readTaskKind: an issue filed with its title alone', () => {
     expect(readTaskKind('Make parse() not crash on empty input')).toBe('failure');
   });
 
+  it('reads one behaviour in one place and another elsewhere as a failure', () => {
+    expect(readTaskKind('Response headers are lowercase in Node but camel case in the browser build')).toBe('failure');
+  });
+
   it("reads a type checker's complaint as a failure", () => {
     expect(readTaskKind('mypy complains: Argument 2 has incompatible type "bytes"; expected "str"')).toBe('failure');
   });

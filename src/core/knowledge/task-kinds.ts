@@ -7,6 +7,7 @@
 import { MOJIBAKE } from './kinds/encoding-locale.js';
 import { ATTACK_PAYLOAD, AUTH_BYPASS } from './kinds/security-validation.js';
 import { MEMORY_MEASURED } from './kinds/performance-resource.js';
+import { PLATFORM_DIFFERENCE } from './kinds/platform-compat.js';
 
 export interface KindCue {
   pattern: RegExp;
@@ -314,6 +315,8 @@ export const FAILURE_CUES: readonly KindCue[] = [
   ),
   cue(ATTACK_PAYLOAD, 1.6),
   cue(AUTH_BYPASS, 1.6),
+  // one behaviour in one place, another elsewhere
+  cue(PLATFORM_DIFFERENCE, 1.2),
   cue(
     /\b(any|every|an untrusted) (user|client|caller|request|input|website|page|script) can (read|write|add|change|modify|overwrite|delete|run|execute|access)\b/,
     1,

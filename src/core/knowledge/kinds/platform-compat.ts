@@ -1,6 +1,17 @@
 /** The routine kind platform-compat (operating systems): its cues, routines and lessons. */
 import { defineKind } from '../entry.js';
 
+/** Where code runs, as a reporter names it. */
+const PLACE = String.raw`(node(\.?js)?|deno|bun|the browser|browsers?|chrome|firefox|safari|edge|windows|linux|macos|mac|ios|android|docker|wsl|the (\w+ )?build|production|dev mode)`;
+/**
+ * One behaviour in one place and another elsewhere ("lowercase in Node but camel case in the
+ * browser build", "works on Linux but not on Windows"): a difference between platforms, and a failure.
+ */
+export const PLATFORM_DIFFERENCE = new RegExp(
+  String.raw`\b(in|on|under|with) ${PLACE}\b.{0,50}\bbut\b.{0,50}\b(in|on|under|with) ${PLACE}\b`,
+  'i',
+);
+
 export const platformCompat = defineKind({
   kind: 'platform-compat',
   template: {
@@ -38,6 +49,7 @@ export const platformCompat = defineKind({
   learnedRule: 'Test the {p} on every supported platform and runtime',
   vocabulary: 'platform operating system windows paths runtime version shell',
   textCues: [
+    [PLATFORM_DIFFERENCE, 1.4],
     [/\bwindows\b|\bwin32\b|\bmacos\b|\bdarwin\b|\bos ?x\b|\blinux\b|\bposix\b|\bfreebsd\b|\bandroid\b|\bios\b/i, 1.2],
     [/\bpath separators?\b|\bbackslash(es)?\b|\bdrive letters?\b/i, 1.2],
     [/\bnode(\.?js)? ?v?\d+|\bpython ?[23](\.\d+)?\b|\bruntime versions?\b/i, 1],
