@@ -364,6 +364,13 @@ describe('readTaskKind: an issue filed with its title alone', () => {
     ['CORS preflight rejected when the browser sends header names in lowercase'],
     ['`value = false` is truthy after parsing'],
     ["module 'web' has no attribute 'MsgType' on 1.0.0"],
+    // the subject is the title's first word; what an app's user sees
+    ['Reminders arrive twice'],
+    ['Keeps reconnecting'],
+    ['Scrolling is janky on long lists'],
+    ['Export button does nothing in Firefox'],
+    ['Avatar upload rotates portrait photos'],
+    ['App forgets my language choice after restart'],
   ])('%s → failure', (title) => {
     expect(readTaskKind(title)).toBe('failure');
   });

@@ -63,7 +63,7 @@ const REPORT_SHAPES = {
   // be or get + a past participle: what happens to the subject
   passive: String.raw`(is|are|was|were|gets|got|get)( not| never| always| still| now| silently| wrongly| sometimes| only)? (\w+ed|shown|written|given|taken|thrown|broken|sent|read|kept|lost|left|seen|run|drawn|chosen|hidden|stuck|bound|split|set|put|cut)\b`,
   // a verb of behaviour, third person
-  thirdPerson: String.raw`(returns|shows|prints|gives|takes|loses|drops|skips|ignores|rejects|accepts|sends|keeps|leaves|produces|(?<!(line|page|word|column|soft|hard) )breaks|fails|crashes|hangs|stalls|doubles|grows|emits|runs|starts|waits|treats|turns|becomes|comes back|picks|decodes|encodes|parses|renders|merges|overrides|wipes|empties|recurses|survives|escapes|serves|redirects|misses|duplicates|repeats|swallows|truncates|strips|dies|exits|throws|raises|differs|appears|disappears|sees|finds|applies|converts|coerces|rounds|spins|pegs|freezes|shifts|echoes|advertises|stays|remains|retries|overwrites|deletes|replaces|mangles|corrupts|garbles|misreads|omits|allocates|consumes|spawns|recompiles|rebuilds|reruns|rerenders|slows|aborts|leaks|hides|lacks|contains|includes|requires|expects|assumes|opens|closes|clears|resets|panics|triggers|causes|stops|refuses|writes|puts|jumps|lets|hammers|floods|flickers|sorts|saves|stores|says|claims|falls back)`,
+  thirdPerson: String.raw`(returns|shows|prints|gives|takes|loses|drops|skips|ignores|rejects|accepts|sends|keeps|leaves|produces|(?<!(line|page|word|column|soft|hard) )breaks|fails|crashes|hangs|stalls|doubles|grows|emits|runs|starts|waits|treats|turns|becomes|comes back|picks|decodes|encodes|parses|renders|merges|overrides|wipes|empties|recurses|survives|escapes|serves|redirects|misses|duplicates|repeats|swallows|truncates|strips|dies|exits|throws|raises|differs|appears|disappears|sees|finds|applies|converts|coerces|rounds|spins|pegs|freezes|shifts|echoes|advertises|stays|remains|retries|overwrites|deletes|replaces|mangles|corrupts|garbles|rotates|forgets|resets|reverts|flips|does nothing|misreads|omits|allocates|consumes|spawns|recompiles|rebuilds|reruns|rerenders|slows|aborts|leaks|hides|lacks|contains|includes|requires|expects|assumes|opens|closes|clears|resets|panics|triggers|causes|stops|refuses|writes|puts|jumps|lets|hammers|floods|flickers|sorts|saves|stores|says|claims|falls back)`,
   // a plural subject and a verb of behaviour ("UTF-16 documents decode to garbage", "workers die")
   pluralSubject: String.raw`\w+s (go|grow|stay|decode|encode|ignore|give|take|print|show|die|rerun|act|return|lose|drop|skip|break|fail|crash|hang|appear|disappear|leak|differ|end up|come back|keep|run|arrive|land|point|produce)`,
   // a negated verb after the subject ("Tests don't compile", "Strings … don't round-trip")
@@ -73,10 +73,11 @@ const REPORT_SHAPES = {
   // a participle and "as": what the subject was taken for ("Empty string accepted as a valid URL")
   participleAs: String.raw`(not )?((?!based\b)\w{3,}ed|read|seen|shown|taken|written|given) as\b`,
   // a wrong state: "… is truthy", "… has no attribute", "… not in the published package"
-  wrongState: String.raw`(is|are|was|were) (always |never |still |now )?(true|false|truthy|falsy|empty|null|nil|none|undefined|wrong|missing|broken|zero|negative|incorrect|inverted|reversed|utc)|ha(s|ve) no|not (in|equal to|found|available|applied|hono(u)?red|respected)|behaves? differently`,
+  wrongState: String.raw`(is|are|was|were) (always |never |still |now )?(true|false|truthy|falsy|empty|null|nil|none|undefined|wrong|missing|broken|zero|negative|incorrect|inverted|reversed|utc|janky|laggy|choppy|unreadable|illegible|blurry|unresponsive|frozen|blank|case[- ]sensitive|misaligned|invisible|garbled|duplicated)|ha(s|ve) no|not (in|equal to|found|available|applied|hono(u)?red|respected)|behaves? differently`,
 };
 const reportTitle = (shapes: readonly (keyof typeof REPORT_SHAPES)[]) =>
-  new RegExp(String.raw`^\S.*?\b(` + shapes.map((shape) => REPORT_SHAPES[shape]).join('|') + String.raw`)\b`);
+  // the shape may open the title: its subject is the first word ("Notifications arrive twice")
+  new RegExp(String.raw`^(\S.*?)?\b(` + shapes.map((shape) => REPORT_SHAPES[shape]).join('|') + String.raw`)\b`);
 export const REPORT_TITLE = reportTitle([
   'passive',
   'thirdPerson',
