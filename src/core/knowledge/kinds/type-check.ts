@@ -28,7 +28,7 @@ export const typeCheck = defineKind({
     [/\berror TS\d{4}\b|\bis not assignable to (type|parameter)\b|: error: .*\[[a-z-]+\]$/im, 1.5],
     // a type checker named with its complaint ("mypy complains: … has incompatible type")
     [
-      /\bincompatible (return )?types?\b|\b(mypy|pyright|pyre|tsc|flow|the type ?checker) (complains|reports|errors|fails|flags|rejects|says)\b/i,
+      /\bincompatible (return )?types?\b|\b(mypy|pyright|pyre|tsc|the type ?checker) (complains|reports|errors|fails|flags|rejects|says)\b/i,
       1.2,
     ],
     [
