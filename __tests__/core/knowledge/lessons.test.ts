@@ -124,6 +124,19 @@ describe('the lesson catalog', () => {
       'Set the number of worker threads',
       'shared-mutable-state',
     ],
+    // one action taken twice by requests that overlap
+    ['Customers are charged twice when they double-click Pay', 'Double the font size in print', 'shared-mutable-state'],
+    [
+      'Two requests with the same idempotency key both create a charge',
+      'Setting the same key twice keeps the last value',
+      'shared-mutable-state',
+    ],
+    // binary floating point showing through names the numeric lesson; a float option does not
+    [
+      'Float rounding: 0.1 + 0.2 shows 0.30000000000000004 in the invoice total',
+      'Add a float option to the schema',
+      'numeric-extremes',
+    ],
     // what the code is given, not what it gives back
     ['Crash when the query has no results', 'Search returns no results for long queries', 'empty-input'],
   ])('%j names it, %j does not → %s', (named, nearMiss, id) => {

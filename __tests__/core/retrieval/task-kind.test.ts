@@ -415,6 +415,11 @@ describe('readTaskKind: an issue filed with its title alone', () => {
     expect(readTaskKind('Response headers are lowercase in Node but camel case in the browser build')).toBe('failure');
   });
 
+  it('reads one action taken twice as a failure', () => {
+    expect(readTaskKind('Two requests with the same idempotency key both create a charge')).toBe('failure');
+    expect(readTaskKind('Subscribers get a duplicate email for every order')).toBe('failure');
+  });
+
   it("reads a type checker's complaint as a failure", () => {
     expect(readTaskKind('mypy complains: Argument 2 has incompatible type "bytes"; expected "str"')).toBe('failure');
   });

@@ -271,6 +271,11 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.6,
     'raw',
   ),
+  // one action taken twice: a charge, an order or a message duplicated
+  cue(
+    /\b(charged|billed|booked|created|inserted|processed|executed|delivered) twice\b|\bdouble[- ](charges?|charged|bookings?|submits?|submissions?|spend\w*)\b|\bduplicate (charges?|orders?|payments?|emails?|records?|rows?|entries)\b|\bboth (create|charge|insert|send|run|process|write)s? (a|an|the|their)\b/,
+    1.2,
+  ),
   // clients that pile onto a service that is down, and keep it down
   cue(/\bretry storms?\b|\bthundering herd\b|\bnever recovers?\b|\b(in|into) a tight loop\b/, 1.4),
   // memory told by its numbers over time

@@ -120,7 +120,7 @@ export const concurrencyAsync = defineKind({
         ],
         // two runs overlapping, told by what a user sees
         [
-          /\bat the same time\b|\bsimultaneous\w*\b|\b(two|several|multiple|many|\d+) (workers|processes|threads|requests|jobs|builds|instances|clients|callers|users|tabs)\b.{0,40}\bat once\b|\b(from|on|in|across|with) (two|several|multiple|many|\d+) (threads|goroutines|workers|processes|coroutines)\b|\bhalf[- ]written\b|\binterleav\w*\b/i,
+          /\bat the same time\b|\bsimultaneous\w*\b|\b(two|several|multiple|many|\d+) (workers|processes|threads|requests|jobs|builds|instances|clients|callers|users|tabs)\b.{0,40}\bat once\b|\b(from|on|in|across|with) (two|several|multiple|many|\d+) (threads|goroutines|workers|processes|coroutines)\b|\b(two|concurrent|parallel|simultaneous|duplicate) (requests?|submits?|submissions?|clicks?|calls?|jobs?)\b.{0,60}\b(both|twice)\b|\bdouble[- ]click\w*\b|\bclick\w* (it |the button )?twice\b|\bidempotency keys?\b|\bhalf[- ]written\b|\binterleav\w*\b/i,
           1,
         ],
         [

@@ -216,6 +216,11 @@ export const edgeInput = defineKind({
           1.5,
         ],
         [/\bfractions?(al)?\b|\bdecimals?\b/i, 0.5],
+        // binary floating point shows through: 0.1 + 0.2, a long run of zeros or nines
+        [
+          /\b0\.30000000000000004\b|\b\d+\.\d*0{6,}[1-9]\d*\b|\b\d+\.\d*9{6,}\d*\b|\b(float(ing[- ]point)? )?(rounding|precision) (error|errors|issue|problem|bug)s?\b/i,
+          1,
+        ],
       ],
     },
     {

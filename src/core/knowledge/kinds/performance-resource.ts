@@ -142,7 +142,8 @@ export const performanceResource = defineKind({
       check:
         'Call the registration, install or load step twice (and many times in a loop) and assert the second call is a no-op: one entry, one effect, flat memory.',
       cues: [
-        [/\bidempoten\w*\b/i, 1.4],
+        // an HTTP idempotency key is about duplicate requests (the concurrency kind), not registration
+        [/\bidempoten\w*\b(?! keys?\b)/i, 1.4],
         [
           /\b(register\w*|install\w*|load\w*|enabl\w*|defin\w*|creat\w*) .{0,40}\b(twice|more than once|too many times|repeatedly|again and again|each time)\b|\b(twice|more than once|repeatedly|again)\b.{0,12}\b(register\w*|install\w*|load\w*|enabl\w*)\b/i,
           1.2,
