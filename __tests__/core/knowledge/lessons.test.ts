@@ -124,6 +124,8 @@ describe('the lesson catalog', () => {
       'Set the number of worker threads',
       'shared-mutable-state',
     ],
+    // an interrupt that skips the cleanup
+    ['Ctrl+C leaves the terminal in raw mode', 'Press Ctrl+C to copy the output', 'resource-release'],
     // one action taken twice by requests that overlap
     ['Customers are charged twice when they double-click Pay', 'Double the font size in print', 'shared-mutable-state'],
     [

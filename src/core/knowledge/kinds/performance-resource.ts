@@ -120,6 +120,11 @@ export const performanceResource = defineKind({
       check:
         'Count open handles, sockets or child processes before and after the operation, including when it fails, and assert they return to the starting value.',
       cues: [
+        // an interrupt that skips the cleanup: a terminal left raw, a lock file or a temp file left behind
+        [
+          /\b(ctrl[- +]?c|sigint|sigterm|interrupt\w*|killed)\b.{0,40}\b(leaves?|left|stays?|remains?)\b|\b(leaves?|left) (the |a |its )?(terminal|tty|cursor|lock ?files?|temp(orary)? (files?|dir\w*)|sockets?|ports?)\b/i,
+          1,
+        ],
         [RESOURCE_LEAK, 1],
         [/\b(file descriptors?|fds?|handles?|sockets?|connections?|child process\w*|processes|zombies?)\b/i, 0.6],
         [
