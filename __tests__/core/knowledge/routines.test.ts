@@ -186,6 +186,12 @@ describe('detectRoutinesInText', () => {
     expect(kinds('Opening a 3 GB CSV export freezes the app')).toContain('performance-resource');
   });
 
+  it("reads a Content-Type or a MIME type as a header's, not a type checker's", () => {
+    expect(
+      detectRoutinesInText('Static files are served with the wrong Content-Type for .mjs').map((c) => c.kind),
+    ).not.toContain('type-check');
+  });
+
   it('finds nothing in text without cues, and never regression-test', () => {
     expect(detectRoutinesInText('hello world')).toEqual([]);
     expect(detectRoutinesInText('add a test for it').map((c) => c.kind)).not.toContain('regression-test');

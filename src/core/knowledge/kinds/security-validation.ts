@@ -187,6 +187,11 @@ export const securityValidation = defineKind({
       cues: [
         [/\bx-forwarded\w*\b|\bforwarded (for|headers?)\b|\btrust ?prox\w*\b|\bproxy trust\b|\bspoof\w*\b/i, 1.4],
         [/\bclient (ip|address)\b|\bhop[- ]count\b|\bhost header\b/i, 0.8],
+        // an app behind a proxy that terminates TLS or rewrites the client's address
+        [
+          /\bbehind (a |an |the |our )?(reverse )?(proxy|nginx|load ?balancer|apache|traefik|cloudflare|ingress|haproxy)\b/i,
+          1,
+        ],
       ],
     },
     {

@@ -17,9 +17,9 @@ export const typeCheck = defineKind({
   learnedRule: 'Check the published types of the {p} against how callers use them',
   vocabulary: 'type checker type declarations signatures',
   textCues: [
-    // "typing a name" is a keyboard's
+    // "typing a name" is a keyboard's; a Content-Type or a MIME type is a header's
     [
-      /\btypes?\b|\btyping(s)?\b(?! (a|an|the|in|into|on|some|my|your|their|it|this|that|text|words?|characters?)\b)/i,
+      /(?<!\b(content|mime|media|file)[- ])\btypes?\b|\btyping(s)?\b(?! (a|an|the|in|into|on|some|my|your|their|it|this|that|text|words?|characters?)\b)/i,
       0.7,
     ],
     [/\btypescript\b|\bmypy\b|\bpyright\b|\btsc\b|\bd\.ts\b/i, 0.8],
@@ -56,7 +56,7 @@ export const typeCheck = defineKind({
         'Add type tests that compile real call sites (accepted and rejected ones, including null and optional values) and run the type checker on them in CI.',
       cues: [
         [
-          /\btypes?\b|\btypings?\b(?! (a|an|the|in|into|on|some|my|your|their|it|this|that|text|words?|characters?)\b)|\btyped\b/i,
+          /(?<!\b(content|mime|media|file)[- ])\btypes?\b|\btypings?\b(?! (a|an|the|in|into|on|some|my|your|their|it|this|that|text|words?|characters?)\b)|\btyped\b/i,
           0.7,
         ],
         [
