@@ -124,6 +124,9 @@ describe('the lesson catalog', () => {
       'Set the number of worker threads',
       'shared-mutable-state',
     ],
+    // a date before the epoch; a value held at a ceiling it should pass
+    ['Dates before 1970 show up as 1970-01-01', 'Dates are shown in 1970s style', 'calendar-edge-dates'],
+    ['Percentages over 100 are capped at 99.99', 'Percentages are shown with two decimals', 'boundary-position'],
     // a proxy in front of the app; output cut at a size
     [
       'The session cookie is not set when the app runs behind nginx with HTTPS',

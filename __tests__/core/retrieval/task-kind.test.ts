@@ -415,6 +415,12 @@ describe('readTaskKind: an issue filed with its title alone', () => {
     expect(readTaskKind('Response headers are lowercase in Node but camel case in the browser build')).toBe('failure');
   });
 
+  it('reads a leading zero lost and glyphs turned to boxes as failures', () => {
+    expect(readTaskKind('Phone numbers with a leading zero lose the zero after import')).toBe('failure');
+    expect(readTaskKind('German umlauts in PDF export become boxes')).toBe('failure');
+    expect(readTaskKind('Add an option to keep leading zeros')).toBe('feature');
+  });
+
   it('reads one action taken twice as a failure', () => {
     expect(readTaskKind('Two requests with the same idempotency key both create a charge')).toBe('failure');
     expect(readTaskKind('Subscribers get a duplicate email for every order')).toBe('failure');

@@ -271,6 +271,11 @@ export const FAILURE_CUES: readonly KindCue[] = [
     1.6,
     'raw',
   ),
+  // a leading or trailing character lost on the way ("phone numbers lose their leading zero")
+  cue(
+    /\b(lose|loses|lost|drop|drops|dropped|strip|strips|stripped) (the|their|its|a) (leading|trailing) (zeros?|spaces?|slash(es)?|newlines?|characters?|digits?)\b|\bleading zeros?\b.{0,40}\b(lose|loses|lost|drops?|dropped|strips?|stripped|removed|gone|missing)\b/,
+    1.2,
+  ),
   // one action taken twice: a charge, an order or a message duplicated
   cue(
     /\b(charged|billed|booked|created|inserted|processed|executed|delivered) twice\b|\bdouble[- ](charges?|charged|bookings?|submits?|submissions?|spend\w*)\b|\bduplicate (charges?|orders?|payments?|emails?|records?|rows?|entries)\b|\bboth (create|charge|insert|send|run|process|write)s? (a|an|the|their)\b/,

@@ -52,6 +52,8 @@ export const edgeInput = defineKind({
   learnedRule: 'Test the {p} with empty, missing and boundary values',
   vocabulary: 'empty null zero boundary edge case malformed missing input',
   textCues: [
+    // a number written as text: its leading zeros are part of it (a phone number, a zip code)
+    [/\bleading zeros?\b/i, 1],
     [/\b(empty|blank)\b/i, 1],
     [/\b(null|nil|none|undefined|nan|nullish)\b/i, 1],
     [/\bzero\b|\b0-(length|size)|\bzero-(length|size)/i, 1],
@@ -193,6 +195,8 @@ export const edgeInput = defineKind({
           /\b(truncated|cut off|capped|clipped) (at|after) (about |exactly )?\d+ ?(kb|mb|bytes?|chars?|characters|lines?|items?|rows?|entries)\b/i,
           1,
         ],
+        // a value held at a ceiling it should pass ("percentages over 100 are capped at 99.99")
+        [/\b(capped|clamped|stuck|limited) at \d/i, 1],
         // a count that lands exactly on a limit: a last page that is full
         [/\bexactly (divisible|equal|at|on)\b|\b(an exact|a whole) multiple of\b|\bevenly divisible\b/i, 1],
         // a multipart or a character boundary is not an edge position
@@ -486,6 +490,8 @@ export const edgeInput = defineKind({
         'Add cases on February 29 of a leap year (and the same date in a common year), on the 29th–31st plus one month, across December 31 to January 1 and in an ISO week 53, and assert the exact resulting date.',
       cues: [
         [/\bleap (years?|days?|seconds?)\b|\bfeb(ruary)? 29\b|\b29(th)? (of )?feb(ruary)?\b|\b\d{4}-02-29\b/i, 1.5],
+        // a date before the epoch: a negative timestamp
+        [/\bbefore (1970|the (unix )?epoch)\b|\bpre-1970\b|\bnegative (unix )?(timestamps?|epoch)\b/i, 1.2],
         [
           /\b(end|last day) of (the )?(month|year)\b|\bmonth[- ]ends?\b|\byear[- ](end|boundary)\b|\bweek 53\b|\biso weeks?\b|\bweek[- ]of[- ]year\b|\bdays? in (the )?month\b/i,
           1.2,

@@ -10,10 +10,10 @@ const LOWER_CASE_DST =
 
 /**
  * Text decoded with the wrong charset: UTF-8 read as Latin-1 or Windows-1252, U+FFFD, or a run of
- * question marks in the characters' place ("arrives as ?????", "Party ??").
+ * question marks or boxes in the characters' place ("arrives as ?????", "Party ??", "become boxes").
  */
 export const MOJIBAKE =
-  /Ã[\u00a0-\u00bf]|â€[\u2122\u0153\u201c\u201d\u2018\u2019\u2013\u2014"]|\uFFFD|\b(as|shows?|becomes?|displays?|prints?|into|with) ["'“]?\w*\?{2,}|["'“][^"'”\n?]{1,30}\?{2,}["'”]/;
+  /Ã[\u00a0-\u00bf]|â€[\u2122\u0153\u201c\u201d\u2018\u2019\u2013\u2014"]|\uFFFD|\b(as|shows?|becomes?|displays?|prints?|into|with) ["'“]?\w*\?{2,}|["'“][^"'”\n?]{1,30}\?{2,}["'”]|\b(become|becomes|show up as|shows up as|rendered as|render as|appear as|appears as) (empty )?(boxes|squares|tofu)\b/;
 
 /** Text in a script other than Latin, told by its language ("a Chinese name") */
 const OTHER_SCRIPT =
