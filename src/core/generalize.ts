@@ -8,6 +8,7 @@
  * and "Fix the default for the modifyCoreObjects option" reads "The default for an option".
  * Pure: the vocabulary is an argument.
  */
+import { COMMIT_ID } from './text.js';
 
 export interface Vocabulary {
   /** true for a general word (lower case): common English or software vocabulary */
@@ -40,7 +41,7 @@ const CODE_SPAN = /`([^`]+)`/g;
 const QUOTED = /(^|[\s(])(["'])([^"'\n]{1,60})\2(?=$|[\s),.:;])/g;
 const ISSUE_REFS =
   /\s*\(?\b(closes?|closed|fixes|fixed|resolves?|resolved|see|refs?|related to|this fixes|fix(es)?)\s+(#\d+|gh-\d+|[\w.-]+\/[\w.-]+#\d+)(\s*(,|and)\s*#\d+)*\)?|\s*\(#\d+\)|\s*\(gh-\d+\)|(^|\s)#\d+\b|\s*\bgh-\d+\b|\bissue[_ -]?\d+\b|\(\s*\)/gi;
-const SHA = /\b[0-9a-f]{7,40}\b/g;
+const SHA = new RegExp(COMMIT_ID, 'g');
 /** A "scope: " or "type(scope): " prefix of a commit subject. */
 const PREFIX = /^\s*([\w./-]+)(\([^)]*\))?!?:\s+/;
 /** Leading gitmoji, as a shortcode (":bug:") or the emoji itself: a commit's tag, not its words. */
@@ -86,7 +87,7 @@ export function generalizeSubject(
   );
   // § and ¤ mark the generic nouns below; a subject's own are dropped first
   let text = (subject.split('\n')[0] ?? '').replace(/[§¤]/g, ' ');
-  text = text.replace(ISSUE_REFS, ' ').replace(SHA, (sha) => (/\d/.test(sha) && /[a-f]/.test(sha) ? ' ' : sha));
+  text = text.replace(ISSUE_REFS, ' ').replace(SHA, ' ');
   text = text.replace(GITMOJI, '');
   const prefix = PREFIX.exec(text);
   if (prefix) {

@@ -97,9 +97,12 @@ export function cosine(a: Float32Array, b: Float32Array): number {
  * UTC offset), and code names also read as words ("LineDecoding" → "Line Decoding",
  * "get_terminal_size" → "get terminal size"), next to the original.
  */
+/** A commit id as it stands in prose: 7 to 40 hex digits with a digit and a letter ("2147483647" is a number). */
+export const COMMIT_ID = String.raw`\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b`;
+
 export function cueText(text: string): string {
   const cleaned = text.replace(
-    /\(?#\d+\)?|\bgh-\d+\b|\bissue[-_ ]?\d+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/gi,
+    new RegExp(String.raw`\(?#\d+\)?|\bgh-\d+\b|\bissue[-_ ]?\d+\b|${COMMIT_ID}`, 'gi'),
     ' ',
   );
   // a runtime exception's name is one word (a TypeError is bad input, not a type checker's finding)

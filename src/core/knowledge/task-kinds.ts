@@ -40,6 +40,8 @@ export const NO_FAILURE =
  * issue's title, a request; in a commit subject, what the change did ("Improve parsing speed").
  */
 const IMPROVEMENT = String.raw`speed up|improve|reduce|optimi[sz]e|better|nicer|clearer|more (helpful|useful|informative|detailed|readable)`;
+/** A sentence that ends on one question mark: a run of them is text garbled in transit (MOJIBAKE). */
+export const ENDS_ASKING = String.raw`(?<!\?)\?\s*$`;
 /** "Make error messages more helpful", "Make the delay configurable": a request, not a repair. */
 const MAKE_IT_BETTER = String.raw`^make\b.{0,60}\b((more|less) (helpful|useful|informative|detailed|readable|clear|consistent|robust|forgiving|strict)|configurable|optional|pluggable|customi[sz]able)\b`;
 
@@ -50,7 +52,7 @@ const MAKE_IT_BETTER = String.raw`^make\b.{0,60}\b((more|less) (helpful|useful|i
  * the request or the question is about, not a symptom; its body says what was seen.
  */
 export const REQUEST_TITLE = new RegExp(
-  String.raw`^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate|${IMPROVEMENT})\b(?![_(.])|${MAKE_IT_BETTER}|(?<!\?)\?\s*$|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)`,
+  String.raw`^(please )?(add|allow|expose|provide|introduce|implement|offer|let|retry|document|explain|clarify|silence|quiet|suppress|mute|filter|drop|bump|remove|deprecate|${IMPROVEMENT})\b(?![_(.])|${MAKE_IT_BETTER}|${ENDS_ASKING}|^(how (do|can|should|would|could) (i|we|you|one)\b|what(['’]s| is) the (best|recommended|right|preferred|correct|intended|idiomatic) way\b|is there a way\b|is it possible\b)`,
 );
 /**
  * A title that states what the code does now, in its main clause: a subject, then a verb of behaviour
@@ -404,8 +406,7 @@ export const KIND_CUES = {
       0.8,
       'title',
     ),
-    // one question mark: a run of them is text garbled in transit ("arrives as ?????", MOJIBAKE)
-    cue(/(?<!\?)\?\s*$/, 0.8, 'title'),
+    cue(new RegExp(ENDS_ASKING), 0.8, 'title'),
     cue(
       /\bwhat['’]?s the difference\b|\bdifference between\b.{0,80}\?|\bhow (do|can|should|would|could) (i|we|you|one)\b|\bhow to\b|\bis there (a|an) (way|recommended|built-in|option|setting)\b|\bis it possible\b|\bwhat['’]?s? (is )?the (recommended|best|right|preferred|correct|intended|idiomatic) (way|approach|pattern)\b|\brecommended (way|approach|pattern)\b|\bbest practices?\b|\bany (advice|tips|pointers)\b|\bwhat is the recommended\b/,
       1,

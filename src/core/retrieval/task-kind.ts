@@ -13,6 +13,7 @@
  * The cue tables are in knowledge/task-kinds.ts; this module only weighs them. Pure: no I/O.
  */
 import {
+  ENDS_ASKING,
   EXPECTATION,
   FAILURE_CUES,
   KIND_CUES,
@@ -62,7 +63,7 @@ const SHAPELESS_ISSUE_FAILURE = 0.6;
  */
 const TITLE_STATEMENT_WITH_BODY = SHAPELESS_ISSUE_FAILURE;
 /** A one-line task that asks, other than why something happens: no commit subject or PR title does. */
-const ONE_LINE_QUESTION = /^(?!why\b).*(?<!\?)\?\s*$/;
+const ONE_LINE_QUESTION = new RegExp(String.raw`^(?!why\b).*${ENDS_ASKING}`);
 /** What a reporter's "nothing fails" takes off the evidence of a failure. */
 const DISCLAIMED = 1.5;
 

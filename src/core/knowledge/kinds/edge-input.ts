@@ -190,13 +190,11 @@ export const edgeInput = defineKind({
           /\blast (element|item|line|char\w*|page|row|record|entry|column|byte|chunk|segment)s?\b|\bfirst (element|item|line|char\w*|row|record|entry|column|byte|chunk|segment)s?\b|\bend of (the )?(range|string|input|file|line)\b/i,
           1,
         ],
-        // output cut at a size: a limit reached
+        // output cut at a size, or a value held at a ceiling it should pass ("capped at 99.99")
         [
-          /\b(truncated|cut off|capped|clipped) (at|after) (about |exactly )?\d+ ?(kb|mb|bytes?|chars?|characters|lines?|items?|rows?|entries)\b/i,
+          /\b(truncated|cut off|clipped) (at|after) (about |exactly )?\d+ ?(kb|mb|bytes?|chars?|characters|lines?|items?|rows?|entries)\b|\b(capped|clamped|stuck|limited) at \d/i,
           1,
         ],
-        // a value held at a ceiling it should pass ("percentages over 100 are capped at 99.99")
-        [/\b(capped|clamped|stuck|limited) at \d/i, 1],
         // a count that lands exactly on a limit: a last page that is full
         [/\bexactly (divisible|equal|at|on)\b|\b(an exact|a whole) multiple of\b|\bevenly divisible\b/i, 1],
         // a multipart or a character boundary is not an edge position

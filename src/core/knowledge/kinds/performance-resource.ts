@@ -13,8 +13,11 @@ export const MEMORY_MEASURED =
  * A leak of memory or handles: not a secret that leaks ("the token leaks", "leaks the password",
  * "leaks into the log"), which is the security kind's (SECRET_EXPOSED).
  */
-const RESOURCE_LEAK =
-  /(?<!\b(?:tokens?|passwords?|secrets?|keys?|credentials?|cookies?|headers?) )\bleak\w*\b(?! (?:the |our |my |your |a |an |any )?(?:api |auth |access |session |secret )?(?:tokens?|passwords?|secrets?|keys?|credentials?|cookies?|headers?)\b)(?! (?:in)?to (?:the )?(?:debug |error |access )?(?:logs?|output|console|urls?)\b)/i;
+const SECRET_WORD = String.raw`(?:tokens?|passwords?|secrets?|keys?|credentials?|cookies?|headers?)`;
+const RESOURCE_LEAK = new RegExp(
+  String.raw`(?<!\b${SECRET_WORD} )\bleak\w*\b(?! (?:the |our |my |your |a |an |any )?(?:api |auth |access |session |secret )?${SECRET_WORD}\b)(?! (?:in)?to (?:the )?(?:debug |error |access )?(?:logs?|output|console|urls?)\b)`,
+  'i',
+);
 
 export const performanceResource = defineKind({
   kind: 'performance-resource',
