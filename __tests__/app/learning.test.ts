@@ -184,6 +184,32 @@ describe('learning from fix events', () => {
     expect(await h.store.listMemories(TENANT)).toEqual([]);
   });
 
+  const closingFeature = {
+    body: 'Closes #29',
+    labels: ['enhancement'],
+    issues: [{ number: 29, title: 'A hook that sees every rejected task', body: '', labels: [], author: 'Codertocat' }],
+  };
+
+  it('a feature PR that closes a feature request learns nothing, however its body says "Closes #29"', async () => {
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    learnPrCalls({ ...closingFeature, title: 'Add an `onError()` method', commits: [{ message: 'Add `onError()`' }] });
+    await h.worker.drain();
+    expect(await h.store.listMemories(TENANT)).toEqual([]);
+    nock.cleanAll();
+  });
+
+  it('the same PR titled as the repair it makes learns', async () => {
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    const scope = learnPrCalls({
+      ...closingFeature,
+      title: 'Add the missing handler for rejected tasks',
+      commits: [{ message: 'Add the missing handler' }],
+    });
+    await h.worker.drain();
+    scope.done();
+    expect((await h.store.listMemories(TENANT)).length).toBeGreaterThan(0);
+  });
+
   it('a fix whose author lacks write access is learned as proposed only', async () => {
     await receive(h, 'pull_request', loadEvent('pull_request.closed'));
     const scope = learnPrCalls(

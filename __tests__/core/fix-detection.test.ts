@@ -28,6 +28,29 @@ describe('detectFix', () => {
     expect(detectFix(candidate({ body: 'Closes #12' }), options)).toMatchObject({ fix: true });
   });
 
+  it('takes a closing reference alone only for a title that reads as a repair', () => {
+    const closing = (title: string, body = 'Fixes #29') => detectFix(candidate({ title, body }), options).fix;
+    // what the issue asked for was new, documentation or tidying
+    expect(closing('Add `onError()` method')).toBe(false);
+    expect(closing('Add `timeoutRemaining` to `runningTasks`', 'Fixes #247')).toBe(false);
+    expect(closing('Clarify timeout documentation', 'Fixes #183')).toBe(false);
+    expect(closing('Improve timeout docs')).toBe(false);
+    expect(closing('Rename `carryoverConcurrencyCount` option to `carryoverIntervalCount`')).toBe(false);
+    expect(closing('feat: retries for idempotent requests', 'Closes #4')).toBe(false);
+    expect(closing('perf: cache compiled patterns', 'Closes #4')).toBe(false);
+    // a repair, or a request that names the defect it mends
+    expect(closing('Handle empty input in the parser', 'Closes #12')).toBe(true);
+    expect(closing('Instantly resolve onEmpty if the queue is empty (#14)')).toBe(true);
+    expect(closing('Add null check for headers')).toBe(true);
+    expect(closing('Add missing await in close()')).toBe(true);
+    // a fix word or a bug issue still makes a fix, whatever the title asks
+    expect(closing('Add a fallback for the broken locale data')).toBe(true);
+    const bug = { title: 'Errors vanish', labels: ['bug'] };
+    expect(detectFix(candidate({ title: 'Add `onError()` method', closedIssues: [bug] }), options)).toMatchObject({
+      fix: true,
+    });
+  });
+
   it('takes a closed bug issue, a commit cue, or checks made green', () => {
     const issue = { title: 'Something', labels: ['bug'] };
     expect(detectFix(candidate({ closedIssues: [issue] }), options)).toEqual({

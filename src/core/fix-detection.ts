@@ -4,6 +4,7 @@
  * issue, failed checks made green. Bots (this App included), reverts, docs-only and dependency
  * bumps are skipped whatever they say.
  */
+import { readTaskKind } from './retrieval/task-kind.js';
 import { isTestPath } from './test-paths.js';
 
 export interface FixCandidate {
@@ -63,6 +64,11 @@ const FIX_WORDS =
 const CONVENTIONAL_FIX = /^(fix|bugfix|hotfix)(\([^)]*\))?!?:/i;
 const CLOSING_REF = /\b(fix(e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s+([\w.-]+\/[\w.-]+)?#\d+/i;
 const NON_FIX_TYPE = /^(docs?|style|chore|ci)(\([^)]*\))?!?:/i;
+/** Conventional types of a change that is no repair unless its words say so ("feat: …", "perf: …"). */
+const CHANGE_TYPE = /^(feat|feature|perf|pref|refactor|tests?|build|bench)(\([^)]*\))?!?:/i;
+/** A title that names something wrong even when it asks for a change ("Add a missing await", "Add null check"). */
+const NAMES_DEFECT =
+  /\b(missing|null|nil|undefined|empty|invalid|incorrect|wrong|broken|regression|leak\w*|crash\w*|hang\w*|overflow|race|deadlock|edge cases?)\b/i;
 const REVERT_TITLE = /^revert\b/i;
 const REVERT_BODY = /^This reverts commit [0-9a-f]{7,40}/im;
 const DEPENDENCY_TITLE = [
@@ -102,7 +108,21 @@ export function isBot(actor: Actor, appSlug: string): boolean {
 /** True when the text alone says it fixes something. */
 export function hasFixCue(title: string, body = ''): boolean {
   if (NON_FIX_TYPE.test(title)) return false;
-  return CONVENTIONAL_FIX.test(title) || FIX_WORDS.test(title) || CLOSING_REF.test(`${title}\n${body}`);
+  if (CONVENTIONAL_FIX.test(title) || FIX_WORDS.test(title)) return true;
+  return CLOSING_REF.test(`${title}\n${body}`) && closesAsRepair(title);
+}
+
+/**
+ * A closing reference ("Fixes #29") closes whatever the issue asked for: a feature, a docs change
+ * or a chore as often as a bug. Alone, it makes a repair of a title that reads as one, not of one
+ * that asks for something new ("Add `onError()` method"), documents ("Clarify timeout docs") or
+ * tidies ("Rename an option"), unless that title names a defect ("Add null check for headers").
+ */
+function closesAsRepair(title: string): boolean {
+  if (CHANGE_TYPE.test(title)) return false;
+  const kind = readTaskKind(title);
+  if (kind === 'docs' || kind === 'chore') return false;
+  return kind !== 'feature' || NAMES_DEFECT.test(title);
 }
 
 export function isRevert(title: string, body: string): boolean {

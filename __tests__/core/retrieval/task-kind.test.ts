@@ -498,6 +498,9 @@ describe('readTaskKind: prose to mend is docs, whatever it says of failures', ()
       'Update the example config: `extends` no longer accepts a string',
       'The example in docs/config.md uses `extends: "base"`, which now throws "extends must be an array".',
     ],
+    // what the docs are about is no symptom ("timeout")
+    ['Improve timeout docs', ''],
+    ['Expand the retry guide', 'Say what happens when every attempt times out.'],
   ])('%s → docs', (title, body) => {
     expect(readTaskKind(issue(title, body))).toBe('docs');
   });

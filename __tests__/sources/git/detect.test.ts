@@ -34,6 +34,12 @@ describe('fix detection', () => {
     expect(isFix('Add dark mode')).toBe(false);
   });
 
+  it('passes over a feature, docs or tidying commit that closes an issue', () => {
+    expect(isFix('Add `onError()` method', 'Fixes #29')).toBe(false);
+    expect(isFix('Clarify timeout documentation', 'Fixes #183')).toBe(false);
+    expect(reason({ subject: 'Add dark mode', body: 'Closes #7' })).toBe('no-fix-cue');
+  });
+
   it('names why a commit is skipped', () => {
     expect(reason({ parents: 2 })).toBe('merge');
     expect(reason({ subject: 'Revert "fix: x"' })).toBe('revert');
