@@ -38,6 +38,11 @@ const FILLER = new Set(
   ).split(' '),
 );
 
+/** The words of the development process (a test suite's coverage, the changelog, the CI service): no code fails on them. */
+const PROCESS = new Set(
+  'coverage suite changelog readme docs documentation release releases travis appveyor circleci lint linter'.split(' '),
+);
+
 const WORD = /[a-z][a-z0-9]*(?:-[a-z0-9]+)*/g;
 
 /**
@@ -73,7 +78,14 @@ function nounLike(word: string): boolean {
 }
 
 function usable(word: string, isGeneral: (word: string) => boolean): boolean {
-  return word.length >= 3 && !/\d/.test(word) && !FILLER.has(word) && !LANGUAGE_KEYWORDS.has(word) && isGeneral(word);
+  return (
+    word.length >= 3 &&
+    !/\d/.test(word) &&
+    !FILLER.has(word) &&
+    !PROCESS.has(word) &&
+    !LANGUAGE_KEYWORDS.has(word) &&
+    isGeneral(word)
+  );
 }
 
 /** One pattern per phrase (recall asks for the same few phrases of every task). */
