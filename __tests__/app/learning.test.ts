@@ -198,6 +198,19 @@ describe('learning from fix events', () => {
     nock.cleanAll();
   });
 
+  it('a PR that mends the docs learns nothing, though it touched code and says "Fix"', async () => {
+    await receive(h, 'pull_request', loadEvent('pull_request.closed'));
+    learnPrCalls({
+      title: 'Fix grammar in the config docs',
+      body: 'Docstrings and the guide said "it\'s" where they meant "its".',
+      labels: [],
+      commits: [{ message: 'Fix grammar in the config docs' }],
+    });
+    await h.worker.drain();
+    expect(await h.store.listMemories(TENANT)).toEqual([]);
+    nock.cleanAll();
+  });
+
   it('the same PR titled as the repair it makes learns', async () => {
     await receive(h, 'pull_request', loadEvent('pull_request.closed'));
     const scope = learnPrCalls({

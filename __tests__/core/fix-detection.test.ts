@@ -28,6 +28,15 @@ describe('detectFix', () => {
     expect(detectFix(candidate({ body: 'Closes #12' }), options)).toMatchObject({ fix: true });
   });
 
+  it('passes over a docs repair that touched code, unless a label, a bug issue or a check says something failed', () => {
+    const docs = candidate({ title: 'Fix grammar in docs (#235)', files: ['src/parser.py', 'docs/parser.rst'] });
+    expect(detectFix(docs, options)).toEqual({ fix: false, reason: 'docs' });
+    expect(detectFix({ ...docs, title: 'Fixes to documentation.' }, options)).toEqual({ fix: false, reason: 'docs' });
+    expect(detectFix({ ...docs, labels: ['bug'] }, options)).toMatchObject({ fix: true });
+    expect(detectFix({ ...docs, checksRedGreen: true }, options)).toMatchObject({ fix: true });
+    expect(detectFix({ ...docs, title: 'Fix crash when building the docs' }, options)).toMatchObject({ fix: true });
+  });
+
   it('takes a closing reference alone only for a title that reads as a repair', () => {
     const closing = (title: string, body = 'Fixes #29') => detectFix(candidate({ title, body }), options).fix;
     // what the issue asked for was new, documentation or tidying

@@ -39,7 +39,7 @@ export interface FixDetectionOptions {
   trustedBots?: string[];
 }
 
-export type FixSkipReason = 'bot' | 'revert' | 'docs-only' | 'dependency-bump' | 'no-fix-signal';
+export type FixSkipReason = 'bot' | 'revert' | 'docs-only' | 'docs' | 'dependency-bump' | 'no-fix-signal';
 
 export type FixVerdict = { fix: true; because: FixSignal[] } | { fix: false; reason: FixSkipReason };
 
@@ -170,5 +170,10 @@ export function detectFix(candidate: FixCandidate, options: FixDetectionOptions)
   }
   if (candidate.checksRedGreen) because.push('checks-red-green');
   const unique = [...new Set(because)];
-  return unique.length > 0 ? { fix: true, because: unique } : { fix: false, reason: 'no-fix-signal' };
+  if (unique.length === 0) return { fix: false, reason: 'no-fix-signal' };
+  // "Fix grammar in docs", "Fixes to documentation": a docstring's or a guide's repair that also
+  // touched code, unless a label, a bug issue or a check says something failed
+  if (unique.every((s) => s === 'title-cue' || s === 'commit-cue') && readTaskKind(candidate.title) === 'docs')
+    return { fix: false, reason: 'docs' };
+  return { fix: true, because: unique };
 }

@@ -56,6 +56,7 @@ describe('fix detection', () => {
     expect(reason({ files: [{ status: 'M', path: 'Cargo.lock' }] })).toBe('dependency-bump');
     expect(reason({ author: 'dependabot[bot]' })).toBe('bot');
     expect(reason({ subject: 'fix: typo in a message' })).toBe('typo');
+    expect(reason({ subject: 'Fix docstring example.' })).toBe('docs');
     expect(reason({})).toBeUndefined();
   });
 });

@@ -77,8 +77,9 @@ export function classifyCommit(commit: CommitFacts): Verdict {
     { title: commit.subject, body: commit.body, labels: [], files: paths, author: { login: commit.author } },
     { fixLabels: [], appSlug: 'memory-transfer' },
   );
+  // a typo fix in code is a typo fix, though its subject reads as docs
+  if ((verdict.fix || verdict.reason === 'docs') && TYPO.test(commit.subject)) return { fix: false, reason: 'typo' };
   if (!verdict.fix) return { fix: false, reason: verdict.reason === 'no-fix-signal' ? 'no-fix-cue' : verdict.reason };
-  if (TYPO.test(commit.subject)) return { fix: false, reason: 'typo' };
   return { fix: true };
 }
 
