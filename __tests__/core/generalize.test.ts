@@ -30,6 +30,13 @@ describe('generalizeSubject: a fix subject in repository-agnostic words', () => 
       'padding around app name in startup message when containing non-ascii characters',
     ],
     ['🐛 fix: crash on empty config', 'crash on empty config'],
+    // who reported, suggested or wrote a fix is no part of it
+    ['Fixed pickling of tz classes, as reported by Andriy Drozdyuk.', 'pickling of tz classes'],
+    ['Fixed DST signal handling in zone files. Reported by Nicholas F. Fabry.', 'DST signal handling in zone files'],
+    ['Fix parsing of weekday names (patch by Jane Roe)', 'parsing of weekday names'],
+    ['Thanks to John Doe for the patch: fix leap year parsing', 'leap year parsing'],
+    ['Fix crash on empty input (thanks @octocat)', 'crash on empty input'],
+    ['Fix crash when the thanks page is empty', 'crash when the thanks page is empty'],
   ])('%j → %j', (subject, expected) => {
     expect(general(subject)).toBe(expected);
   });

@@ -45,6 +45,15 @@ const SHA = new RegExp(COMMIT_ID, 'g');
 /** A "scope: " or "type(scope): " prefix of a commit subject. */
 const PREFIX = /^\s*([\w./-]+)(\([^)]*\))?!?:\s+/;
 /** Leading gitmoji, as a shortcode (":bug:") or the emoji itself: a commit's tag, not its words. */
+/**
+ * Who found, asked for or wrote a fix ("as reported by Erik Brown", "(patch by Jane Roe)") is no
+ * part of its condition, and a person's name is its source's.
+ */
+const CREDIT =
+  /[,;]?\s*\(?\b(as )?(originally )?(reported|suggested|found|noticed|spotted|requested|submitted|contributed|proposed|diagnosed|patch(ed)?|pointed out) by\b[^;),]*\)?/gi;
+/** "Thanks to Jane Roe for the patch:", "(thanks @octocat)", "thanks @octocat" */
+const THANKS =
+  /[,;]?\s*\b(many )?thanks( go(es)?)? to\b[^.;:)]*[.;:]?|\s*\(\s*(many )?thanks\b[^)]*\)|[,;]?\s*\bthanks @[\w-]+/gi;
 const GITMOJI = /^(\s*(:[a-z0-9_+-]+:|\p{Extended_Pictographic}\uFE0F?))+\s*/u;
 
 /** True when a token has the shape of a code name rather than a word. */
@@ -86,7 +95,7 @@ export function generalizeSubject(
     }),
   );
   // § and ¤ mark the generic nouns below; a subject's own are dropped first
-  let text = (subject.split('\n')[0] ?? '').replace(/[§¤]/g, ' ');
+  let text = (subject.split('\n')[0] ?? '').replace(/[§¤]/g, ' ').replace(CREDIT, '').replace(THANKS, '');
   text = text.replace(ISSUE_REFS, ' ').replace(SHA, ' ');
   text = text.replace(GITMOJI, '');
   const prefix = PREFIX.exec(text);
