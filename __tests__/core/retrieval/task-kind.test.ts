@@ -500,6 +500,7 @@ describe('readTaskKind: prose to mend is docs, whatever it says of failures', ()
     ],
     // what the docs are about is no symptom ("timeout")
     ['Improve timeout docs', ''],
+    ['Fix changelog', ''],
     ['Expand the retry guide', 'Say what happens when every attempt times out.'],
   ])('%s → docs', (title, body) => {
     expect(readTaskKind(issue(title, body))).toBe('docs');

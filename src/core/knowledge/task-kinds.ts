@@ -435,7 +435,7 @@ export const KIND_CUES = {
     cue(/\bdocs?\b(?![./]\w)|\bdocumentation\b|\breadme\b(?![./]\w)|\btypos?\b|\bexamples?\b(?![./]\w)/, 0.3),
     // prose to mend: a broken or dead link, a typo, a release note missing
     cue(
-      /^(broken|dead) (links?|anchors?) (in|on|to|from) (the |our )?(docs|documentation|readme|contributing|guide|website|site|wiki|changelog|tutorial|api reference)\b|^typos?\b(?!.*\b(makes?|causes?|breaks?|crash\w*|leads? to|results? in|silently)\b)|^(spelling|grammar)\b|^(changelog|release notes?)\b|\b(readme|ci|build|status|coverage) badges?\b|\b(faq|readme|docs?|documentation|guide|tutorial|wiki|man page|changelog) (entry|section|page|note|paragraph)\b|^update (the )?(docs?|documentation|readme|examples?|guide|tutorial|faq)\b|^(improve|expand|extend|rewrite|tweak|polish|clarify|fix)\b.{0,60}\b(docs|documentation|readme|guide)\s*$|\b(changelog|release notes?) (entry )?(is )?(missing|doesn['’]t mention|does not mention|omits)\b/,
+      /^(broken|dead) (links?|anchors?) (in|on|to|from) (the |our )?(docs|documentation|readme|contributing|guide|website|site|wiki|changelog|tutorial|api reference)\b|^typos?\b(?!.*\b(makes?|causes?|breaks?|crash\w*|leads? to|results? in|silently)\b)|^(spelling|grammar)\b|^(changelog|release notes?)\b|\b(readme|ci|build|status|coverage) badges?\b|\b(faq|readme|docs?|documentation|guide|tutorial|wiki|man page|changelog) (entry|section|page|note|paragraph)\b|^update (the )?(docs?|documentation|readme|examples?|guide|tutorial|faq)\b|^(improve|expand|extend|rewrite|tweak|polish|clarify|fix)\b.{0,60}\b(docs|documentation|readme|guide|changelog|release notes)\s*$|\b(changelog|release notes?) (entry )?(is )?(missing|doesn['’]t mention|does not mention|omits)\b/,
       2,
       'title',
     ),
