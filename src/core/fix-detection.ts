@@ -2,7 +2,8 @@
  * Is this change a fix worth learning from? Pure rules over what GitHub tells us about a pull
  * request (or a commit made green by CI): labels (configurable), title/commit cues, a closed bug
  * issue, failed checks made green. Bots (this App included), reverts, docs-only and dependency
- * bumps are skipped whatever they say.
+ * bumps are skipped whatever they say; a repair of the docs, and a closing reference in a change
+ * that adds, documents or tidies, make no fix by their words alone.
  */
 import { readTaskKind } from './retrieval/task-kind.js';
 import { isTestPath } from './test-paths.js';
@@ -67,8 +68,7 @@ const NON_FIX_TYPE = /^(docs?|style|chore|ci)(\([^)]*\))?!?:/i;
 /** Conventional types of a change that is no repair unless its words say so ("feat: …", "perf: …"). */
 const CHANGE_TYPE = /^(feat|feature|perf|pref|refactor|tests?|build|bench)(\([^)]*\))?!?:/i;
 /** A title that names something wrong even when it asks for a change ("Add a missing await", "Add null check"). */
-const NAMES_DEFECT =
-  /\b(missing|null|nil|undefined|empty|invalid|incorrect|wrong|broken|regression|leak\w*|crash\w*|hang\w*|overflow|race|deadlock|edge cases?)\b/i;
+const NAMES_DEFECT = /\b(missing|null|nil|undefined|empty|invalid|hang\w*|overflow|race|edge cases?)\b/i;
 const REVERT_TITLE = /^revert\b/i;
 const REVERT_BODY = /^This reverts commit [0-9a-f]{7,40}/im;
 const DEPENDENCY_TITLE = [

@@ -44,7 +44,6 @@ const ISSUE_REFS =
 const SHA = new RegExp(COMMIT_ID, 'g');
 /** A "scope: " or "type(scope): " prefix of a commit subject. */
 const PREFIX = /^\s*([\w./-]+)(\([^)]*\))?!?:\s+/;
-/** Leading gitmoji, as a shortcode (":bug:") or the emoji itself: a commit's tag, not its words. */
 /**
  * Who found, asked for or wrote a fix ("as reported by Erik Brown", "(patch by Jane Roe)") is no
  * part of its condition, and a person's name is its source's.
@@ -54,6 +53,7 @@ const CREDIT =
 /** "Thanks to Jane Roe for the patch:", "(thanks @octocat)", "thanks @octocat" */
 const THANKS =
   /[,;]?\s*\b(many )?thanks( go(es)?)? to\b[^.;:)]*[.;:]?|\s*\(\s*(many )?thanks\b[^)]*\)|[,;]?\s*\bthanks @[\w-]+/gi;
+/** Leading gitmoji, as a shortcode (":bug:") or the emoji itself: a commit's tag, not its words. */
 const GITMOJI = /^(\s*(:[a-z0-9_+-]+:|\p{Extended_Pictographic}\uFE0F?))+\s*/u;
 
 /** True when a token has the shape of a code name rather than a word. */
