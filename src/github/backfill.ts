@@ -12,7 +12,7 @@ import type { GitHubClient } from './client.js';
 import { MERGED_PULL_REQUESTS_QUERY, type MergedPullRequestNode, type MergedPullRequestsQuery } from './queries.js';
 import { decideFix, pullRequestBasics, textAuthors, toFix, type PullRequestContext } from './gather-fix.js';
 import { judgeTrust } from './trust.js';
-import type { FixSkipReason } from '../core/fix-detection.js';
+import type { FixSkipReason } from '../core/retrieval/fix-detection.js';
 
 export interface BackfillDeps {
   store: Store;

@@ -2,7 +2,7 @@
  * A commit that made a failing check on the default branch pass, with no pull request behind it:
  * its message, files and capped patch, and the failing check's annotations or log excerpt.
  */
-import { detectFix, type FixSkipReason } from '../core/fix-detection.js';
+import { detectFix, type FixSkipReason } from '../core/retrieval/fix-detection.js';
 import { tenantOf } from '../core/ids.js';
 import { isTestPath } from '../core/test-paths.js';
 import type { Fix } from '../core/types.js';

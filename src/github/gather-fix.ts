@@ -4,11 +4,11 @@
  * annotations or a capped log excerpt. Everything is capped: a 5,000-file PR reads at most
  * `maxFiles` paths, a 50 MB log is never held whole.
  */
-import { detectFix, touchesTests, type FixCandidate, type FixVerdict } from '../core/fix-detection.js';
+import { detectFix, touchesTests, type FixCandidate, type FixVerdict } from '../core/retrieval/fix-detection.js';
 import type { CheckKind, Fix, ValidationSignal, Visibility } from '../core/types.js';
 import { tenantOf } from '../core/ids.js';
 import { isTestPath } from '../core/test-paths.js';
-import { isBot, type Actor } from '../core/fix-detection.js';
+import { isBot, type Actor } from '../core/retrieval/fix-detection.js';
 import type { GitHubClient } from './client.js';
 import { PULL_REQUEST_QUERY, type PullRequestQuery, type GraphActor, type GraphIssue } from './queries.js';
 

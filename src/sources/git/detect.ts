@@ -2,8 +2,8 @@
  * Which commits are fixes: message cues (fix/bug/regression/crash/error…, conventional `fix:`,
  * "fixes #12"), minus merges, reverts, docs-only and dependency-bump commits. Pure functions.
  */
-import { detectFix } from '../../core/fix-detection.js';
-import type { FixSkipReason } from '../../core/fix-detection.js';
+import { detectFix } from '../../core/retrieval/fix-detection.js';
+import type { FixSkipReason } from '../../core/retrieval/fix-detection.js';
 import { TRAILER } from '../../core/text.js';
 
 export interface ChangedFile {
@@ -63,7 +63,7 @@ export function isLockfile(path: string): boolean {
 }
 
 /**
- * The App's fix rule (core/fix-detection: cues, bots, reverts, docs-only, dependency bumps) plus
+ * The App's fix rule (core/retrieval/fix-detection: cues, bots, reverts, docs-only, dependency bumps) plus
  * what only a raw history has: merges, empty commits, lockfile-only changes, typo fixes.
  */
 export function classifyCommit(commit: CommitFacts): Verdict {

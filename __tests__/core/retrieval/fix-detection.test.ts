@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFix, isBot, isDocPath, type FixCandidate } from '../../src/core/fix-detection.js';
+import { detectFix, isBot, isDocPath, type FixCandidate } from '../../../src/core/retrieval/fix-detection.js';
 
 const options = { fixLabels: ['bug', 'fix', 'regression'], appSlug: 'memory-transfer' };
 

@@ -5,8 +5,8 @@
  * bumps are skipped whatever they say; a repair of the docs, and a closing reference in a change
  * that adds, documents or tidies, make no fix by their words alone.
  */
-import { readTaskKind } from './retrieval/task-kind.js';
-import { isTestPath } from './test-paths.js';
+import { readTaskKind } from './task-kind.js';
+import { isTestPath } from '../test-paths.js';
 
 export interface FixCandidate {
   title: string;
