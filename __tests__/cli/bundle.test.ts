@@ -64,8 +64,10 @@ async function cli(
     );
     return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    const failed = error as { code: number | null; signal: string | null; stdout: string; stderr: string };
+    // a process ended by a signal has no exit code: say which signal, so that a failure shows it
+    const signal = failed.signal ? `\n(ended by ${failed.signal})` : '';
+    return { code: failed.code ?? -1, stdout: failed.stdout, stderr: `${failed.stderr}${signal}` };
   }
 }
 
@@ -77,7 +79,7 @@ async function loaded(record: string): Promise<string[]> {
 describe('the bundled command', () => {
   it('recalls from its own bundle, loading sqlite3 (and what it loads) and no other package', async () => {
     const db = join(work, 'pool.db');
-    expect((await cli(['--db', db, 'import', SMOKE_POOL])).code).toBe(0);
+    expect(await cli(['--db', db, 'import', SMOKE_POOL])).toMatchObject({ code: 0 });
     const record = join(work, 'recall.txt');
     const { code, stdout, stderr } = await cli(['--db', db, 'recall', TASK], record);
     expect(code).toBe(0);
@@ -177,7 +179,7 @@ describe('the bundled command', () => {
     const schema = `mt_test_${randomBytes(6).toString('hex')}`;
     schemas.push(schema);
     const location = `${PG_URL}?schema=${schema}`;
-    expect((await cli(['--db', location, 'import', SMOKE_POOL])).code).toBe(0);
+    expect(await cli(['--db', location, 'import', SMOKE_POOL])).toMatchObject({ code: 0 });
     const { code, stdout } = await cli(['--db', location, 'recall', TASK, '--json']);
     expect(code).toBe(0);
     const answer = JSON.parse(stdout) as { results: { title: string }[] };
