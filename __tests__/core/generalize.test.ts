@@ -37,6 +37,9 @@ describe('generalizeSubject: a fix subject in repository-agnostic words', () => 
     ['Thanks to John Doe for the patch: fix leap year parsing', 'leap year parsing'],
     ['Fix crash on empty input (thanks @octocat)', 'crash on empty input'],
     ['Fix crash when the thanks page is empty', 'crash when the thanks page is empty'],
+    ['Fix panic found by fuzzing in the tokenizer', 'panic found by fuzzing in the tokenizer'],
+    ['Fix crash reported by Windows users', 'crash reported by Windows users'],
+    ['Fix off-by-one in ranges (reported by @octocat and Jane Roe)', 'off-by-one in ranges'],
   ])('%j → %j', (subject, expected) => {
     expect(general(subject)).toBe(expected);
   });

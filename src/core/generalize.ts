@@ -44,12 +44,22 @@ const ISSUE_REFS =
 const SHA = new RegExp(COMMIT_ID, 'g');
 /** A "scope: " or "type(scope): " prefix of a commit subject. */
 const PREFIX = /^\s*([\w./-]+)(\([^)]*\))?!?:\s+/;
+/** A person: capitalized names ("Nicholas F. Fabry") or a handle ("@octocat"). */
+const PERSON = String.raw`(?:@[\w-]+|[A-Z][\w'-]*\.?(?:\s+[A-Z][\w'-]*\.?)*)`;
+const CREDIT_VERBS =
+  'reported|suggested|found|noticed|spotted|requested|submitted|contributed|proposed|diagnosed|patched|patch|pointed out'
+    .split('|')
+    .map((verb) => `[${verb[0]!.toUpperCase()}${verb[0]}]${verb.slice(1)}`)
+    .join('|');
 /**
  * Who found, asked for or wrote a fix ("as reported by Erik Brown", "(patch by Jane Roe)") is no
- * part of its condition, and a person's name is its source's.
+ * part of its condition, and a person's name is its source's; the credit ends its clause ("found by
+ * fuzzing", "reported by Windows users" stay).
  */
-const CREDIT =
-  /[,;]?\s*\(?\b(as )?(originally )?(reported|suggested|found|noticed|spotted|requested|submitted|contributed|proposed|diagnosed|patch(ed)?|pointed out) by\b[^;),]*\)?/gi;
+const CREDIT = new RegExp(
+  String.raw`[,;]?\s*\(?\b(?:[Aa]s )?(?:originally )?(?:${CREDIT_VERBS}) by ${PERSON}(?:\s+(?:and|&)\s+${PERSON})?\)?(?=\s*(?:[.,;:)]|$))`,
+  'g',
+);
 /** "Thanks to Jane Roe for the patch:", "(thanks @octocat)", "thanks @octocat" */
 const THANKS =
   /[,;]?\s*\b(many )?thanks( go(es)?)? to\b[^.;:)]*[.;:]?|\s*\(\s*(many )?thanks\b[^)]*\)|[,;]?\s*\bthanks @[\w-]+/gi;
