@@ -96,6 +96,14 @@ describe('the lesson catalog', () => {
       'schema-migration',
     ],
     ['Add a column to the users table in SQL', 'Arrays of TOML tables lose their comments', 'schema-migration'],
+    // a prerelease judged against a range, not one published
+    [
+      "Version constraint '>= 1.0, < 2.0' accepts 2.0.0-beta although prereleases should be excluded",
+      'Publish a prerelease build from the release branch',
+      'version-ordering',
+    ],
+    ['Plugin list sorts 1.10 before 1.9', 'Crashes on Python 3.10 but works on 3.9', 'version-ordering'],
+    ['Fix pre-release checks in constraints', 'The prerelease workflow fails on tag push', 'version-ordering'],
     // a logger's redaction feature is no leak of a secret
     [
       'The full password is printed in the error message',

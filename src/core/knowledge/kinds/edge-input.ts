@@ -204,6 +204,31 @@ export const edgeInput = defineKind({
       ],
     },
     {
+      id: 'version-ordering',
+      title: 'Versions must be compared by their parts, not as text: 1.10 is newer than 1.9',
+      description:
+        'Versions compared as strings or numbers put 1.10 before 1.9, rank 2.0.0-beta above 2.0.0 or let a range admit a prerelease, and treat 1.2 and 1.2.0 as different.',
+      check:
+        'Test the comparison and every range check with multi-digit parts (1.9, 1.10), a prerelease beside its release (2.0.0-beta, 2.0.0), build metadata and a missing part (1.2, 1.2.0), and assert the order the versioning scheme defines.',
+      cues: [
+        // a prerelease or a version range judged, not a release published
+        [
+          /\bpre-?releases?\b.{0,60}\b(accept\w*|exclud\w*|includ\w*|match\w*|satisf\w*|compar\w*|sort\w*|order\w*|newer|older|greater|lower|higher|less|preced\w*|constraints?|ranges?|checks?)\b|\b(accept\w*|exclud\w*|includ\w*|match\w*|satisf\w*|compar\w*|sort\w*|order\w*|newer|older|greater|lower|higher|preced\w*|constraints?|ranges?)\b.{0,60}\bpre-?releases?\b/i,
+          1.2,
+        ],
+        [
+          /\bversion (comparisons?|ordering|sorting|precedence|constraints?)\b|\b(compar\w*|sort\w*|order\w*) (two |the |of )?(semver |semantic )?versions\b|\bversions? (are |is )?(compared|sorted|ordered) (as|like|by) (text|strings?|floats?|numbers?)\b|\bsemver (compar\w*|ordering|sorting|ranges?|constraints?|precedence)\b/i,
+          1.2,
+        ],
+        // "1.10 sorts before 1.9"
+        [
+          /\b\d+\.10\b.{0,30}\b(before|below|lower than|less than|older than|smaller than)\b.{0,10}\b\d+\.9\b|\b\d+\.9\b.{0,30}\b(after|above|newer than|greater than|higher than|bigger than)\b.{0,10}\b\d+\.10\b/,
+          1.2,
+        ],
+        [/\b\d+\.\d+\.\d+-(alpha|beta|rc|pre)[\w.]*\b/i, 0.5],
+      ],
+    },
+    {
       id: 'numeric-extremes',
       title: 'Zero, negative and fractional numbers must be tested, not only small positive integers',
       description:
