@@ -39,6 +39,11 @@ describe('generalizeSubject: a fix subject in repository-agnostic words', () => 
     ['Fix crash when the thanks page is empty', 'crash when the thanks page is empty'],
     ['Fix panic found by fuzzing in the tokenizer', 'panic found by fuzzing in the tokenizer'],
     ['Fix crash reported by Windows users', 'crash reported by Windows users'],
+    ['Fixing pickling of tz classes, as reported by Andreas Köhler <ak@example.de>.', 'pickling of tz classes'],
+    [
+      'Fixed two digit year parsing, as reported by Jim Abramson, and included test case for this.',
+      'two digit year parsing',
+    ],
     ['Fix off-by-one in ranges (reported by @octocat and Jane Roe)', 'off-by-one in ranges'],
   ])('%j → %j', (subject, expected) => {
     expect(general(subject)).toBe(expected);

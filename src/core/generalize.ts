@@ -44,8 +44,8 @@ const ISSUE_REFS =
 const SHA = new RegExp(COMMIT_ID, 'g');
 /** A "scope: " or "type(scope): " prefix of a commit subject. */
 const PREFIX = /^\s*([\w./-]+)(\([^)]*\))?!?:\s+/;
-/** A person: capitalized names ("Nicholas F. Fabry") or a handle ("@octocat"). */
-const PERSON = String.raw`(?:@[\w-]+|[A-Z][\w'-]*\.?(?:\s+[A-Z][\w'-]*\.?)*)`;
+/** A person: capitalized names ("Nicholas F. Fabry", "Andreas Köhler <a@b.de>") or a handle ("@octocat"). */
+const PERSON = String.raw`(?:@[\w-]+|\p{Lu}[\p{L}'-]*\.?(?:\s+\p{Lu}[\p{L}'-]*\.?)*)(?:\s*<[^>\s]*>)?`;
 const CREDIT_VERBS =
   'reported|suggested|found|noticed|spotted|requested|submitted|contributed|proposed|diagnosed|patched|patch|pointed out'
     .split('|')
@@ -58,7 +58,7 @@ const CREDIT_VERBS =
  */
 const CREDIT = new RegExp(
   String.raw`[,;]?\s*\(?\b(?:[Aa]s )?(?:originally )?(?:${CREDIT_VERBS}) by ${PERSON}(?:\s+(?:and|&)\s+${PERSON})?\)?(?=\s*(?:[.,;:)]|$))`,
-  'g',
+  'gu',
 );
 /** "Thanks to Jane Roe for the patch:", "(thanks @octocat)", "thanks @octocat" */
 const THANKS =
@@ -114,7 +114,10 @@ export function generalizeSubject(
     text = text.slice(prefix[0].length);
   }
   text = text.replace(LEADING_REPAIR, '');
-  text = text.replace(/\s+and added (a )?tests?\.?|\s*,?\s+and (add|adds|added) tests?\b.*$/i, '');
+  text = text.replace(
+    /\s+and added (a )?tests?\.?|\s*,?\s+and (add|adds|added|include|includes|included) (a )?tests?\b.*$/i,
+    '',
+  );
 
   const placeholder = (noun: string) => `§${noun.replace(/ /g, '¤')}§`;
   // code spans and quoted strings first: a lone general word stays, anything else is a generic noun
