@@ -39,6 +39,12 @@ describe('generalizeSubject: a fix subject in repository-agnostic words', () => 
     ['Fix crash when the thanks page is empty', 'crash when the thanks page is empty'],
     ['Fix panic found by fuzzing in the tokenizer', 'panic found by fuzzing in the tokenizer'],
     ['Fix crash reported by Windows users', 'crash reported by Windows users'],
+    // a title cut short leaves no preposition hanging
+    [
+      'Fix the precision lost when decimal seconds are converted to…',
+      'the precision lost when decimal seconds are converted',
+    ],
+    ['Fix the precision lost in the conversion of...', 'the precision lost in the conversion'],
     ['Fixing pickling of tz classes, as reported by Andreas Köhler <ak@example.de>.', 'pickling of tz classes'],
     [
       'Fixed two digit year parsing, as reported by Jim Abramson, and included test case for this.',

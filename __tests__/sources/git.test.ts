@@ -60,6 +60,26 @@ describe('mineGitFixes: detection', () => {
     expect(fixes.every((fix) => fix.visibility === 'private' && fix.trusted)).toBe(true);
   });
 
+  it('reads a subject wrapped over several lines as git does, whole, up to a blank line or a list', async () => {
+    const dir = join(tmp, 'repo');
+    await mkdir(dir);
+    buildGitRepo(dir, [
+      base,
+      {
+        message:
+          'Fixed precision problem on conversion of decimal seconds to\nmicroseconds in the parser.\n\nThe float was rounded twice.',
+        files: { 'src/parse.ts': 'a\n' },
+      },
+      { message: 'Fix crash on empty input\n- guard the loop\n- add a test', files: { 'src/loop.ts': 'b\n' } },
+    ]);
+    const fixes = await collect({ dir, repo: 'acme/api' });
+    expect(titles(fixes)).toEqual([
+      'Fixed precision problem on conversion of decimal seconds to microseconds in the parser.',
+      'Fix crash on empty input',
+    ]);
+    expect(fixes.map((fix) => fix.problem)).toEqual(['The float was rounded twice.', '- guard the loop\n- add a test']);
+  });
+
   it('skips merges, reverts, docs-only and dependency bumps even when they say fix', async () => {
     const dir = join(tmp, 'repo');
     await mkdir(dir);

@@ -105,7 +105,11 @@ export function generalizeSubject(
     }),
   );
   // § and ¤ mark the generic nouns below; a subject's own are dropped first
-  let text = (subject.split('\n')[0] ?? '').replace(/[§¤]/g, ' ').replace(CREDIT, '').replace(THANKS, '');
+  let text = (subject.split('\n')[0] ?? '')
+    .replace(/[§¤]/g, ' ')
+    .replace(/\s*(…|\.{3})\s*$/, '')
+    .replace(CREDIT, '')
+    .replace(THANKS, '');
   text = text.replace(ISSUE_REFS, ' ').replace(SHA, ' ');
   text = text.replace(GITMOJI, '');
   const prefix = PREFIX.exec(text);
@@ -204,8 +208,10 @@ export function generalizeSubject(
     .replace(/\s{2,}/g, ' ')
     .replace(/^[\s,.:;-]+|[\s,.:;-]+$/g, '')
     .trim();
-  // a trailing "in a function" says nothing
+  // a trailing "in a function" says nothing, and a cut title leaves its last preposition hanging
   result = result.replace(/\s+(in|of|for|from|on|with|to|by|at)\s+(an?|the) (function|name|component|type|file)$/i, '');
+  // ("conversion of decimal seconds to", a title cut short with "…")
+  result = result.replace(/(\s+(in|of|for|from|on|with|to|by|at|into|via|and|or|the|an?))+[\s,.:;-]*$/i, '');
   result = result.replace(/\ba ([aeiou])/gi, (m, v: string) => (m.startsWith('A') ? `An ${v}` : `an ${v}`));
   return { text: result, removed };
 }

@@ -195,8 +195,7 @@ async function* streamCommits(dir: string, args: string[], input?: string): Asyn
     const end = record.indexOf(GS);
     const fields = record.slice(0, end === -1 ? record.length : end).split(US);
     const [sha = '', parents = '', author = '', date = '', ...messageParts] = fields;
-    const message = messageParts.join(US);
-    const newline = message.indexOf('\n');
+    const { subject, body } = subjectAndBody(messageParts.join(US));
     const files: ChangedFile[] = [];
     for (const line of record.slice(end + 1).split('\n')) {
       const match = /^([A-Z])\d*\t(.+)$/.exec(line);
@@ -207,11 +206,29 @@ async function* streamCommits(dir: string, args: string[], input?: string): Asyn
       parents: parents.split(' ').filter(Boolean).length,
       author,
       date,
-      subject: (newline === -1 ? message : message.slice(0, newline)).trim(),
-      body: newline === -1 ? '' : message.slice(newline + 1).trim(),
+      subject,
+      body,
       files,
     };
   }
+}
+
+/**
+ * A commit's subject as git reads it (`%s`): its first paragraph, wrapped lines joined ("Fixed
+ * precision problem on conversion of decimal seconds to / microseconds, as reported …"), up to a
+ * blank line or a list that starts under it; the body is the rest.
+ */
+export function subjectAndBody(message: string): { subject: string; body: string } {
+  const lines = message.trim().split('\n');
+  let end = 1;
+  while (end < lines.length && lines[end]!.trim() !== '' && !/^\s*([-*•]|\d+[.)])\s/.test(lines[end]!)) end += 1;
+  return {
+    subject: lines
+      .slice(0, end)
+      .map((line) => line.trim())
+      .join(' '),
+    body: lines.slice(end).join('\n').trim(),
+  };
 }
 
 interface FixContext {
