@@ -39,6 +39,12 @@ describe('generalizeSubject: a fix subject in repository-agnostic words', () => 
     ['Fix crash when the thanks page is empty', 'crash when the thanks page is empty'],
     ['Fix panic found by fuzzing in the tokenizer', 'panic found by fuzzing in the tokenizer'],
     ['Fix crash reported by Windows users', 'crash reported by Windows users'],
+    // a subject that runs on past its first sentence
+    [
+      'Fixed DST signal handling in zone files. (This revision adds just the test, the fix came earlier.)',
+      'DST signal handling in zone files',
+    ],
+    ['Fixed bug in constructor of parser. Original report on the list.', 'bug in constructor of parser'],
     // a title cut short leaves no preposition hanging
     [
       'Fix the precision lost when decimal seconds are converted to…',

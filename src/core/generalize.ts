@@ -105,7 +105,9 @@ export function generalizeSubject(
     }),
   );
   // § and ¤ mark the generic nouns below; a subject's own are dropped first
+  // its first sentence: a wrapped subject read whole can run on ("… files. (That revision adds …")
   let text = (subject.split('\n')[0] ?? '')
+    .replace(/^(.+?[.!?])\s+(?=[A-Z(]).*$/, '$1')
     .replace(/[§¤]/g, ' ')
     .replace(/\s*(…|\.{3})\s*$/, '')
     .replace(CREDIT, '')
