@@ -47,6 +47,11 @@ describe('detectFix', () => {
     expect(closing('Rename `carryoverConcurrencyCount` option to `carryoverIntervalCount`')).toBe(false);
     expect(closing('feat: retries for idempotent requests', 'Closes #4')).toBe(false);
     expect(closing('perf: cache compiled patterns', 'Closes #4')).toBe(false);
+    // the issue it closes told as the subject's prefix: its "Fix" is the reference's
+    expect(closing('Fix #357: Add cache_info() support for @cachedmethod.', '')).toBe(false);
+    expect(closing('Fixes #292, fix #205: Drop support for Python 3.7 and 3.8.', '')).toBe(false);
+    expect(closing('Fix #63: Handle ValueError in Cache.__missing__().', '')).toBe(true);
+    expect(closing('Fix #124: Fix Python 3.8 compatibility issue.', '')).toBe(true);
     // a repair, or a request that names the defect it mends
     expect(closing('Handle empty input in the parser', 'Closes #12')).toBe(true);
     expect(closing('Instantly resolve onEmpty if the queue is empty (#14)')).toBe(true);

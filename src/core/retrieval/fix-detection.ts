@@ -64,6 +64,9 @@ const FIX_WORDS =
   /\b(fix(e[sd]|ing)?|bug(s|fix)?|hotfix|regressions?|crash(e[sd]|ing)?|errors?|broken|incorrect(ly)?|wrong(ly)?|leak(s|ing)?|deadlock|race condition|fail(s|ed|ing|ure)?)\b/i;
 const CONVENTIONAL_FIX = /^(fix|bugfix|hotfix)(\([^)]*\))?!?:/i;
 const CLOSING_REF = /\b(fix(e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s+([\w.-]+\/[\w.-]+)?#\d+/i;
+/** A subject that opens with the issues it closes ("Fix #357: …", "Fixes #292, fix #205: …"). */
+const CLOSING_PREFIX =
+  /^\s*(?:(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s+(?:[\w.-]+\/[\w.-]+)?#\d+[\s,;&]*(?:and\s+)?)+[:\-–—]?\s*/i;
 const NON_FIX_TYPE = /^(docs?|style|chore|ci)(\([^)]*\))?!?:/i;
 /** Conventional types of a change that is no repair unless its words say so ("feat: …", "perf: …"). */
 const CHANGE_TYPE = /^(feat|feature|perf|pref|refactor|tests?|build|bench)(\([^)]*\))?!?:/i;
@@ -108,8 +111,11 @@ export function isBot(actor: Actor, appSlug: string): boolean {
 /** True when the text alone says it fixes something. */
 export function hasFixCue(title: string, body = ''): boolean {
   if (NON_FIX_TYPE.test(title)) return false;
-  if (CONVENTIONAL_FIX.test(title) || FIX_WORDS.test(title)) return true;
-  return CLOSING_REF.test(`${title}\n${body}`) && closesAsRepair(title);
+  // "Fix #357: Add cache_info() support" closes an issue: its "Fix" is the reference's, not a repair's
+  const prefix = CLOSING_PREFIX.exec(title)?.[0];
+  const rest = prefix === undefined ? title : title.slice(prefix.length);
+  if (CONVENTIONAL_FIX.test(rest) || FIX_WORDS.test(rest)) return true;
+  return (prefix !== undefined || CLOSING_REF.test(`${title}\n${body}`)) && closesAsRepair(rest);
 }
 
 /**
