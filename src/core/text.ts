@@ -92,14 +92,14 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
+/** A commit id as it stands in prose: 7 to 40 hex digits with a digit and a letter ("2147483647" is a number). */
+export const COMMIT_ID = String.raw`\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b`;
+
 /**
  * A text as cue detection reads it: issue references and commit ids dropped (a "#1834" is not a
  * UTC offset), and code names also read as words ("LineDecoding" → "Line Decoding",
  * "get_terminal_size" → "get terminal size"), next to the original.
  */
-/** A commit id as it stands in prose: 7 to 40 hex digits with a digit and a letter ("2147483647" is a number). */
-export const COMMIT_ID = String.raw`\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b`;
-
 export function cueText(text: string): string {
   const cleaned = text.replace(
     new RegExp(String.raw`\(?#\d+\)?|\bgh-\d+\b|\bissue[-_ ]?\d+\b|${COMMIT_ID}`, 'gi'),

@@ -218,7 +218,7 @@ async function* streamCommits(dir: string, args: string[], input?: string): Asyn
  * precision problem on conversion of decimal seconds to / microseconds, as reported …"), up to a
  * blank line or a list that starts under it; the body is the rest.
  */
-export function subjectAndBody(message: string): { subject: string; body: string } {
+function subjectAndBody(message: string): { subject: string; body: string } {
   const lines = message.trim().split('\n');
   let end = 1;
   while (end < lines.length && lines[end]!.trim() !== '' && !/^\s*([-*•]|\d+[.)])\s/.test(lines[end]!)) end += 1;

@@ -63,10 +63,12 @@ const KNOWN_BOTS = new Set([
 const FIX_WORDS =
   /\b(fix(e[sd]|ing)?|bug(s|fix)?|hotfix|regressions?|crash(e[sd]|ing)?|errors?|broken|incorrect(ly)?|wrong(ly)?|leak(s|ing)?|deadlock|race condition|fail(s|ed|ing|ure)?)\b/i;
 const CONVENTIONAL_FIX = /^(fix|bugfix|hotfix)(\([^)]*\))?!?:/i;
-const CLOSING_REF = /\b(fix(e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s+([\w.-]+\/[\w.-]+)?#\d+/i;
+/** GitHub's closing keywords, and the issue they close ("#12", "acme/api#12"). */
+const CLOSES = String.raw`(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)`;
+const ISSUE = String.raw`(?:[\w.-]+\/[\w.-]+)?#\d+`;
+const CLOSING_REF = new RegExp(String.raw`\b${CLOSES}\s*:?\s+${ISSUE}`, 'i');
 /** A subject that opens with the issues it closes ("Fix #357: …", "Fixes #292, fix #205: …"). */
-const CLOSING_PREFIX =
-  /^\s*(?:(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s+(?:[\w.-]+\/[\w.-]+)?#\d+[\s,;&]*(?:and\s+)?)+[:\-–—]?\s*/i;
+const CLOSING_PREFIX = new RegExp(String.raw`^\s*(?:${CLOSES}\s+${ISSUE}[\s,;&]*(?:and\s+)?)+[:\-–—]?\s*`, 'i');
 const NON_FIX_TYPE = /^(docs?|style|chore|ci)(\([^)]*\))?!?:/i;
 /** Conventional types of a change that is no repair unless its words say so ("feat: …", "perf: …"). */
 const CHANGE_TYPE = /^(feat|feature|perf|pref|refactor|tests?|build|bench)(\([^)]*\))?!?:/i;

@@ -2,8 +2,7 @@
  * Which commits are fixes: message cues (fix/bug/regression/crash/error…, conventional `fix:`,
  * "fixes #12"), minus merges, reverts, docs-only and dependency-bump commits. Pure functions.
  */
-import { detectFix } from '../../core/retrieval/fix-detection.js';
-import type { FixSkipReason } from '../../core/retrieval/fix-detection.js';
+import { detectFix, type FixSkipReason } from '../../core/retrieval/fix-detection.js';
 import { TRAILER } from '../../core/text.js';
 
 export interface ChangedFile {
